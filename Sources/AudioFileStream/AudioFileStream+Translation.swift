@@ -1,0 +1,68 @@
+extension AudioFileStream {
+    /// The first PCM frame of `packet` (PacketToFrame).
+    /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative packet.
+    public func frame(forPacket packet: Int64) throws -> Int64 {
+        guard packet >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        return packet * Int64(try framesPerPacket())
+    }
+
+    /// The packet holding `frame`, and the frame's position in it (FrameToPacket).
+    /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative frame.
+    public func packet(forFrame frame: Int64) throws -> (packet: Int64, frameOffsetInPacket: Int) {
+        guard frame >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        let framesPerPacket = Int64(try framesPerPacket())
+        return (frame / framesPerPacket, Int(frame % framesPerPacket))
+    }
+
+    /// The byte offset of `packet` from DataOffset (PacketToByte): exact for packets already parsed, otherwise
+    /// estimated from the Xing/VBRI table of contents or the average packet size.
+    /// - Throws: `.invalidPacketOffset` for a negative packet, `.dataUnavailable` while fewer than 8 packets
+    ///   are known and there is no table of contents.
+    public func byteOffset(ofPacket packet: Int64) throws -> (offset: Int64, isEstimated: Bool) {
+        guard packet >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        guard let dataOffset else { throw AudioFileStreamError.dataUnavailable }
+        let index = output.index
+        if let offset = index.offset(ofPacket: packet) { return (offset - dataOffset, false) }
+        if let seekTable = output.seekTable { return (seekTable.byteOffset(ofPacket: packet), true) }
+        guard index.packetCount >= Self.packetsForEstimates, let average = index.averagePacketSize else {
+            throw AudioFileStreamError.dataUnavailable
+        }
+        let beyond = packet - index.packetCount
+        return (index.endOffset - dataOffset + Int64((Double(beyond) * average).rounded()), true)
+    }
+
+    /// The packet holding the byte at `byteOffset` from DataOffset, and the byte's position in it (ByteToPacket):
+    /// exact within the packets parsed so far, otherwise estimated from the average packet size.
+    /// - Throws: `.invalidPacketOffset` for a negative offset, `.dataUnavailable` while fewer than 8 packets are
+    ///   known.
+    public func packet(forByteOffset byteOffset: Int64) throws
+        -> (packet: Int64, byteOffsetInPacket: Int, isEstimated: Bool)
+    {
+        guard byteOffset >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        guard let dataOffset else { throw AudioFileStreamError.dataUnavailable }
+        let index = output.index
+        if let (packet, start) = index.packet(containing: dataOffset + byteOffset) {
+            return (packet, Int(dataOffset + byteOffset - start), false)
+        }
+        guard index.packetCount >= Self.packetsForEstimates, let average = index.averagePacketSize else {
+            throw AudioFileStreamError.dataUnavailable
+        }
+        let packets = Double(dataOffset + byteOffset - index.endOffset) / average
+        return (index.packetCount + Int64(packets.rounded(.down)), 0, true)
+    }
+
+    /// Where to resume feeding bytes to play from `packet`: the byte offset from DataOffset and whether it is an
+    /// estimate. Feed the bytes from `dataOffset + offset` with `parse(_:discontinuity:offset:)`, the
+    /// discontinuity flag set and that absolute offset.
+    public func seek(toPacket packet: Int64) throws -> (offset: Int64, isEstimated: Bool) {
+        try byteOffset(ofPacket: packet)
+    }
+
+    /// Apple's translations answer `more` until this many packets give a usable average.
+    private static let packetsForEstimates: Int64 = 8
+
+    private func framesPerPacket() throws -> UInt32 {
+        guard let format = dataFormat, format.framesPerPacket > 0 else { throw AudioFileStreamError.dataUnavailable }
+        return format.framesPerPacket
+    }
+}

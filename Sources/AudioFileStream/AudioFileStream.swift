@@ -1,0 +1,139 @@
+/// An incremental audio stream parser with the contract of Apple's Audio File Stream Services.
+///
+/// Feed it bytes in any chunking with `parse(_:discontinuity:offset:)` and call `finish()` at the end of the
+/// input. It calls the handler synchronously, from inside those calls, with properties as they become known
+/// (ReadyToProducePackets last of the header set), whole packets, tags and skipped bytes. The events do not
+/// depend on how the input was chunked. The handler may read properties and translations but must not parse.
+public final class AudioFileStream {
+    /// Receives the stream's events in stream order.
+    public typealias EventHandler = (AudioFileStreamEvent) -> Void
+
+    let output: ParserOutput
+    private let limits: MetadataLimits
+    private var reader: (any FormatReader)?
+    /// Unconsumed bytes carried over to the next call: a packet straddling two chunks, or a few header bytes.
+    private var pending: [UInt8] = []
+    /// The absolute stream offset of `pending[0]`, or of the next byte to be fed when `pending` is empty.
+    private var pendingOffset: Int64 = 0
+    /// Bytes the reader needs, counted from `pending[0]`, before it can go on.
+    private var needed = 0
+    private(set) var isFinished = false
+
+    /// Opens a stream. `fileTypeHint` names the type when the caller knows it (from a MIME type or file
+    /// extension); without one the type is sniffed from the first bytes.
+    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the hinted type is not supported.
+    public init(fileTypeHint: AudioFileType? = nil, limits: MetadataLimits = MetadataLimits(),
+                handler: @escaping EventHandler) throws {
+        self.limits = limits
+        output = ParserOutput(handler: handler)
+        if let fileTypeHint {
+            reader = try FormatSniffer.reader(for: fileTypeHint, limits: limits)
+        }
+    }
+
+    /// The bytes currently held between calls; bounded by the largest packet plus a header, whatever the input.
+    public var bufferedByteCount: Int { pending.count }
+
+    /// Parses the next bytes of the stream.
+    /// - Parameters:
+    ///   - discontinuity: these bytes do not follow the previous ones. A partial packet is dropped and the parser
+    ///     resyncs on a confirmed packet boundary. Before the first packet nothing is dropped.
+    ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
+    ///     the bytes fed.
+    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
+    ///   `.illegalOperation` after `finish()`.
+    public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
+        guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        if discontinuity || offset != nil {
+            handleDiscontinuity(at: offset, flagged: discontinuity)
+        }
+        guard try prepareReader(with: bytes, isEndOfInput: false) else { return }
+        feed(bytes, isEndOfInput: false)
+    }
+
+    /// Parses the next bytes of the stream; see `parse(_:discontinuity:offset:)`.
+    public func parse(_ bytes: [UInt8], discontinuity: Bool = false, offset: Int64? = nil) throws {
+        try bytes.withUnsafeBytes { try parse($0, discontinuity: discontinuity, offset: offset) }
+    }
+
+    /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes.
+    public func finish() throws {
+        guard !isFinished else { return }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        if try prepareReader(with: empty, isEndOfInput: true) {
+            feed(empty, isEndOfInput: true)
+        }
+        isFinished = true
+    }
+
+    private func handleDiscontinuity(at offset: Int64?, flagged: Bool) {
+        // Before the first packet the bytes held are still needed (players flag discontinuities from redy on).
+        let hasPackets = output.index.packetCount > 0
+        let dropped = hasPackets || offset != nil ? Int64(pending.count) : 0
+        if dropped > 0 || hasPackets {
+            pending.removeAll(keepingCapacity: true)
+            needed = 0
+            reader?.resetForDiscontinuity()
+        }
+        if let offset {
+            pendingOffset = offset
+            if hasPackets { output.freezeIndex() }
+        } else {
+            pendingOffset += dropped
+        }
+        if flagged { output.discontinuity(at: pendingOffset, skippedBytes: dropped, reason: .input) }
+    }
+
+    /// Chooses the reader by sniffing once enough bytes are held; returns false while more are needed to decide.
+    private func prepareReader(with bytes: UnsafeRawBufferPointer, isEndOfInput: Bool) throws -> Bool {
+        guard reader == nil else { return true }
+        if pending.count + bytes.count < FormatSniffer.sniffLength && !isEndOfInput {
+            pending.append(contentsOf: bytes)
+            return false
+        }
+        var head = pending
+        head.append(contentsOf: bytes.prefix(FormatSniffer.sniffLength))
+        reader = try head.withUnsafeBytes { try FormatSniffer.reader(sniffing: $0, limits: limits) }
+        return true
+    }
+
+    /// Runs the reader over the held bytes, topped up from `bytes` as far as it needs, then over `bytes` in
+    /// place; only the unconsumed tail is copied, so a packet is copied only when it straddles two chunks.
+    private func feed(_ bytes: UnsafeRawBufferPointer, isEndOfInput: Bool) {
+        var cursor = 0
+        while !pending.isEmpty {
+            let wanted = max(needed - pending.count, 1)
+            let take = min(wanted, bytes.count - cursor)
+            if take < wanted && !isEndOfInput {
+                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[cursor...]))
+                return
+            }
+            let carried = pending.count
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[cursor..<cursor + take]))
+            cursor += take
+            let atEnd = isEndOfInput && cursor == bytes.count
+            let progress = pending.withUnsafeBytes { read($0, at: pendingOffset, isEndOfInput: atEnd) }
+            pendingOffset += Int64(progress.consumed)
+            needed = progress.needed
+            if progress.consumed >= carried {
+                // The straddling unit is done: go on in `bytes` from where the reader stopped.
+                cursor -= pending.count - progress.consumed
+                pending.removeAll(keepingCapacity: true)
+            } else {
+                pending.removeFirst(progress.consumed)
+            }
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[cursor...])
+        let progress = read(rest, at: pendingOffset, isEndOfInput: isEndOfInput)
+        pendingOffset += Int64(progress.consumed)
+        needed = progress.needed
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[progress.consumed...]))
+    }
+
+    private func read(_ bytes: UnsafeRawBufferPointer, at offset: Int64, isEndOfInput: Bool) -> ReadProgress {
+        output.begin(buffer: bytes, offset: offset)
+        let progress = reader!.read(ReaderInput(bytes: bytes, offset: offset, isEndOfInput: isEndOfInput), into: output)
+        output.flush()
+        return progress
+    }
+}

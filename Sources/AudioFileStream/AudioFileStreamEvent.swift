@@ -1,0 +1,49 @@
+/// What a stream reports, synchronously and in stream order, while it parses.
+public enum AudioFileStreamEvent {
+    /// A property became known or changed; read it with `AudioFileStream.property(_:)`.
+    case property(AudioFileStreamPropertyID)
+    /// Whole packets, valid only during the callback.
+    case packets(PacketBatch)
+    /// A tag found in the stream.
+    case metadata(MetadataEvent)
+    /// Bytes were dropped: the input said so, or the parser skipped what was not audio.
+    case discontinuity(Discontinuity)
+}
+
+/// Contiguous whole packets. The memory is the parser's or the caller's and is valid only during the callback.
+public struct PacketBatch {
+    /// The packets' bytes, back to back.
+    public let bytes: UnsafeRawBufferPointer
+    /// One description per packet, offsets relative to `bytes`; nil only for constant-size packets (PCM).
+    public let descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
+    /// The absolute stream offset of `bytes[0]`.
+    public let streamOffset: Int64
+    /// The index of the first packet in the batch, counted from the first packet of the stream.
+    public let firstPacketIndex: Int64
+    /// True when these packets do not follow the previous batch (input discontinuity, skipped junk or a dropped frame).
+    public let followsDiscontinuity: Bool
+}
+
+/// A tag and where it was found.
+public struct MetadataEvent: Sendable {
+    /// The absolute stream offset of the tag's first byte.
+    public let offset: Int64
+    public let metadata: Metadata
+}
+
+/// Bytes that were dropped from the stream.
+public struct Discontinuity: Equatable, Sendable {
+    /// Why bytes were dropped.
+    public enum Reason: String, Sendable {
+        /// The caller flagged the input as not following the previous bytes.
+        case input
+        /// The parser skipped bytes that were not a confirmed packet or tag.
+        case resync
+    }
+
+    /// The absolute stream offset where parsing continues.
+    public let offset: Int64
+    /// How many bytes were dropped before `offset`.
+    public let skippedBytes: Int64
+    public let reason: Reason
+}

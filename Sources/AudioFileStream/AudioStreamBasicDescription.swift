@@ -1,0 +1,36 @@
+/// The format of a stream's packets, field for field as Core Audio's ASBD.
+public struct AudioStreamBasicDescription: Equatable, Sendable {
+    public var sampleRate: Double
+    public var formatID: FourCharCode
+    public var formatFlags: UInt32
+    /// Bytes in a packet, or 0 when packets vary in size.
+    public var bytesPerPacket: UInt32
+    /// PCM frames in a packet, or 0 when that varies.
+    public var framesPerPacket: UInt32
+    /// Bytes in one PCM frame, or 0 for compressed formats.
+    public var bytesPerFrame: UInt32
+    public var channelsPerFrame: UInt32
+    /// Bits per sample, or 0 for compressed formats.
+    public var bitsPerChannel: UInt32
+
+    public init(
+        sampleRate: Double, formatID: FourCharCode, formatFlags: UInt32 = 0, bytesPerPacket: UInt32 = 0,
+        framesPerPacket: UInt32, bytesPerFrame: UInt32 = 0, channelsPerFrame: UInt32, bitsPerChannel: UInt32 = 0
+    ) {
+        self.sampleRate = sampleRate
+        self.formatID = formatID
+        self.formatFlags = formatFlags
+        self.bytesPerPacket = bytesPerPacket
+        self.framesPerPacket = framesPerPacket
+        self.bytesPerFrame = bytesPerFrame
+        self.channelsPerFrame = channelsPerFrame
+        self.bitsPerChannel = bitsPerChannel
+    }
+}
+
+/// Core Audio's format identifiers for the codecs this library frames.
+public enum AudioFormatID {
+    public static let mpegLayer1: FourCharCode = ".mp1"
+    public static let mpegLayer2: FourCharCode = ".mp2"
+    public static let mpegLayer3: FourCharCode = ".mp3"
+}

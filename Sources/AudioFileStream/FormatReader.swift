@@ -1,0 +1,26 @@
+/// The bytes a reader is given: a window of the stream starting at an absolute offset.
+struct ReaderInput {
+    var bytes: UnsafeRawBufferPointer
+    /// The absolute stream offset of `bytes[0]`.
+    var offset: Int64
+    /// True when no bytes will follow these: the reader must consume everything.
+    var isEndOfInput: Bool
+}
+
+/// How far a reader got.
+struct ReadProgress: Equatable {
+    /// Bytes taken from the start of the input; the rest is offered again, with more, on the next call.
+    var consumed: Int
+    /// Bytes needed from the first unconsumed one before the reader can make progress (0 when all was consumed).
+    var needed: Int
+}
+
+/// One container or elementary-stream format, as a small state machine over the bytes the stream gives it
+/// (the seam of SwiftNIO's ByteToMessageDecoder and GStreamer's baseparse). `AudioFileStream` owns buffering,
+/// chunk boundaries and discontinuities; a reader only says what is complete and how much it consumed.
+protocol FormatReader {
+    /// Emits every complete packet, property, tag and skip found in `input` into `output`, in stream order.
+    mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress
+    /// The next bytes do not follow the previous ones: drop any partial unit and look for a boundary again.
+    mutating func resetForDiscontinuity()
+}

@@ -1,0 +1,26 @@
+/// Picks the reader for a stream from the caller's hint or, without one, from the first bytes.
+enum FormatSniffer {
+    /// Bytes needed to recognise the containers this library knows.
+    static let sniffLength = 12
+
+    /// The reader for `hint`, or an error when the hinted type is not supported.
+    static func reader(for hint: AudioFileType, limits: MetadataLimits) throws -> any FormatReader {
+        switch hint {
+        case .mp1, .mp2, .mp3: MPEGAudioReader(limits: limits)
+        default: throw AudioFileStreamError.unsupportedFileType
+        }
+    }
+
+    /// The reader for a stream starting with `bytes`. MPEG audio is the default because radio streams may open
+    /// with junk or in the middle of a frame; containers it cannot read yet are refused by their signatures.
+    static func reader(sniffing bytes: UnsafeRawBufferPointer, limits: MetadataLimits) throws -> any FormatReader {
+        let signatures: [[UInt8]] = [
+            Array("RIFF".utf8), Array("RF64".utf8), Array("FORM".utf8), Array("OggS".utf8), Array("fLaC".utf8),
+            Array("caff".utf8),
+        ]
+        if signatures.contains(where: { bytes.starts(with: $0) }) || bytes.dropFirst(4).starts(with: "ftyp".utf8) {
+            throw AudioFileStreamError.unsupportedFileType
+        }
+        return MPEGAudioReader(limits: limits)
+    }
+}

@@ -1,0 +1,53 @@
+/// What a Xing/Info or VBRI frame says about the stream segment it starts: packet and byte counts, a seek table
+/// and (from a LAME tag) the priming and remainder frames for gapless playback.
+struct StreamSegment: Equatable {
+    let packetCount: UInt64?
+    let byteCount: UInt64?
+    let seekTable: SeekTable?
+    let packetTableInfo: PacketTableInfo?
+
+    /// The decoder delay of Layer III (a polyphase filterbank and an overlap), which LAME's delay excludes.
+    static let decoderDelay = 529
+
+    /// Reads the segment information from a whole Layer III frame, or nil when the frame is audio.
+    init?(frame: UnsafeRawBufferPointer, header: MPEGFrameHeader) {
+        guard header.layer == 3 else { return nil }
+        let frames: UInt32?
+        let bytes: UInt32?
+        let lame: LAMETag?
+        if let xing = XingHeader(frame: frame, header: header) {
+            (frames, bytes, lame, seekTable) = (xing.frames, xing.bytes, xing.lame, xing.seekTable)
+        } else if let vbri = VBRIHeader(frame: frame) {
+            (frames, bytes, lame, seekTable) = (vbri.frames, vbri.bytes, nil, vbri.seekTable)
+        } else {
+            return nil
+        }
+        packetCount = frames.map { UInt64($0) }
+        // Encoders count the tag's own frame in the byte count.
+        byteCount = bytes.flatMap { $0 >= frame.count ? UInt64($0) - UInt64(frame.count) : nil }
+        if let frames, let lame {
+            let priming = lame.encoderDelay + Self.decoderDelay
+            let remainder = lame.encoderPadding - Self.decoderDelay
+            let total = Int64(frames) * Int64(header.samplesPerFrame)
+            packetTableInfo = PacketTableInfo(
+                validFrames: total - Int64(lame.encoderDelay) - Int64(lame.encoderPadding),
+                primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+        } else {
+            packetTableInfo = nil
+        }
+    }
+
+    /// Announces the counts and packet table; each segment re-announces them, even when equal to the last.
+    func announce(to output: ParserOutput) {
+        if let byteCount { output.announce(.audioDataByteCount, .uint64(byteCount), force: true) }
+        if let packetCount { output.announce(.audioDataPacketCount, .uint64(packetCount), force: true) }
+        if let packetTableInfo { output.announce(.packetTableInfo, .packetTableInfo(packetTableInfo), force: true) }
+    }
+
+    /// The segment's average bit rate from its counts, for VBR streams whose headers do not tell it.
+    func averageBitRate(header: MPEGFrameHeader) -> UInt32? {
+        guard let packetCount, let byteCount, packetCount > 0 else { return nil }
+        let seconds = Double(packetCount) * Double(header.samplesPerFrame) / Double(header.sampleRate)
+        return UInt32((Double(byteCount) * 8 / seconds).rounded())
+    }
+}

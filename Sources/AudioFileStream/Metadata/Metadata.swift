@@ -1,0 +1,127 @@
+/// One tag read from the stream: its common keys, normalised, and its fields as they were read.
+public struct Metadata: Equatable, Sendable {
+    /// The tag format: `id3v2.2`, `id3v2.3`, `id3v2.4`, `id3v1`, `id3v1.1` or `apev2`.
+    public var source: String
+    /// The common keys, whatever the tag format called them.
+    public var tags: NormalizedTags
+    /// Every field in the order read, under the tag format's own key.
+    public var raw: [RawTagField]
+
+    public init(source: String, tags: NormalizedTags = NormalizedTags(), raw: [RawTagField] = []) {
+        self.source = source
+        self.tags = tags
+        self.raw = raw
+    }
+}
+
+/// The common keys every tag format maps to.
+public struct NormalizedTags: Equatable, Sendable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    /// The year or full recording date as written (`2024`, `2024-05-01`).
+    public var year: String?
+    public var trackNumber: Int?
+    public var trackCount: Int?
+    public var discNumber: Int?
+    public var discCount: Int?
+    /// The genre name; ID3 numeric genres such as `(13)` are resolved to their names.
+    public var genre: String?
+    public var comments: String?
+    public var composer: String?
+    public var bpm: Int?
+    public var grouping: String?
+    /// The front cover, or the first picture when there is no front cover.
+    public var artwork: Artwork?
+
+    public init() {}
+
+    /// True when no key is set.
+    public var isEmpty: Bool { self == NormalizedTags() }
+}
+
+/// A picture embedded in a tag.
+public struct Artwork: Equatable, Sendable {
+    public var mimeType: String
+    /// The ID3 picture type (3 = front cover).
+    public var pictureType: UInt8
+    public var description: String
+    /// The picture's size in bytes as stored in the tag.
+    public var size: Int
+    /// The picture's bytes, or empty when `size` exceeds `MetadataLimits.maxArtworkBytes`.
+    public var data: [UInt8]
+
+    public init(mimeType: String, pictureType: UInt8, description: String, size: Int, data: [UInt8]) {
+        self.mimeType = mimeType
+        self.pictureType = pictureType
+        self.description = description
+        self.size = size
+        self.data = data
+    }
+}
+
+/// One field of a tag under its format's own key (`TIT2`, `TXXX`, `Artist`, …).
+public struct RawTagField: Equatable, Sendable {
+    public var key: String
+    public var value: RawTagValue
+
+    public init(key: String, value: RawTagValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// The decoded content of a raw tag field.
+public enum RawTagValue: Equatable, Sendable {
+    /// One or more text values.
+    case text([String])
+    /// A comment (ID3 COMM, USLT).
+    case comment(language: String, description: String, text: String)
+    /// A user-defined text field (ID3 TXXX).
+    case userText(description: String, values: [String])
+    /// A link (ID3 W*** frames).
+    case url(String)
+    /// An embedded picture.
+    case picture(Artwork)
+    /// A field this library does not decode, kept as its size only.
+    case binary(size: Int)
+}
+
+/// How much of a tag the parser keeps; everything beyond is skipped as it streams past, never buffered.
+public struct MetadataLimits: Equatable, Sendable {
+    /// Pictures larger than this keep their description and size but not their bytes.
+    public var maxArtworkBytes: Int
+    /// Any other field larger than this is reported by size only.
+    public var maxFieldBytes: Int
+    /// The most one tag keeps in all (per-field limits alone do not bound a tag of many fields); once it is
+    /// reached, the tag's further fields are reported by size only.
+    public var maxTagBytes: Int
+
+    public init(maxArtworkBytes: Int = 4 << 20, maxFieldBytes: Int = 64 << 10, maxTagBytes: Int = 8 << 20) {
+        self.maxArtworkBytes = maxArtworkBytes
+        self.maxFieldBytes = maxFieldBytes
+        self.maxTagBytes = maxTagBytes
+    }
+}
+
+extension NormalizedTags {
+    /// Takes every key `newer` has, keeping the others.
+    public mutating func merge(_ newer: NormalizedTags) {
+        title = newer.title ?? title
+        artist = newer.artist ?? artist
+        album = newer.album ?? album
+        albumArtist = newer.albumArtist ?? albumArtist
+        year = newer.year ?? year
+        trackNumber = newer.trackNumber ?? trackNumber
+        trackCount = newer.trackCount ?? trackCount
+        discNumber = newer.discNumber ?? discNumber
+        discCount = newer.discCount ?? discCount
+        genre = newer.genre ?? genre
+        comments = newer.comments ?? comments
+        composer = newer.composer ?? composer
+        bpm = newer.bpm ?? bpm
+        grouping = newer.grouping ?? grouping
+        artwork = newer.artwork ?? artwork
+    }
+}

@@ -1,0 +1,87 @@
+/// Where format readers put what they find. It keeps the property store and the packet index, gathers
+/// consecutive packets of one buffer into a single batch, and delivers events to the client in stream order.
+final class ParserOutput {
+    private let handler: AudioFileStream.EventHandler
+    private(set) var properties: [AudioFileStreamPropertyID: AudioFileStreamPropertyValue] = [:]
+    private(set) var index = PacketIndex()
+    /// The Xing/VBRI table of contents of the stream's first segment, for estimated seeks.
+    var seekTable: SeekTable?
+    /// Every tag's keys merged, the latest value of each key winning.
+    private(set) var tags = NormalizedTags()
+
+    private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var bufferOffset: Int64 = 0
+    private var descriptions: [AudioStreamPacketDescription] = []
+    private var batchStart = 0
+    private var batchEnd = 0
+    private var nextBatchFollowsDiscontinuity = false
+
+    init(handler: @escaping AudioFileStream.EventHandler) {
+        self.handler = handler
+        descriptions.reserveCapacity(1024)
+    }
+
+    var isReady: Bool { properties[.readyToProducePackets] != nil }
+
+    /// Readers report packets by index into `buffer`, whose first byte is at stream offset `offset`.
+    func begin(buffer: UnsafeRawBufferPointer, offset: Int64) {
+        self.buffer = buffer
+        bufferOffset = offset
+    }
+
+    /// Delivers the packets gathered so far; called before any other event and when the buffer is done with.
+    func flush() {
+        guard !descriptions.isEmpty else { return }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[batchStart..<batchEnd])
+        let firstPacket = index.packetCount - Int64(descriptions.count)
+        let follows = nextBatchFollowsDiscontinuity
+        nextBatchFollowsDiscontinuity = false
+        descriptions.withUnsafeBufferPointer { descriptions in
+            handler(.packets(PacketBatch(
+                bytes: bytes, descriptions: descriptions, streamOffset: bufferOffset + Int64(batchStart),
+                firstPacketIndex: firstPacket, followsDiscontinuity: follows)))
+        }
+        descriptions.removeAll(keepingCapacity: true)
+    }
+
+    /// A whole packet of `size` bytes at `start` in the current buffer, holding `frames` PCM frames.
+    func packet(at start: Int, size: Int, frames: Int, variableFrames: Bool) {
+        if descriptions.isEmpty {
+            batchStart = start
+        } else if start != batchEnd {
+            flush()
+            batchStart = start
+        }
+        descriptions.append(AudioStreamPacketDescription(
+            startOffset: Int64(start - batchStart), variableFramesInPacket: variableFrames ? UInt32(frames) : 0,
+            dataByteSize: UInt32(size)))
+        batchEnd = start + size
+        index.append(offset: bufferOffset + Int64(start), size: size, frames: frames)
+    }
+
+    /// The stream goes on at another position (a seek): packet offsets are no longer indexed.
+    func freezeIndex() {
+        index.freeze()
+    }
+
+    /// Stores a property and announces it when it is new or changed, or always when `force` is set.
+    func announce(_ id: AudioFileStreamPropertyID, _ value: AudioFileStreamPropertyValue, force: Bool = false) {
+        guard force || properties[id] != value else { return }
+        flush()
+        properties[id] = value
+        handler(.property(id))
+    }
+
+    func metadata(_ metadata: Metadata, at offset: Int64) {
+        flush()
+        tags.merge(metadata.tags)
+        handler(.metadata(MetadataEvent(offset: offset, metadata: metadata)))
+    }
+
+    /// Bytes were dropped before stream offset `offset`; the next packets do not follow the previous ones.
+    func discontinuity(at offset: Int64, skippedBytes: Int64, reason: Discontinuity.Reason) {
+        flush()
+        nextBatchFollowsDiscontinuity = true
+        handler(.discontinuity(Discontinuity(offset: offset, skippedBytes: skippedBytes, reason: reason)))
+    }
+}

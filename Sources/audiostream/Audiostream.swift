@@ -1,0 +1,12 @@
+import ArgumentParser
+
+@main
+struct Audiostream: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audiostream",
+        abstract: "Parse audio streams into packets, properties and tags.",
+        subcommands: [
+            PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,134 @@
+import AudioFileStream
+
+/// The JSON shapes of parser events, shared by every subcommand that prints them.
+enum EventJSON {
+    /// One object per event; a packets batch gives one object per packet.
+    static func objects(for event: AudioFileStreamEvent, in stream: AudioFileStream) -> [JSON] {
+        switch event {
+        case .property(let id):
+            return [.object([
+                ("event", .string("property")), ("id", .string(id.description)),
+                ("value", (try? stream.property(id)).map(value) ?? .null),
+            ])]
+        case .packets(let batch):
+            return packets(in: batch, framesPerPacket: stream.dataFormat?.framesPerPacket ?? 0).map { packet in
+                .object([
+                    ("event", .string("packet")), ("offset", .number(packet.offset)), ("size", .number(packet.size)),
+                    ("frames", .number(packet.frames)),
+                ])
+            }
+        case .metadata(let event):
+            return [.object([
+                ("event", .string("metadata")), ("source", .string(event.metadata.source)),
+                ("offset", .number(event.offset)), ("tags", tags(event.metadata.tags)),
+                ("raw", .array(event.metadata.raw.map(field))),
+            ])]
+        case .discontinuity(let discontinuity):
+            return [.object([
+                ("event", .string("discontinuity")), ("offset", .number(discontinuity.offset)),
+                ("skippedBytes", .number(discontinuity.skippedBytes)),
+                ("reason", .string(discontinuity.reason.rawValue)),
+            ])]
+        }
+    }
+
+    static let end = JSON.object([("event", .string("end"))])
+
+    /// Each packet of a batch with its absolute offset, size and PCM frames.
+    static func packets(in batch: PacketBatch, framesPerPacket: UInt32)
+        -> [(offset: Int64, size: Int64, frames: Int64)]
+    {
+        guard let descriptions = batch.descriptions else {
+            return [(batch.streamOffset, Int64(batch.bytes.count), Int64(framesPerPacket))]
+        }
+        return descriptions.map { description in
+            let frames = description.variableFramesInPacket > 0 ? description.variableFramesInPacket : framesPerPacket
+            return (batch.streamOffset + description.startOffset, Int64(description.dataByteSize), Int64(frames))
+        }
+    }
+
+    static func value(_ value: AudioFileStreamPropertyValue) -> JSON {
+        switch value {
+        case .uint32(let number): .number(number)
+        case .uint64(let number): .int(Int64(clamping: number))
+        case .int64(let number): .number(number)
+        case .float64(let number): .double(number)
+        case .fileType(let type): .string(type.description)
+        case .format(let format): Self.format(format)
+        case .formatList(let items):
+            .array(items.map { .object([("format", format($0.format)), ("channelLayoutTag", .number($0.channelLayoutTag))]) })
+        case .data(let bytes): .string(bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+        case .channelLayout(let layout):
+            .object([("channelLayoutTag", .number(layout.tag)), ("channels", .number(layout.channelCount))])
+        case .packetTableInfo(let table): packetTableInfo(table)
+        case .dictionary(let dictionary):
+            .object(dictionary.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        }
+    }
+
+    static func format(_ format: AudioStreamBasicDescription) -> JSON {
+        .object([
+            ("sampleRate", .double(format.sampleRate)), ("formatID", .string(format.formatID.description)),
+            ("formatFlags", .number(format.formatFlags)), ("bytesPerPacket", .number(format.bytesPerPacket)),
+            ("framesPerPacket", .number(format.framesPerPacket)), ("bytesPerFrame", .number(format.bytesPerFrame)),
+            ("channelsPerFrame", .number(format.channelsPerFrame)), ("bitsPerChannel", .number(format.bitsPerChannel)),
+        ])
+    }
+
+    static func packetTableInfo(_ table: PacketTableInfo) -> JSON {
+        .object([
+            ("validFrames", .number(table.validFrames)), ("primingFrames", .number(table.primingFrames)),
+            ("remainderFrames", .number(table.remainderFrames)),
+        ])
+    }
+
+    /// The normalised keys that are set, numbers as numbers and the year as a string.
+    static func tags(_ tags: NormalizedTags) -> JSON {
+        let members: [(String, JSON?)] = [
+            ("title", tags.title.map(JSON.string)), ("artist", tags.artist.map(JSON.string)),
+            ("album", tags.album.map(JSON.string)), ("albumArtist", tags.albumArtist.map(JSON.string)),
+            ("year", tags.year.map(JSON.string)), ("trackNumber", tags.trackNumber.map(JSON.number)),
+            ("trackCount", tags.trackCount.map(JSON.number)), ("discNumber", tags.discNumber.map(JSON.number)),
+            ("discCount", tags.discCount.map(JSON.number)), ("genre", tags.genre.map(JSON.string)),
+            ("comments", tags.comments.map(JSON.string)), ("composer", tags.composer.map(JSON.string)),
+            ("bpm", tags.bpm.map(JSON.number)), ("grouping", tags.grouping.map(JSON.string)),
+            ("artwork", tags.artwork.map(artwork)),
+        ]
+        return .object(members.compactMap { key, value in value.map { (key, $0) } })
+    }
+
+    static func artwork(_ artwork: Artwork) -> JSON {
+        .object([
+            ("mimeType", .string(artwork.mimeType)), ("size", .number(artwork.size)),
+            ("pictureType", .number(artwork.pictureType)), ("description", .string(artwork.description)),
+        ])
+    }
+
+    /// A raw field in the shape the fixture script records from mutagen.
+    static func field(_ field: RawTagField) -> JSON {
+        let id = ("id", JSON.string(field.key))
+        switch field.value {
+        case .text(let values):
+            return .object([id, ("text", .array(values.map(JSON.string)))])
+        case .comment(let language, let description, let text):
+            return .object([id, ("lang", .string(language)), ("desc", .string(description)), ("text", .array([.string(text)]))])
+        case .userText(let description, let values):
+            return .object([id, ("desc", .string(description)), ("text", .array(values.map(JSON.string)))])
+        case .url(let url):
+            return .object([id, ("url", .string(url))])
+        case .picture(let picture):
+            return .object([
+                id, ("mime", .string(picture.mimeType)), ("type", .number(picture.pictureType)),
+                ("desc", .string(picture.description)), ("size", .number(picture.size)),
+            ])
+        case .binary(let size):
+            return .object([id, ("size", .number(size))])
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(width - count, 0)) + self
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import AudioFileStream
+
+/// `audiostream events INPUT`: every parser event as a JSON line, in order.
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Print every parser event as one JSON object per line, in stream order.")
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        let out = StandardOutput()
+        var stream: AudioFileStream?
+        stream = try input.makeStream { event in
+            guard let stream else { return }
+            for object in EventJSON.objects(for: event, in: stream) { out.line(object.text) }
+        }
+        try input.feed(stream!)
+        out.line(EventJSON.end.text)
+        out.flush()
+    }
+}

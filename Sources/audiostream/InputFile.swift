@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file or standard input, read sequentially into one reused buffer.
+struct InputFile {
+    private let descriptor: Int32
+    private let path: String
+
+    /// Opens `path`, or standard input for `-`.
+    init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { throw CommandFailure("cannot open \(path): \(Self.lastError)") }
+        }
+    }
+
+    /// Calls `body` with each chunk, sized by `sizes`, and the input offset of its first byte, until the end.
+    func forEachChunk(sizes: inout ChunkSizes,
+                      _ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws {
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var offset: Int64 = 0
+        while true {
+            let size = sizes.next()
+            if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
+            let count = try buffer.withUnsafeMutableBytes { try fill($0, upTo: size) }
+            if count == 0 { return }
+            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count]), offset) }
+            offset += Int64(count)
+        }
+    }
+
+    /// Reads until `size` bytes or the end of input, so chunk sizes do not depend on how a pipe delivers.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer, upTo size: Int) throws -> Int {
+        var filled = 0
+        while filled < size {
+            let count = read(descriptor, buffer.baseAddress! + filled, size - filled)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("cannot read \(path): \(Self.lastError)")
+            }
+            filled += count
+        }
+        return filled
+    }
+
+    private static var lastError: String { String(cString: strerror(errno)) }
+}
+
+/// A failure reported to the user as one line on standard error.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import AudioFileStream
+
+/// `audiostream packets INPUT`: one CSV row per audio packet.
+struct PacketsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "packets",
+        abstract: "Print one CSV row per audio packet: offset,size,frames.")
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        let out = StandardOutput()
+        out.line("offset,size,frames")
+        var stream: AudioFileStream?
+        stream = try input.makeStream { event in
+            guard case .packets(let batch) = event, let stream else { return }
+            for packet in EventJSON.packets(in: batch, framesPerPacket: stream.dataFormat?.framesPerPacket ?? 0) {
+                out.line("\(packet.offset),\(packet.size),\(packet.frames)")
+            }
+        }
+        try input.feed(stream!)
+        out.flush()
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import AudioFileStream
+
+/// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Parse the whole input and print its properties as one JSON object.")
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        let stream = try input.makeStream { _ in }
+        try input.feed(stream)
+        guard stream.dataFormat != nil else { throw CommandFailure("\(input.input): no audio packets found") }
+        func value(_ id: AudioFileStreamPropertyID) -> JSON {
+            (try? stream.property(id)).map(EventJSON.value) ?? .null
+        }
+        let counted = stream.counted
+        let out = StandardOutput()
+        out.line(JSON.object([
+            ("fileFormat", value(.fileFormat)),
+            ("dataFormat", value(.dataFormat)),
+            ("dataOffset", value(.dataOffset)),
+            ("audioDataByteCount", value(.audioDataByteCount)),
+            ("audioDataPacketCount", value(.audioDataPacketCount)),
+            ("maximumPacketSize", value(.maximumPacketSize)),
+            ("packetSizeUpperBound", value(.packetSizeUpperBound)),
+            ("averageBytesPerPacket", value(.averageBytesPerPacket)),
+            ("bitRate", value(.bitRate)),
+            ("packetTableInfo", value(.packetTableInfo)),
+            ("duration", .optional(stream.duration) { .double($0.seconds) }),
+            ("durationIsEstimated", .optional(stream.duration) { .bool($0.isEstimated) }),
+            ("restrictsRandomAccess", .optional(try? stream.property(.restrictsRandomAccess)) { .bool($0 == .uint32(1)) }),
+            ("counted", .object([
+                ("packets", .number(counted.packets)), ("frames", .number(counted.frames)), ("bytes", .number(counted.bytes)),
+            ])),
+        ]).text)
+        out.flush()
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import AudioFileStream
+
+/// `audiostream scan INPUT`: parse as fast as possible and print the totals; what benchmarks run.
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Parse the whole input as fast as possible and print {packets, frames, bytes, seconds}.")
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        var seconds = 0.0
+        var stream: AudioFileStream?
+        stream = try input.makeStream { event in
+            guard case .packets(let batch) = event, let format = stream?.dataFormat, format.sampleRate > 0,
+                  let descriptions = batch.descriptions
+            else { return }
+            seconds += Double(descriptions.count) * Double(format.framesPerPacket) / format.sampleRate
+        }
+        try input.feed(stream!)
+        let counted = stream!.counted
+        let out = StandardOutput()
+        out.line(JSON.object([
+            ("packets", .number(counted.packets)), ("frames", .number(counted.frames)), ("bytes", .number(counted.bytes)),
+            ("seconds", .double(seconds)),
+        ]).text)
+        out.flush()
+    }
+}
