@@ -36,8 +36,9 @@ public final class AudioFileStream {
 
     /// Parses the next bytes of the stream.
     /// - Parameters:
-    ///   - discontinuity: these bytes do not follow the previous ones. A partial packet is dropped and the parser
-    ///     resyncs on a confirmed packet boundary. Before the first packet nothing is dropped.
+    ///   - discontinuity: these bytes do not follow the previous ones. Complete packets held so far are
+    ///     delivered, a partial one is dropped, and the parser resyncs on a confirmed packet boundary. Before the
+    ///     first packet nothing is dropped.
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
     ///     the bytes fed.
     /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
@@ -66,22 +67,25 @@ public final class AudioFileStream {
         isFinished = true
     }
 
+    /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a
+    /// partial one is dropped; then the reader looks for a boundary again. Before the first packet nothing is
+    /// dropped, since players flag discontinuities from ReadyToProducePackets on.
     private func handleDiscontinuity(at offset: Int64?, flagged: Bool) {
-        // Before the first packet the bytes held are still needed (players flag discontinuities from redy on).
-        let hasPackets = output.index.packetCount > 0
-        let dropped = hasPackets || offset != nil ? Int64(pending.count) : 0
-        if dropped > 0 || hasPackets {
+        let expectedOffset = pendingOffset + Int64(pending.count)
+        if output.index.packetCount > 0 || offset != nil {
+            if reader != nil && !pending.isEmpty {
+                feed(UnsafeRawBufferPointer(start: nil, count: 0), isEndOfInput: true)
+            }
             pending.removeAll(keepingCapacity: true)
             needed = 0
             reader?.resetForDiscontinuity()
+            if output.index.packetCount > 0 && offset != nil { output.freezeIndex() }
+            pendingOffset = offset ?? expectedOffset
         }
-        if let offset {
-            pendingOffset = offset
-            if hasPackets { output.freezeIndex() }
-        } else {
-            pendingOffset += dropped
+        if flagged {
+            let skipped = max((offset ?? expectedOffset) - expectedOffset, 0)
+            output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: .input)
         }
-        if flagged { output.discontinuity(at: pendingOffset, skippedBytes: dropped, reason: .input) }
     }
 
     /// Chooses the reader by sniffing once enough bytes are held; returns false while more are needed to decide.

@@ -7,14 +7,14 @@ struct MPEGFrameHeader: Equatable {
     /// The header as read, big-endian.
     let word: UInt32
 
-    /// Decodes a header, or nil when the sync word is missing or a field holds a reserved value.
+    /// Decodes a header, or nil when the sync word is missing or the version, layer, bitrate or sample rate
+    /// holds a reserved value. (A reserved emphasis is accepted, as decoders do: conformance streams use it.)
     init?(_ word: UInt32) {
         guard word & 0xFFE0_0000 == 0xFFE0_0000,
               (word >> 19) & 3 != 1,  // reserved version
               (word >> 17) & 3 != 0,  // reserved layer
               (word >> 12) & 0xF != 0xF,  // bad bitrate
-              (word >> 10) & 3 != 3,  // reserved sample rate
-              word & 3 != 2  // reserved emphasis
+              (word >> 10) & 3 != 3  // reserved sample rate
         else { return nil }
         self.word = word
     }

@@ -3,8 +3,12 @@
 struct StreamSegment: Equatable {
     let packetCount: UInt64?
     let byteCount: UInt64?
+    /// The byte count as the tag states it, its own frame included.
+    let statedByteCount: UInt64?
     let seekTable: SeekTable?
     let packetTableInfo: PacketTableInfo?
+    /// True for an Info tag: every frame has the header's bit rate.
+    let isConstantBitRate: Bool
 
     /// The decoder delay of Layer III (a polyphase filterbank and an overlap), which LAME's delay excludes.
     static let decoderDelay = 529
@@ -17,12 +21,15 @@ struct StreamSegment: Equatable {
         let lame: LAMETag?
         if let xing = XingHeader(frame: frame, header: header) {
             (frames, bytes, lame, seekTable) = (xing.frames, xing.bytes, xing.lame, xing.seekTable)
+            isConstantBitRate = xing.isInfo
         } else if let vbri = VBRIHeader(frame: frame) {
             (frames, bytes, lame, seekTable) = (vbri.frames, vbri.bytes, nil, vbri.seekTable)
+            isConstantBitRate = false
         } else {
             return nil
         }
         packetCount = frames.map { UInt64($0) }
+        statedByteCount = bytes.map { UInt64($0) }
         // Encoders count the tag's own frame in the byte count.
         byteCount = bytes.flatMap { $0 >= frame.count ? UInt64($0) - UInt64(frame.count) : nil }
         if let frames, let lame {
@@ -44,10 +51,11 @@ struct StreamSegment: Equatable {
         if let packetTableInfo { output.announce(.packetTableInfo, .packetTableInfo(packetTableInfo), force: true) }
     }
 
-    /// The segment's average bit rate from its counts, for VBR streams whose headers do not tell it.
+    /// The segment's average bit rate from its stated counts (as FFmpeg and LAME compute it), for VBR streams
+    /// whose headers do not tell it.
     func averageBitRate(header: MPEGFrameHeader) -> UInt32? {
-        guard let packetCount, let byteCount, packetCount > 0 else { return nil }
+        guard !isConstantBitRate, let packetCount, let statedByteCount, packetCount > 0 else { return nil }
         let seconds = Double(packetCount) * Double(header.samplesPerFrame) / Double(header.sampleRate)
-        return UInt32((Double(byteCount) * 8 / seconds).rounded())
+        return UInt32((Double(statedByteCount) * 8 / seconds).rounded())
     }
 }
