@@ -19,6 +19,8 @@ struct MPEGAudioReader: FormatReader {
     private var state = State.scanning
     /// The last accepted frame's header: the stream's current format.
     private var current: MPEGFrameHeader?
+    /// The header of the last announced DataFormat.
+    private var announced: MPEGFrameHeader?
     /// For free-format streams, the frame length without padding, found from the distance between syncs.
     private var freeFormatLength: Int?
     private var skip = SkipRun()
@@ -134,7 +136,6 @@ struct MPEGAudioReader: FormatReader {
     ) {
         let offset = input.offset + Int64(position)
         skip.report(resumingAt: offset, to: output)
-        if let current, !header.isCompatible(with: current) { freeFormatLength = header.isFreeFormat ? freeFormatLength : nil }
         defer { current = header }
         let frame = UnsafeRawBufferPointer(rebasing: input.bytes[position..<position + length])
         if let information = StreamSegment(frame: frame, header: header) {
@@ -145,8 +146,9 @@ struct MPEGAudioReader: FormatReader {
             }
             return
         }
-        if !output.isReady || current.map({ !header.isCompatible(with: $0) }) ?? true {
+        if announced.map({ !header.isCompatible(with: $0) }) ?? true {
             announceFormat(of: header, frameLength: length, dataOffset: offset, output: output)
+            announced = header
         }
         output.packet(at: position, size: length, frames: header.samplesPerFrame, variableFrames: false)
     }

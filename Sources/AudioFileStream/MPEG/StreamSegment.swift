@@ -20,7 +20,7 @@ struct StreamSegment: Equatable {
         let bytes: UInt32?
         let lame: LAMETag?
         if let xing = XingHeader(frame: frame, header: header) {
-            (frames, bytes, lame, seekTable) = (xing.frames, xing.bytes, xing.lame, xing.seekTable)
+            (frames, bytes, lame, seekTable) = (xing.frames, xing.bytes, xing.lame, xing.seekTable(tagFrameLength: frame.count))
             isConstantBitRate = xing.isInfo
         } else if let vbri = VBRIHeader(frame: frame) {
             (frames, bytes, lame, seekTable) = (vbri.frames, vbri.bytes, nil, vbri.seekTable)

@@ -30,12 +30,14 @@ struct XingHeader: Equatable {
         lame = LAMETag(frame: frame, at: position)
     }
 
-    /// The table of contents as packet→byte points, when frames, bytes and TOC are all present.
-    var seekTable: SeekTable? {
+    /// The table of contents as packet→byte points from the first audio packet, when frames, bytes and TOC
+    /// are all present. The TOC counts from the tag's own frame, `tagFrameLength` bytes before the audio.
+    func seekTable(tagFrameLength: Int) -> SeekTable? {
         guard let frames, let bytes, let toc, frames > 0 else { return nil }
         let points = toc.enumerated().map { percent, position in
-            (packet: Int64(frames) * Int64(percent) / 100, byte: Int64(bytes) * Int64(position) / 256)
+            (packet: Int64(frames) * Int64(percent) / 100,
+             byte: max(Int64(bytes) * Int64(position) / 256 - Int64(tagFrameLength), 0))
         }
-        return SeekTable(points: points + [(Int64(frames), Int64(bytes))])
+        return SeekTable(points: points + [(Int64(frames), Int64(bytes) - Int64(tagFrameLength))])
     }
 }

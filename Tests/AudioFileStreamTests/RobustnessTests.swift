@@ -1,0 +1,73 @@
+import Testing
+@testable import AudioFileStream
+
+/// Bad input: never a crash, never a hang, never unbounded buffering, every byte accounted for.
+@Suite struct RobustnessTests {
+    /// Bytes in packets and skips, which together cover the whole of a stream without tags or Xing frames.
+    static func accountedBytes(_ events: [RecordedEvent]) -> Int64 {
+        let packetBytes = events.packets.reduce(Int64(0)) { $0 + Int64($1.size) }
+        let skipped = events.reduce(Int64(0)) { total, event in
+            if case .discontinuity(let gap) = event, gap.reason == .resync { total + gap.skippedBytes } else { total }
+        }
+        return packetBytes + skipped
+    }
+
+    @Test func noiseIsSkippedWithoutCrashOrGrowth() throws {
+        var random = TestRandom(seed: 42)
+        var noise = (0..<2_000_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        // Plant fake sync words that claim lengths where no frame follows.
+        for position in stride(from: 0, to: noise.count - 4, by: 997) {
+            noise.replaceSubrange(position..<position + 4, with: [0xFF, 0xFB, 0x90, 0x64])
+        }
+        var maximumBuffered = 0
+        let stream = try AudioFileStream { _ in }
+        var position = 0
+        while position < noise.count {
+            let end = min(position + Int(random.next() % 8192) + 1, noise.count)
+            try stream.parse(Array(noise[position..<end]))
+            maximumBuffered = max(maximumBuffered, stream.bufferedByteCount)
+            position = end
+        }
+        try stream.finish()
+        #expect(maximumBuffered < 8192, "buffering is bounded by a frame and a header, not by the junk")
+    }
+
+    @Test func junkAroundAStreamIsAccountedFor() throws {
+        var random = TestRandom(seed: 7)
+        let junk = (0..<50_000).map { _ in UInt8(truncatingIfNeeded: random.next() | 0x80) }
+        let audio = Fixtures.named("l3-noxing.mp3").bytes
+        let (events, _) = try parse(junk + audio + junk, chunking: .random(seed: 3))
+        let shifted = Fixtures.named("l3-noxing.mp3").expectedPackets.map {
+            PacketRecord(offset: $0.offset + Int64(junk.count), size: $0.size)
+        }
+        // The last frame before trailing junk cannot be confirmed.
+        #expect(events.packets == Array(shifted.dropLast()))
+        #expect(Self.accountedBytes(events) == Int64(junk.count * 2 + audio.count))
+    }
+
+    @Test func tinyAndEmptyInputsEndCleanly() throws {
+        for input in [[], [0xFF], [0xFF, 0xFB], [0x49, 0x44, 0x33], Array(repeating: UInt8(0xFF), count: 10_000)] {
+            let (events, _) = try parse(input, chunking: .fixed(1))
+            #expect(events.packets.isEmpty)
+        }
+    }
+
+    @Test func aSingleCompleteFrameIsAPacket() throws {
+        let fixture = Fixtures.named("l3-noxing.mp3")
+        let first = fixture.expectedPackets[0]
+        let (events, _) = try parse(Array(fixture.bytes[Int(first.offset)..<Int(first.offset) + first.size]))
+        #expect(events.packets == [PacketRecord(offset: 0, size: first.size)])
+    }
+
+    @Test func unsupportedContainersAreRefused() throws {
+        let wave = Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)
+        #expect(throws: AudioFileStreamError.unsupportedFileType) { try parse(wave) }
+        #expect(throws: AudioFileStreamError.unsupportedFileType) { try AudioFileStream(fileTypeHint: .adts) { _ in } }
+    }
+
+    @Test func parsingAfterFinishIsRefused() throws {
+        let stream = try AudioFileStream { _ in }
+        try stream.finish()
+        #expect(throws: AudioFileStreamError.illegalOperation) { try stream.parse([0xFF]) }
+    }
+}

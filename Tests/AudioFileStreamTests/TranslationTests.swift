@@ -1,0 +1,69 @@
+import Testing
+@testable import AudioFileStream
+
+/// PacketToFrame, FrameToPacket, PacketToByte and ByteToPacket, exact within what was parsed and marked
+/// estimated beyond it.
+@Suite struct TranslationTests {
+    /// Parses the first `count` bytes only.
+    static func stream(parsing fixture: Fixtures.Fixture, count: Int? = nil) throws -> AudioFileStream {
+        let stream = try AudioFileStream { _ in }
+        let bytes = fixture.bytes
+        try stream.parse(Array(bytes[..<(count ?? bytes.count)]))
+        if count == nil { try stream.finish() }
+        return stream
+    }
+
+    @Test func framesAndPacketsTranslateByFramesPerPacket() throws {
+        let stream = try Self.stream(parsing: Fixtures.named("l3-mpeg2-22k-joint.mp3"))
+        #expect(try stream.frame(forPacket: 10) == 5760)  // 576 frames per MPEG-2 Layer III packet
+        let packet = try stream.packet(forFrame: 5765)
+        #expect(packet.packet == 10 && packet.frameOffsetInPacket == 5)
+        #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.frame(forPacket: -1) }
+    }
+
+    @Test func parsedPacketsTranslateExactly() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let packets = fixture.expectedPackets
+        let stream = try Self.stream(parsing: fixture)
+        let dataOffset = try #require(stream.dataOffset)
+        for packet in [0, 7, packets.count - 1] {
+            let translation = try stream.byteOffset(ofPacket: Int64(packet))
+            #expect(translation.offset == packets[packet].offset - dataOffset)
+            #expect(!translation.isEstimated)
+            let back = try stream.packet(forByteOffset: packets[packet].offset - dataOffset + 3)
+            #expect(back.packet == Int64(packet) && back.byteOffsetInPacket == 3 && !back.isEstimated)
+        }
+    }
+
+    @Test func packetsBeyondTheParsedOnesAreEstimated() throws {
+        let fixture = Fixtures.named("l3-noxing.mp3")
+        let packets = fixture.expectedPackets
+        let stream = try Self.stream(parsing: fixture, count: Int(packets[20].offset))
+        let dataOffset = try #require(stream.dataOffset)
+        let last = packets.count - 1
+        let estimate = try stream.byteOffset(ofPacket: Int64(last))
+        #expect(estimate.isEstimated)
+        // CBR with padding: the average packet size is within a byte of every packet's.
+        #expect(abs(estimate.offset - (packets[last].offset - dataOffset)) <= Int64(last))
+        let back = try stream.packet(forByteOffset: packets[last].offset - dataOffset + 1)
+        #expect(back.isEstimated && abs(back.packet - Int64(last)) <= 1)
+    }
+
+    @Test func xingTableOfContentsGivesEstimatesBeforeEnoughPackets() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let packets = fixture.expectedPackets
+        let stream = try Self.stream(parsing: fixture, count: Int(packets[2].offset))
+        let dataOffset = try #require(stream.dataOffset)
+        let estimate = try stream.byteOffset(ofPacket: 40)
+        #expect(estimate.isEstimated)
+        // The TOC has 1/256 resolution of the file: allow 2 % of it.
+        #expect(abs(estimate.offset - (packets[40].offset - dataOffset)) < Int64(fixture.bytes.count / 50))
+    }
+
+    @Test func translationsNeedAFormat() throws {
+        let stream = try AudioFileStream { _ in }
+        #expect(throws: AudioFileStreamError.dataUnavailable) { try stream.frame(forPacket: 1) }
+        #expect(throws: AudioFileStreamError.dataUnavailable) { try stream.byteOffset(ofPacket: 1) }
+        #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.packet(forByteOffset: -5) }
+    }
+}
