@@ -20,6 +20,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream"]),
+        .testTarget(name: "AudiostreamTests", dependencies: ["audiostream"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// The `audiostream` subcommands end to end, with their documented output formats.
+@Suite struct AudiostreamCommandTests {
+    typealias Runner = AudiostreamRunner
+
+    /// `offset,size` of each `packets` row.
+    static func offsetsAndSizes(_ result: Runner.Result) -> [String] {
+        result.lines.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
+    }
+
+    @Test func packetsPrintsTheFFprobePacketList() throws {
+        let result = try Runner.run(["packets", Runner.fixture("l3-vbr-v2.mp3")])
+        #expect(result.status == 0)
+        #expect(result.lines.first == "offset,size,frames")
+        #expect(Self.offsetsAndSizes(result) == Runner.expectedPackets("l3-vbr-v2"))
+        #expect(result.lines.dropFirst().allSatisfy { $0.hasSuffix(",1152") })
+    }
+
+    @Test func chunkingOptionsDoNotChangeTheOutput() throws {
+        let file = Runner.fixture("splice-xing-44k-stereo-22k-mono.mp3")
+        let reference = try Runner.run(["packets", file])
+        for options in [["--chunk-size", "1"], ["--random-chunks", "11"], ["--chunk-size", "333", "--hint", "mp3"]] {
+            #expect(try Runner.run(["packets"] + options + [file]).standardOutput == reference.standardOutput)
+        }
+    }
+
+    @Test func skipLeavesOutPacketsOverlappingTheRange() throws {
+        let expected = Runner.expectedPackets("l3-cbr128-joint")
+        let result = try Runner.run(["packets", "--skip", "5000:9000", Runner.fixture("l3-cbr128-joint.mp3")])
+        let kept = expected.filter { row in
+            let fields = row.split(separator: ",").map { Int($0)! }
+            return fields[0] + fields[1] <= 5000 || fields[0] >= 9000
+        }
+        #expect(Self.offsetsAndSizes(result) == kept)
+    }
+
+    @Test func standardInputIsReadWithDash() throws {
+        let file = Runner.fixture("l2-192k-stereo.mp2")
+        let result = try Runner.run(["packets", "-"], standardInput: try Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(Self.offsetsAndSizes(result) == Runner.expectedPackets("l2-192k-stereo"))
+    }
+
+    @Test func eventsAreJSONLinesEndingWithEnd() throws {
+        let result = try Runner.run(["events", Runner.fixture("damaged-junk-start.mp3")])
+        let events = result.lines.map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(events.last?["event"] as? String == "end")
+        #expect(events.first?["event"] as? String == "discontinuity", "the junk comes first")
+        #expect(events.first?["reason"] as? String == "resync")
+        #expect(events.first?["skippedBytes"] as? Int == 3000)
+        let packets = events.filter { $0["event"] as? String == "packet" }
+        #expect(packets.map { "\($0["offset"]!),\($0["size"]!)" } == Runner.expectedPackets("damaged-junk-start"))
+        let ids = events.compactMap { $0["event"] as? String == "property" ? $0["id"] as? String : nil }
+        #expect(ids.last == "redy" && ids.contains("dfmt") && ids.contains("pnfo"))
+    }
+
+    @Test func probeReportsPropertiesAndCounts() throws {
+        let probe = try Runner.run(["probe", Runner.fixture("l3-vbr-v2.mp3")]).object
+        let facts = try JSONSerialization.jsonObject(with: Data(contentsOf: Runner.fixtures
+            .appendingPathComponent("expected/l3-vbr-v2.json"))) as! [String: Any]
+        #expect(probe["fileFormat"] as? String == "MPG3")
+        let format = try #require(probe["dataFormat"] as? [String: Any])
+        #expect(format["sampleRate"] as? Int == facts["sampleRate"] as? Int)
+        #expect(format["channelsPerFrame"] as? Int == facts["channels"] as? Int)
+        #expect(format["formatID"] as? String == ".mp3")
+        #expect(probe["dataOffset"] as? Int == facts["firstPacketOffset"] as? Int)
+        #expect((probe["packetTableInfo"] as? [String: Any])?["validFrames"] as? Int == facts["mpg123Samples"] as? Int)
+        #expect((probe["counted"] as? [String: Any])?["packets"] as? Int == facts["packetCount"] as? Int)
+        #expect(probe["durationIsEstimated"] as? Bool == false)
+        #expect(probe["restrictsRandomAccess"] as? Bool == true)
+        for key in ["audioDataByteCount", "maximumPacketSize", "packetSizeUpperBound", "averageBytesPerPacket", "bitRate"] {
+            #expect(probe[key] is NSNumber, "\(key)")
+        }
+    }
+
+    @Test func probeGivesNullForUnknownValues() throws {
+        let result = try Runner.run(["probe", Runner.fixture("l3-noxing.mp3")])
+        #expect(result.standardOutput.contains("\"audioDataPacketCount\":null"))
+        #expect(result.standardOutput.contains("\"packetTableInfo\":null"))
+    }
+
+    @Test func scanCountsPacketsFramesBytesAndSeconds() throws {
+        let scan = try Runner.run(["scan", Runner.fixture("l3-mpeg2-22k-joint.mp3")]).object
+        let expected = Runner.expectedPackets("l3-mpeg2-22k-joint")
+        let bytes = expected.reduce(0) { $0 + Int($1.split(separator: ",")[1])! }
+        #expect(scan["packets"] as? Int == expected.count)
+        #expect(scan["frames"] as? Int == expected.count * 576)
+        #expect(scan["bytes"] as? Int == bytes)
+        let seconds = try #require(scan["seconds"] as? Double)
+        #expect(abs(seconds - Double(expected.count * 576) / 22050) < 1e-9)
+    }
+
+    @Test func errorsAreOneLineWithAFailureStatus() throws {
+        for arguments in [["packets", "/nonexistent/file.mp3"], ["packets", "--skip", "9:3", "x"],
+                          ["scan", "--hint", "nonsense", "x"]] {
+            let result = try Runner.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.standardError.split(separator: "\n").count >= 1)
+            #expect(!result.standardError.contains("Fatal error"), "no crash trace")
+        }
+        let missing = try Runner.run(["probe", "/nonexistent/file.mp3"])
+        #expect(missing.standardError.hasPrefix("Error: cannot open /nonexistent/file.mp3"))
+    }
+}
