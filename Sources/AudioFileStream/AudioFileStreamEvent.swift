@@ -1,7 +1,7 @@
 /// What a stream reports, synchronously and in stream order, while it parses.
 public enum AudioFileStreamEvent {
-    /// A property became known or changed; read it with `AudioFileStream.property(_:)`.
-    case property(AudioFileStreamPropertyID)
+    /// A property became known or changed, with its new value.
+    case property(AudioFileStreamPropertyID, AudioFileStreamPropertyValue)
     /// Whole packets, valid only during the callback.
     case packets(PacketBatch)
     /// A tag found in the stream.
@@ -14,6 +14,8 @@ public enum AudioFileStreamEvent {
 public struct PacketBatch {
     /// The packets' bytes, back to back.
     public let bytes: UnsafeRawBufferPointer
+    /// The format of these packets: the DataFormat announced last.
+    public let format: AudioStreamBasicDescription
     /// One description per packet, offsets relative to `bytes`; nil only for constant-size packets (PCM).
     public let descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
     /// The absolute stream offset of `bytes[0]`.

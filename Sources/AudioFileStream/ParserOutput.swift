@@ -9,6 +9,9 @@ final class ParserOutput {
     /// Every tag's keys merged, the latest value of each key winning.
     private(set) var tags = NormalizedTags()
 
+    /// The DataFormat announced last, which packets batches carry.
+    private var format = AudioStreamBasicDescription(sampleRate: 0, formatID: FourCharCode(rawValue: 0),
+                                                     framesPerPacket: 0, channelsPerFrame: 0)
     private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
     private var bufferOffset: Int64 = 0
     private var descriptions: [AudioStreamPacketDescription] = []
@@ -38,7 +41,7 @@ final class ParserOutput {
         nextBatchFollowsDiscontinuity = false
         descriptions.withUnsafeBufferPointer { descriptions in
             handler(.packets(PacketBatch(
-                bytes: bytes, descriptions: descriptions, streamOffset: bufferOffset + Int64(batchStart),
+                bytes: bytes, format: format, descriptions: descriptions, streamOffset: bufferOffset + Int64(batchStart),
                 firstPacketIndex: firstPacket, followsDiscontinuity: follows)))
         }
         descriptions.removeAll(keepingCapacity: true)
@@ -69,7 +72,8 @@ final class ParserOutput {
         guard force || properties[id] != value else { return }
         flush()
         properties[id] = value
-        handler(.property(id))
+        if case .format(let format) = value { self.format = format }
+        handler(.property(id, value))
     }
 
     func metadata(_ metadata: Metadata, at offset: Int64) {

@@ -3,15 +3,14 @@ import AudioFileStream
 /// The JSON shapes of parser events, shared by every subcommand that prints them.
 enum EventJSON {
     /// One object per event; a packets batch gives one object per packet.
-    static func objects(for event: AudioFileStreamEvent, in stream: AudioFileStream) -> [JSON] {
+    static func objects(for event: AudioFileStreamEvent) -> [JSON] {
         switch event {
-        case .property(let id):
+        case .property(let id, let propertyValue):
             return [.object([
-                ("event", .string("property")), ("id", .string(id.description)),
-                ("value", (try? stream.property(id)).map(value) ?? .null),
+                ("event", .string("property")), ("id", .string(id.description)), ("value", value(propertyValue)),
             ])]
         case .packets(let batch):
-            return packets(in: batch, framesPerPacket: stream.dataFormat?.framesPerPacket ?? 0).map { packet in
+            return packets(in: batch).map { packet in
                 .object([
                     ("event", .string("packet")), ("offset", .number(packet.offset)), ("size", .number(packet.size)),
                     ("frames", .number(packet.frames)),
@@ -35,9 +34,8 @@ enum EventJSON {
     static let end = JSON.object([("event", .string("end"))])
 
     /// Each packet of a batch with its absolute offset, size and PCM frames.
-    static func packets(in batch: PacketBatch, framesPerPacket: UInt32)
-        -> [(offset: Int64, size: Int64, frames: Int64)]
-    {
+    static func packets(in batch: PacketBatch) -> [(offset: Int64, size: Int64, frames: Int64)] {
+        let framesPerPacket = batch.format.framesPerPacket
         guard let descriptions = batch.descriptions else {
             return [(batch.streamOffset, Int64(batch.bytes.count), Int64(framesPerPacket))]
         }

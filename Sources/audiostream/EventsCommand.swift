@@ -11,12 +11,10 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         let out = StandardOutput()
-        var stream: AudioFileStream?
-        stream = try input.makeStream { event in
-            guard let stream else { return }
-            for object in EventJSON.objects(for: event, in: stream) { out.line(object.text) }
+        let stream = try input.makeStream { event in
+            for object in EventJSON.objects(for: event) { out.line(object.text) }
         }
-        try input.feed(stream!)
+        try input.feed(stream)
         out.line(EventJSON.end.text)
         out.flush()
     }

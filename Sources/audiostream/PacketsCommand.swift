@@ -12,14 +12,13 @@ struct PacketsCommand: ParsableCommand {
     func run() throws {
         let out = StandardOutput()
         out.line("offset,size,frames")
-        var stream: AudioFileStream?
-        stream = try input.makeStream { event in
-            guard case .packets(let batch) = event, let stream else { return }
-            for packet in EventJSON.packets(in: batch, framesPerPacket: stream.dataFormat?.framesPerPacket ?? 0) {
+        let stream = try input.makeStream { event in
+            guard case .packets(let batch) = event else { return }
+            for packet in EventJSON.packets(in: batch) {
                 out.line("\(packet.offset),\(packet.size),\(packet.frames)")
             }
         }
-        try input.feed(stream!)
+        try input.feed(stream)
         out.flush()
     }
 }

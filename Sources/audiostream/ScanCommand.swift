@@ -11,15 +11,13 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         var seconds = 0.0
-        var stream: AudioFileStream?
-        stream = try input.makeStream { event in
-            guard case .packets(let batch) = event, let format = stream?.dataFormat, format.sampleRate > 0,
-                  let descriptions = batch.descriptions
+        let stream = try input.makeStream { event in
+            guard case .packets(let batch) = event, batch.format.sampleRate > 0, let descriptions = batch.descriptions
             else { return }
-            seconds += Double(descriptions.count) * Double(format.framesPerPacket) / format.sampleRate
+            seconds += Double(descriptions.count) * Double(batch.format.framesPerPacket) / batch.format.sampleRate
         }
-        try input.feed(stream!)
-        let counted = stream!.counted
+        try input.feed(stream)
+        let counted = stream.counted
         let out = StandardOutput()
         out.line(JSON.object([
             ("packets", .number(counted.packets)), ("frames", .number(counted.frames)), ("bytes", .number(counted.bytes)),

@@ -18,7 +18,7 @@ import Testing
         var formatOfPacket: [Int64: AudioStreamBasicDescription] = [:]
         for event in events {
             switch event {
-            case .property(.dataFormat, .format(let format)?): announced.append(format)
+            case .property(.dataFormat, .format(let format)): announced.append(format)
             case .packet(let offset, _, _): formatOfPacket[offset] = announced.last
             default: break
             }

@@ -85,7 +85,7 @@ struct MPEGAudioReader: FormatReader {
                 skip.report(resumingAt: input.offset + Int64(position), to: output)
                 state = .readingTag(tag, offset: input.offset + Int64(position))
                 return .advance(0)
-            case .needMoreData(let count) where !input.isEndOfInput:
+            case .needMoreData(let count) where !input.isEndOfInput && count > remaining:
                 return .needMore(count)
             case .needMoreData, .notATag:
                 break

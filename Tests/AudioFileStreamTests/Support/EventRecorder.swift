@@ -2,14 +2,14 @@
 
 /// One parser event in a form that does not depend on how the packets were batched.
 enum RecordedEvent: Equatable, CustomStringConvertible {
-    case property(AudioFileStreamPropertyID, AudioFileStreamPropertyValue?)
+    case property(AudioFileStreamPropertyID, AudioFileStreamPropertyValue)
     case packet(offset: Int64, size: Int, followsDiscontinuity: Bool)
     case metadata(offset: Int64, Metadata)
     case discontinuity(Discontinuity)
 
     var description: String {
         switch self {
-        case .property(let id, let value): "property \(id) \(value.map { "\($0)" } ?? "nil")"
+        case .property(let id, let value): "property \(id) \(value)"
         case .packet(let offset, let size, let follows): "packet \(offset)+\(size)\(follows ? " after discontinuity" : "")"
         case .metadata(let offset, let metadata): "metadata \(metadata.source) at \(offset)"
         case .discontinuity(let discontinuity): "discontinuity \(discontinuity)"
@@ -38,11 +38,10 @@ enum Chunking: CustomStringConvertible {
 func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = [],
            hint: AudioFileType? = nil) throws -> (events: [RecordedEvent], stream: AudioFileStream) {
     var events: [RecordedEvent] = []
-    var stream: AudioFileStream!
-    stream = try AudioFileStream(fileTypeHint: hint) { event in
+    let stream = try AudioFileStream(fileTypeHint: hint) { event in
         switch event {
-        case .property(let id):
-            events.append(.property(id, try? stream.property(id)))
+        case .property(let id, let value):
+            events.append(.property(id, value))
         case .packets(let batch):
             for (position, description) in batch.descriptions!.enumerated() {
                 events.append(.packet(offset: batch.streamOffset + description.startOffset,
