@@ -86,10 +86,16 @@ struct TagReading {
     let reader: TagReader
 }
 
+/// The reader `TagReader.detect` returns for `bytes`, or nil when it sees no tag there.
+func detectTag(_ bytes: [UInt8], limits: MetadataLimits = MetadataLimits()) -> TagReader? {
+    guard case .tag(let reader) = bytes.withUnsafeBytes({ TagReader.detect($0, limits: limits) }) else { return nil }
+    return reader
+}
+
 /// Reads the tag at the start of `bytes` through `TagReader`, fed in chunks of `chunkSize` (whole when nil);
 /// nil when `detect` does not see a tag.
 func readTag(_ bytes: [UInt8], chunkSize: Int? = nil, limits: MetadataLimits = MetadataLimits()) -> TagReading? {
-    guard case .tag(var reader) = bytes.withUnsafeBytes({ TagReader.detect($0, limits: limits) }) else { return nil }
+    guard var reader = detectTag(bytes, limits: limits) else { return nil }
     var position = 0
     while reader.remainingBytes > 0 && position < bytes.count {
         let end = min(position + (chunkSize ?? bytes.count), bytes.count)

@@ -31,6 +31,7 @@ from mutagen.easyid3 import EasyID3
 from mutagen.id3 import (APIC, COMM, ID3, PRIV, TALB, TBPM, TCOM, TCON, TDRC, TIT1, TIT2, TPE1, TPE2, TPOS,
                          TRCK, TXXX, WOAR, WXXX, MakeID3v1, ParseID3v1, PictureType)
 from mutagen.id3._frames import TextFrame, UrlFrame
+from mutagen.id3._tags import ID3Header, read_frames
 from mutagen.id3._util import unsynch
 
 UTF8 = 3
@@ -103,6 +104,9 @@ def id3v2(work, frames, version, padding=None):
     tag = ID3()
     for frame in frames:
         tag.add(frame)
+    if version == 3:
+        # Converts ID3v2.4-only frames (TDRC to TYER); saving alone would write them as they are.
+        tag.update_to_v23()
     tag.save(path, v2_version=version, v1=0, padding=(None if padding is None else (lambda info: padding)))
     return read(path)
 
@@ -196,11 +200,15 @@ def easy_json(easy):
 
 
 def describe_id3v2(work, tag):
-    """What mutagen reads from this ID3v2 tag alone, put in front of the base audio."""
+    """What mutagen reads from this ID3v2 tag alone, put in front of the base audio. The frames come from
+    mutagen's frame reader as stored: ID3(...) itself would rename ID3v2.2 frames and merge duplicates."""
     path = work.file_with("read.mp3", tag + work.base)
-    frames = ID3(path, translate=False, load_v1=False)
-    return {"source": "id3v2.%d" % frames.version[1],
-            "frames": [frame_json(frame) for frame in frames.values()],
+    with open(path, "rb") as f:
+        header = ID3Header(f)
+        size = header.size - 10 - (4 + len(header._extdata) if header.f_extended else 0)
+        frames, _, _ = read_frames(header, f.read(size), header.known_frames)
+    return {"source": "id3v2.%d" % header.version[1],
+            "frames": [frame_json(frame) for frame in frames],
             "easy": easy_json(EasyID3(path))}
 
 
@@ -228,8 +236,9 @@ def describe_apev2(work, tag):
             if key.lower().startswith("cover art ("):
                 # APEv2 cover art: a file name, a zero byte, the picture.
                 name, picture = value.value.split(b"\x00", 1)
+                # The MIME type is not stored; this script put a PNG there.
                 item.update({"filename": name.decode("utf-8"), "picture_size": len(picture),
-                             "data": picture.hex()})
+                             "mime": "image/png" if picture.startswith(b"\x89PNG") else "", "data": picture.hex()})
             items.append(item)
     return {"source": "apev2", "items": items}
 
@@ -391,7 +400,6 @@ def main():
             TPE1(encoding=0, text="ID3v1.1 Artist"),
             TALB(encoding=0, text="ID3v1.1 Album"),
             TDRC(encoding=0, text="2001"),
-            COMM(encoding=0, lang="eng", desc="", text="v1.1 comment"),
             TRCK(encoding=0, text="7"),
             TCON(encoding=0, text="Rock"),
         ])

@@ -4,7 +4,9 @@ public struct Metadata: Equatable, Sendable {
     public var source: String
     /// The common keys, whatever the tag format called them.
     public var tags: NormalizedTags
-    /// Every field in the order read, under the tag format's own key.
+    /// Every field in the order read, under the tag format's own key: the ID3v2 frame id (`TIT2`, `TT2`),
+    /// the APEv2 item key, or for ID3v1 the field's name (`Title`, `Artist`, `Album`, `Year`, `Comment`,
+    /// `Track`, `Genre`). Empty ID3v2 frames are left out.
     public var raw: [RawTagField]
 
     public init(source: String, tags: NormalizedTags = NormalizedTags(), raw: [RawTagField] = []) {
@@ -14,7 +16,7 @@ public struct Metadata: Equatable, Sendable {
     }
 }
 
-/// The common keys every tag format maps to.
+/// The common keys every tag format maps to. A field holding several values gives them joined with `"; "`.
 public struct NormalizedTags: Equatable, Sendable {
     public var title: String?
     public var artist: String?
@@ -26,8 +28,10 @@ public struct NormalizedTags: Equatable, Sendable {
     public var trackCount: Int?
     public var discNumber: Int?
     public var discCount: Int?
-    /// The genre name; ID3 numeric genres such as `(13)` are resolved to their names.
+    /// The genre name; ID3 numeric genres such as `(13)` are resolved to their names (`(13)Refinement` gives
+    /// `Pop; Refinement`).
     public var genre: String?
+    /// The comment without a description, else the first comment; iTunes' internal ones (iTunNORM, …) never.
     public var comments: String?
     public var composer: String?
     public var bpm: Int?
@@ -43,13 +47,17 @@ public struct NormalizedTags: Equatable, Sendable {
 
 /// A picture embedded in a tag.
 public struct Artwork: Equatable, Sendable {
+    /// As stored in ID3v2.3/2.4; from the image format in ID3v2.2 (`PNG` is `image/png`); recognised from the
+    /// picture's first bytes for APEv2 cover art (empty when not recognised).
     public var mimeType: String
-    /// The ID3 picture type (3 = front cover).
+    /// The ID3 picture type (3 = front cover); for APEv2 cover art, the type its key names.
     public var pictureType: UInt8
+    /// The picture's description; for APEv2 cover art, its file name.
     public var description: String
     /// The picture's size in bytes as stored in the tag.
     public var size: Int
-    /// The picture's bytes, or empty when `size` exceeds `MetadataLimits.maxArtworkBytes`.
+    /// The picture's bytes, or empty when `MetadataLimits` did not allow keeping them (`size` above
+    /// `maxArtworkBytes`, or the tag's `maxTagBytes` spent).
     public var data: [UInt8]
 
     public init(mimeType: String, pictureType: UInt8, description: String, size: Int, data: [UInt8]) {
@@ -74,17 +82,18 @@ public struct RawTagField: Equatable, Sendable {
 
 /// The decoded content of a raw tag field.
 public enum RawTagValue: Equatable, Sendable {
-    /// One or more text values.
+    /// One or more text values (ID3v2 T*** frames, APEv2 text items, ID3v1 fields).
     case text([String])
     /// A comment (ID3 COMM, USLT).
     case comment(language: String, description: String, text: String)
-    /// A user-defined text field (ID3 TXXX).
+    /// A user-defined field (ID3 TXXX; also WXXX, whose one value is the link).
     case userText(description: String, values: [String])
-    /// A link (ID3 W*** frames).
+    /// A link (ID3 W*** frames, APEv2 external items).
     case url(String)
     /// An embedded picture.
     case picture(Artwork)
-    /// A field this library does not decode, kept as its size only.
+    /// A field kept as its size only: one this library does not decode (compressed or encrypted ID3v2 frames,
+    /// unknown frames, binary items), or one larger than `MetadataLimits` allow.
     case binary(size: Int)
 }
 
@@ -92,7 +101,8 @@ public enum RawTagValue: Equatable, Sendable {
 public struct MetadataLimits: Equatable, Sendable {
     /// Pictures larger than this keep their description and size but not their bytes.
     public var maxArtworkBytes: Int
-    /// Any other field larger than this is reported by size only.
+    /// Any other field larger than this is reported by size only. A picture's own header (MIME type,
+    /// description) must fit in it too.
     public var maxFieldBytes: Int
     /// The most one tag keeps in all (per-field limits alone do not bound a tag of many fields); once it is
     /// reached, the tag's further fields are reported by size only.
