@@ -114,6 +114,8 @@ enum EventJSON {
             return .object([id, ("desc", .string(description)), ("text", .array(values.map(JSON.string)))])
         case .url(let url):
             return .object([id, ("url", .string(url))])
+        case .userURL(let description, let url):
+            return .object([id, ("desc", .string(description)), ("url", .string(url))])
         case .picture(let picture):
             return .object([
                 id, ("mime", .string(picture.mimeType)), ("type", .number(picture.pictureType)),

@@ -102,7 +102,7 @@ import Testing
         #expect(metadata?.raw == [
             RawTagField(key: "COMM", value: .comment(language: "eng", description: "desc", text: "Kommentar ✓")),
             RawTagField(key: "WOAR", value: .url("https://example.com/a")),
-            RawTagField(key: "WXXX", value: .userText(description: "Shop", values: ["https://example.com/shop"])),
+            RawTagField(key: "WXXX", value: .userURL(description: "Shop", url: "https://example.com/shop")),
             RawTagField(key: "APIC", value: .picture(Artwork(
                 mimeType: "image/png", pictureType: 3, description: "Front", size: Self.png.count, data: Self.png))),
             RawTagField(key: "PRIV", value: .binary(size: 10)),

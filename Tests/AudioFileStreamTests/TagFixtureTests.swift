@@ -87,9 +87,10 @@ private struct ExpectedTag {
             // The fixtures hold one comment text each; mutagen lists it.
             value = .comment(language: language, description: frame["desc"] as! String,
                              text: (frame["text"] as! [String])[0])
+        } else if let description = frame["desc"] as? String, let url = frame["url"] as? String {
+            value = .userURL(description: description, url: url)
         } else if let description = frame["desc"] as? String {
-            value = .userText(description: description,
-                              values: frame["text"] as? [String] ?? [frame["url"] as! String])
+            value = .userText(description: description, values: frame["text"] as! [String])
         } else if let url = frame["url"] as? String {
             value = .url(url)
         } else if let text = frame["text"] as? [String] {

@@ -103,3 +103,18 @@ import Testing
         #expect(missing.standardError.hasPrefix("Error: cannot open /nonexistent/file.mp3"))
     }
 }
+
+extension AudiostreamCommandTests {
+    @Test func tagsPrintsNormalisedKeysAndRawFrames() throws {
+        let tags = try Runner.run(["tags", Runner.fixture("tags-id3v24-and-v1-and-ape.mp3")]).object
+        let recorded = try JSONSerialization.jsonObject(with: Data(contentsOf: Runner.fixtures
+            .appendingPathComponent("expected/tags-id3v24-and-v1-and-ape.tags.json"))) as! [String: Any]
+        let sources = (recorded["tags"] as! [[String: Any]]).map { $0["source"] as! String }
+        let raw = try #require(tags["raw"] as? [[String: Any]])
+        #expect(raw.map { $0["source"] as! String } == sources)
+        // The leading ID3v2 tag wins over the trailers; mutagen's EasyID3 view of it.
+        let easy = (recorded["tags"] as! [[String: Any]])[0]["easy"] as! [String: [String]]
+        #expect(tags["title"] as? String == easy["title"]?.joined(separator: "; "))
+        #expect(tags["trackNumber"] is Int)
+    }
+}

@@ -31,7 +31,7 @@ enum ID3v2FrameDecoder {
         case .userURL:
             guard let (encoding, rest) = encodedText(bytes) else { return binary }
             let (description, url) = encoding.splitTerminated(rest)
-            return .userText(description: description, values: [TextEncoding.latin1.splitTerminated(url).text])
+            return .userURL(description: description, url: TextEncoding.latin1.splitTerminated(url).text)
         case .picture, .other:
             return binary
         }

@@ -86,10 +86,12 @@ public enum RawTagValue: Equatable, Sendable {
     case text([String])
     /// A comment (ID3 COMM, USLT).
     case comment(language: String, description: String, text: String)
-    /// A user-defined field (ID3 TXXX; also WXXX, whose one value is the link).
+    /// A user-defined text field (ID3 TXXX).
     case userText(description: String, values: [String])
     /// A link (ID3 W*** frames, APEv2 external items).
     case url(String)
+    /// A user-defined link (ID3 WXXX).
+    case userURL(description: String, url: String)
     /// An embedded picture.
     case picture(Artwork)
     /// A field kept as its size only: one this library does not decode (compressed or encrypted ID3v2 frames,

@@ -1,0 +1,54 @@
+import Testing
+@testable import AudioFileStream
+
+/// Tags as the stream sees them: never packets, never buffered beyond the limits, merged into InfoDictionary.
+@Suite struct StreamTagTests {
+    @Test func aTagClaiming256MBStreamsPastWithBoundedMemory() throws {
+        let audio = Fixtures.named("l3-noxing.mp3")
+        let claimed = (1 << 28) - 1  // the largest ID3v2 size: four syncsafe bytes of 0x7F
+        var packets: [PacketRecord] = []
+        var titles: [String?] = []
+        let stream = try AudioFileStream { event in
+            switch event {
+            case .packets(let batch):
+                packets += batch.descriptions!.map {
+                    PacketRecord(offset: batch.streamOffset + $0.startOffset, size: Int($0.dataByteSize))
+                }
+            case .metadata(let tag): titles.append(tag.metadata.tags.title)
+            default: break
+            }
+        }
+        // An ID3v2.4 header, one TIT2 frame ("x", UTF-8), then padding to the claimed size.
+        let frame: [UInt8] = Array("TIT2".utf8) + [0, 0, 0, 2, 0, 0, 3, 0x78]
+        try stream.parse([0x49, 0x44, 0x33, 4, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F] + frame)
+        let zeros = [UInt8](repeating: 0, count: 64 * 1024)
+        var fed = frame.count
+        var maximumBuffered = 0
+        while fed < claimed {
+            let count = min(zeros.count, claimed - fed)
+            try zeros.withUnsafeBytes { try stream.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            maximumBuffered = max(maximumBuffered, stream.bufferedByteCount)
+            fed += count
+        }
+        try stream.parse(audio.bytes)
+        try stream.finish()
+        #expect(maximumBuffered < 16)
+        #expect(titles == ["x"])
+        let tagSize = Int64(10 + claimed)
+        #expect(packets == audio.expectedPackets.map { PacketRecord(offset: $0.offset + tagSize, size: $0.size) })
+    }
+
+    @Test func infoDictionaryCarriesTagsAndDuration() throws {
+        let (_, stream) = try parse(Fixtures.named("tags-id3v24.mp3").bytes)
+        guard case .dictionary(let info) = try stream.property(.infoDictionary) else {
+            Issue.record("no dictionary")
+            return
+        }
+        // Values recorded from mutagen's EasyID3 view in expected/tags-id3v24.tags.json.
+        #expect(info["title"] == "Tïtle — v2.4")
+        #expect(info["genre"] == "Pop")
+        #expect(info["track number"] == "3/12")
+        #expect(info["tempo"] == "128")
+        #expect(info["approximate duration in seconds"] != nil)
+    }
+}
