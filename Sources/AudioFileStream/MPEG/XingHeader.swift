@@ -11,8 +11,10 @@ struct XingHeader: Equatable {
 
     /// Reads the tag from a whole frame, or nil when the frame is audio.
     init?(frame: UnsafeRawBufferPointer, header: MPEGFrameHeader) {
-        let candidates = [4 + header.sideInfoSize, 6 + header.sideInfoSize]
-        guard let start = candidates.first(where: { frame.matches("Xing", at: $0) || frame.matches("Info", at: $0) })
+        // After the side information; some encoders also skip the CRC, LAME does not.
+        func isTag(at offset: Int) -> Bool { frame.matches("Xing", at: offset) || frame.matches("Info", at: offset) }
+        let afterSideInfo = 4 + header.sideInfoSize
+        guard let start = isTag(at: afterSideInfo) ? afterSideInfo : isTag(at: afterSideInfo + 2) ? afterSideInfo + 2 : nil
         else { return nil }
         isInfo = frame.matches("Info", at: start)
         guard start + 8 <= frame.count else { return nil }
