@@ -3,7 +3,9 @@
 final class ParserOutput {
     private let handler: AudioFileStream.EventHandler
     private(set) var properties: [AudioFileStreamPropertyID: AudioFileStreamPropertyValue] = [:]
-    private(set) var index = PacketIndex()
+    private var ledger = PacketLedger()
+    /// True once ReadyToProducePackets was announced.
+    private(set) var isReady = false
     /// The Xing/VBRI table of contents of the stream's first segment, for estimated seeks.
     var seekTable: SeekTable?
     /// Every tag's keys merged, the latest value of each key winning.
@@ -13,58 +15,49 @@ final class ParserOutput {
     private var format = AudioStreamBasicDescription(sampleRate: 0, formatID: FourCharCode(rawValue: 0),
                                                      framesPerPacket: 0, channelsPerFrame: 0)
     private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
-    private var bufferOffset: Int64 = 0
-    private var descriptions: [AudioStreamPacketDescription] = []
-    private var batchStart = 0
-    private var batchEnd = 0
     private var nextBatchFollowsDiscontinuity = false
 
     init(handler: @escaping AudioFileStream.EventHandler) {
         self.handler = handler
-        descriptions.reserveCapacity(1024)
     }
 
-    var isReady: Bool { properties[.readyToProducePackets] != nil }
+    /// Every packet so far.
+    var index: PacketIndex { ledger.index }
 
     /// Readers report packets by index into `buffer`, whose first byte is at stream offset `offset`.
     func begin(buffer: UnsafeRawBufferPointer, offset: Int64) {
         self.buffer = buffer
-        bufferOffset = offset
+        ledger.bufferOffset = offset
     }
 
     /// Delivers the packets gathered so far; called before any other event and when the buffer is done with.
     func flush() {
-        guard !descriptions.isEmpty else { return }
-        let bytes = UnsafeRawBufferPointer(rebasing: buffer[batchStart..<batchEnd])
-        let firstPacket = index.packetCount - Int64(descriptions.count)
+        guard !ledger.descriptions.isEmpty else { return }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[ledger.batchStart..<ledger.batchEnd])
+        let firstPacket = ledger.index.packetCount - Int64(ledger.descriptions.count)
         let follows = nextBatchFollowsDiscontinuity
         nextBatchFollowsDiscontinuity = false
-        descriptions.withUnsafeBufferPointer { descriptions in
+        ledger.descriptions.withUnsafeBufferPointer { descriptions in
             handler(.packets(PacketBatch(
-                bytes: bytes, format: format, descriptions: descriptions, streamOffset: bufferOffset + Int64(batchStart),
-                firstPacketIndex: firstPacket, followsDiscontinuity: follows)))
+                bytes: bytes, format: format, descriptions: descriptions,
+                streamOffset: ledger.bufferOffset + Int64(ledger.batchStart), firstPacketIndex: firstPacket,
+                followsDiscontinuity: follows)))
         }
-        descriptions.removeAll(keepingCapacity: true)
+        ledger.clearBatch()
     }
 
     /// A whole packet of `size` bytes at `start` in the current buffer, holding `frames` PCM frames.
     func packet(at start: Int, size: Int, frames: Int, variableFrames: Bool) {
-        if descriptions.isEmpty {
-            batchStart = start
-        } else if start != batchEnd {
+        guard ledger.record(start: start, size: size, frames: frames, variableFrames: variableFrames) else {
             flush()
-            batchStart = start
+            _ = ledger.record(start: start, size: size, frames: frames, variableFrames: variableFrames)
+            return
         }
-        descriptions.append(AudioStreamPacketDescription(
-            startOffset: Int64(start - batchStart), variableFramesInPacket: variableFrames ? UInt32(frames) : 0,
-            dataByteSize: UInt32(size)))
-        batchEnd = start + size
-        index.append(offset: bufferOffset + Int64(start), size: size, frames: frames)
     }
 
     /// The stream goes on at another position (a seek): packet offsets are no longer indexed.
     func freezeIndex() {
-        index.freeze()
+        ledger.freezeIndex()
     }
 
     /// Stores a property and announces it when it is new or changed, or always when `force` is set.
@@ -73,6 +66,7 @@ final class ParserOutput {
         flush()
         properties[id] = value
         if case .format(let format) = value { self.format = format }
+        if id == .readyToProducePackets { isReady = true }
         handler(.property(id, value))
     }
 

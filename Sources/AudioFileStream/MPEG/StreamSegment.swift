@@ -15,7 +15,7 @@ struct StreamSegment: Equatable {
 
     /// Reads the segment information from a whole Layer III frame, or nil when the frame is audio.
     init?(frame: UnsafeRawBufferPointer, header: MPEGFrameHeader) {
-        guard header.layer == 3 else { return nil }
+        guard header.layer == 3, Self.mayHoldTag(frame, header: header) else { return nil }
         let frames: UInt32?
         let bytes: UInt32?
         let lame: LAMETag?
@@ -42,6 +42,16 @@ struct StreamSegment: Equatable {
         } else {
             packetTableInfo = nil
         }
+    }
+
+    /// A quick look for the tags' magic words where they would start, since every audio frame is asked.
+    private static func mayHoldTag(_ frame: UnsafeRawBufferPointer, header: MPEGFrameHeader) -> Bool {
+        func word(at offset: Int) -> UInt32 { offset + 4 <= frame.count ? frame.bigEndianUInt32(at: offset) : 0 }
+        let afterSideInfo = 4 + header.sideInfoSize
+        let xing: UInt32 = 0x5869_6E67, info: UInt32 = 0x496E_666F, vbri: UInt32 = 0x5642_5249
+        let first = word(at: afterSideInfo)
+        let second = word(at: afterSideInfo + 2)
+        return first == xing || first == info || second == xing || second == info || word(at: 36) == vbri
     }
 
     /// Announces the counts and packet table; each segment re-announces them, even when equal to the last.
