@@ -5,6 +5,7 @@ let package = Package(
     name: "audiostream",
     products: [
         .library(name: "AudioFileStream", targets: ["AudioFileStream"]),
+        .library(name: "MPEGDecoder", targets: ["MPEGDecoder"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
     ],
     dependencies: [
@@ -12,14 +13,20 @@ let package = Package(
     ],
     targets: [
         .target(name: "AudioFileStream"),
+        .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .target(name: "MPEGDecoder", dependencies: ["CMPG123", "AudioFileStream"]),
         .executableTarget(
             name: "audiostream",
             dependencies: [
                 "AudioFileStream",
+                "MPEGDecoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream"]),
+        // The committed fixtures and their expected values, shared by the test targets.
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),
+        .testTarget(name: "MPEGDecoderTests", dependencies: ["MPEGDecoder", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,7 @@ struct Audiostream: ParsableCommand {
         abstract: "Parse audio streams into packets, properties and tags.",
         subcommands: [
             PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
+            DecodeCommand.self,
         ]
     )
 }

@@ -10,12 +10,12 @@ struct EventsCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let out = StandardOutput()
+        let out = BufferedOutput()
         let stream = try input.makeStream { event in
             for object in EventJSON.objects(for: event) { out.line(object.text) }
         }
         try input.feed(stream)
         out.line(EventJSON.end.text)
-        out.flush()
+        try out.flush()
     }
 }

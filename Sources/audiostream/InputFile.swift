@@ -14,7 +14,7 @@ struct InputFile {
             descriptor = STDIN_FILENO
         } else {
             descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { throw CommandFailure("cannot open \(path): \(Self.lastError)") }
+            guard descriptor >= 0 else { throw CommandFailure.system("cannot open \(path)") }
         }
     }
 
@@ -42,21 +42,10 @@ struct InputFile {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CommandFailure("cannot read \(path): \(Self.lastError)")
+                throw CommandFailure.system("cannot read \(path)")
             }
             filled += count
         }
         return filled
-    }
-
-    private static var lastError: String { String(cString: strerror(errno)) }
-}
-
-/// A failure reported to the user as one line on standard error.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

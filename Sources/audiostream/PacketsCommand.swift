@@ -10,7 +10,7 @@ struct PacketsCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let out = StandardOutput()
+        let out = BufferedOutput()
         out.line("offset,size,frames")
         let stream = try input.makeStream { event in
             guard case .packets(let batch) = event else { return }
@@ -19,6 +19,6 @@ struct PacketsCommand: ParsableCommand {
             }
         }
         try input.feed(stream)
-        out.flush()
+        try out.flush()
     }
 }

@@ -17,7 +17,7 @@ struct ProbeCommand: ParsableCommand {
             (try? stream.property(id)).map(EventJSON.value) ?? .null
         }
         let counted = stream.counted
-        let out = StandardOutput()
+        let out = BufferedOutput()
         out.line(JSON.object([
             ("fileFormat", value(.fileFormat)),
             ("dataFormat", value(.dataFormat)),
@@ -36,6 +36,6 @@ struct ProbeCommand: ParsableCommand {
                 ("packets", .number(counted.packets)), ("frames", .number(counted.frames)), ("bytes", .number(counted.bytes)),
             ])),
         ]).text)
-        out.flush()
+        try out.flush()
     }
 }

@@ -18,11 +18,11 @@ struct ScanCommand: ParsableCommand {
         }
         try input.feed(stream)
         let counted = stream.counted
-        let out = StandardOutput()
+        let out = BufferedOutput()
         out.line(JSON.object([
             ("packets", .number(counted.packets)), ("frames", .number(counted.frames)), ("bytes", .number(counted.bytes)),
             ("seconds", .double(seconds)),
         ]).text)
-        out.flush()
+        try out.flush()
     }
 }

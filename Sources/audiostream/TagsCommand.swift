@@ -28,8 +28,8 @@ struct TagsCommand: ParsableCommand {
                 ("frames", .array(event.metadata.raw.map(EventJSON.field))),
             ])
         }
-        let out = StandardOutput()
+        let out = BufferedOutput()
         out.line(JSON.object(members + [("raw", .array(raw))]).text)
-        out.flush()
+        try out.flush()
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// The discontinuity contract: complete packets before a cut are kept, partial ones dropped, parsing resyncs

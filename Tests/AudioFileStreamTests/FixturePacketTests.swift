@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// Every generated fixture's packets equal the list recorded from ffprobe (or composed from ffprobe's lists of

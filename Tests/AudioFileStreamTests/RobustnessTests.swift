@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// Bad input: never a crash, never a hang, never unbounded buffering, every byte accounted for.

@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// Streams whose format changes mid-way (spliced radio, concatenated files): DataFormat is announced again

@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// The properties announced for each fixture agree with what ffprobe, mutagen and mpg123 recorded.

@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// Tags as the stream sees them: never packets, never buffered beyond the limits, merged into InfoDictionary.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// The tag fixtures (Tests/Fixtures/make-tag-fixtures.py) read through `TagReader` at the recorded offsets and

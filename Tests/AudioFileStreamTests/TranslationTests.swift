@@ -1,4 +1,5 @@
 import Testing
+import FixtureSupport
 @testable import AudioFileStream
 
 /// PacketToFrame, FrameToPacket, PacketToByte and ByteToPacket, exact within what was parsed and marked

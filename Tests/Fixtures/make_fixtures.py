@@ -4,6 +4,7 @@ every fixture (and of the ISO conformance streams) from independent tools:
 ffprobe, mpg123, soxi and mutagen. See README.md for the file formats."""
 
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -47,10 +48,22 @@ def ffprobe_stream(path, force_mp3=False):
     return streams[0] if streams else None
 
 
+def mpg123_output(path, encoding="s16"):
+    """The PCM that `mpg123 -q -s [-e ENCODING] FILE` writes (gapless, the stream's own rate and channels)."""
+    res = subprocess.run(["mpg123", "-q", "-s", "-e", encoding, path], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    return res.stdout
+
+
 def mpg123_bytes(path):
     """Bytes of s16 PCM that `mpg123 -q -s FILE` writes."""
-    res = subprocess.run(["mpg123", "-q", "-s", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return len(res.stdout)
+    return len(mpg123_output(path))
+
+
+def mpg123_md5(path, encoding, parts=None):
+    """MD5 of mpg123's PCM, for decoders that must match it bit for bit. With `parts`, of mpg123's PCM of
+    each clean part in turn: the right decode of a stream that mpg123 itself gets wrong (see README.md)."""
+    return hashlib.md5(b"".join(mpg123_output(p, encoding) for p in parts or [path])).hexdigest()
 
 
 def soxi_samples(path):
@@ -294,6 +307,10 @@ def describe(data, packets, tags, how, probe, conformance=False):
         "originalSamples": how.get("originalSamples"),
         "mpg123Samples": None if changes else pcm // (2 * channels),
         "mpg123Bytes": pcm,
+        "mpg123S16Md5": how["mpg123Md5"]["s16"],
+        "mpg123F32Md5": how["mpg123Md5"]["f32"],
+        "decodedS16Md5": how["decodedMd5"]["s16"],
+        "decodedF32Md5": how["decodedMd5"]["f32"],
         "packetCount": len(packets),
         "firstPacketOffset": packets[0][0],
         "tagFrames": tags,
@@ -310,6 +327,9 @@ def write_expected(exp_dir, name, data, packets, tags, how, path, force_mp3=Fals
     if differs:
         write_csv(os.path.join(exp_dir, name + ".ffprobe.csv"), probe_packets or [])
     how["mpg123"] = mpg123_bytes(path)
+    how["mpg123Md5"] = {encoding: mpg123_md5(path, encoding) for encoding in ("s16", "f32")}
+    how["decodedMd5"] = {encoding: mpg123_md5(path, encoding, how.get("decodeParts"))
+                         for encoding in ("s16", "f32")}
     obj = describe(data, packets, tags, how, probe)
     with open(os.path.join(exp_dir, name + ".json"), "w") as f:
         json.dump(obj, f, indent=2)
@@ -368,8 +388,9 @@ def main():
                                     "concatenation of " + ", ".join(n[len(fam) + 1:-5] for n in names))
 
     cbr = part("cbr128-noxing.part")
+    # mpg123 decodes the VBRI frame as a frame of silence: the right decode is the stream without it.
     composed["l3-vbri.mp3"] = ([("bytes", bytearray(vbri_fixture(cbr)), "tag"), ("part", cbr, 0, len(cbr.data))],
-                               "crafted VBRI frame + cbr128-noxing")
+                               "crafted VBRI frame + cbr128-noxing", [cbr])
 
     headers = [b"\xff\xfb\x90\x64", b"\xff\xfb\x92\x64", b"\xff\xfb\xb0\x44", b"\xff\xf3\x80\xc4",
                b"\xff\xe3\x28\xc4", b"\xff\xfd\x94\x04"]
@@ -402,8 +423,10 @@ def main():
 
     a, b = part("cbr128-info-44k-stereo.part"), part("cbr64-info-22k-mono.part")
     assert a.tags == [0] and b.tags == [0]
+    # mpg123 stops at the first Info frame's frame count: the right decode is each part's, gapless, in turn.
     composed["splice-xing-44k-stereo-22k-mono.mp3"] = (
-        [("part", a, 0, len(a.data)), ("part", b, 0, len(b.data))], "cbr128-info-44k-stereo + cbr64-info-22k-mono")
+        [("part", a, 0, len(a.data)), ("part", b, 0, len(b.data))], "cbr128-info-44k-stereo + cbr64-info-22k-mono",
+        [a, b])
     a, b = part("cbr192-noxing-48k-stereo.part"), part("cbr96-noxing-32k-stereo.part")
     composed["splice-noxing-48k-32k.mp3"] = (
         [("part", a, 0, len(a.data)), ("part", b, 0, len(b.data))], "cbr192-noxing-48k-stereo + cbr96-noxing-32k-stereo")
@@ -417,13 +440,16 @@ def main():
     cut, pieces = clean_cut(cbr, range(200, 260), StartMid())
     composed["damaged-start-midframe.mp3"] = (pieces, f"cbr128-noxing without its first {cut} bytes")
 
-    for fname, (pieces, recipe) in composed.items():
+    for fname, (pieces, recipe, *decode_parts) in composed.items():
         name = os.path.splitext(fname)[0]
         data, packets, tags, _ = compose(pieces)
         path = os.path.join(fix, fname)
         with open(path, "wb") as f:
             f.write(data)
-        differs, probe = write_expected(exp, name, data, packets, tags, {"madeWith": recipe}, path)
+        how = {"madeWith": recipe}
+        if decode_parts:
+            how["decodeParts"] = [p.path for p in decode_parts[0]]
+        differs, probe = write_expected(exp, name, data, packets, tags, how, path)
         if differs:
             report.append(f"{name}: {diff_summary(packets, probe)}")
 

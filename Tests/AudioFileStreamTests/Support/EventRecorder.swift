@@ -1,4 +1,5 @@
 @testable import AudioFileStream
+import FixtureSupport
 
 /// One parser event in a form that does not depend on how the packets were batched.
 enum RecordedEvent: Equatable, CustomStringConvertible {

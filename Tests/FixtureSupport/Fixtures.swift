@@ -3,45 +3,44 @@ import Testing
 
 /// The committed fixtures, their expected values (recorded from ffprobe, mpg123, mutagen and sox by
 /// Tests/Fixtures/make-fixtures.sh), and the shared ISO conformance streams.
-enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    static let expected = directory.appendingPathComponent("expected")
+public enum Fixtures {
+    public static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    public static let expected = directory.appendingPathComponent("expected")
     /// The ISO/IEC 11172-4 streams, beside the project as ../shared/testdata.
-    static let conformance = directory
+    public static let conformance = directory
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/testdata/iso-mpeg-conformance")
 
     /// A generated fixture: its file and its expected-values stem.
-    struct Fixture: CustomTestStringConvertible, Sendable {
-        let file: URL
-        let expectedStem: URL
+    public struct Fixture: CustomTestStringConvertible, Sendable {
+        public let file: URL
+        public let expectedStem: URL
 
-        var name: String { file.lastPathComponent }
-        var testDescription: String { name }
-        var bytes: [UInt8] { [UInt8](try! Data(contentsOf: file)) }
+        public var name: String { file.lastPathComponent }
+        public var testDescription: String { name }
+        public var bytes: [UInt8] { [UInt8](try! Data(contentsOf: file)) }
 
         /// `offset,size` rows of the expected packets.
-        var expectedPackets: [PacketRecord] {
+        public var expectedPackets: [PacketRecord] {
             Fixtures.readPackets(expectedStem.appendingPathExtension("packets.csv"))
         }
 
         /// The facts recorded from independent tools, or nil when none were recorded.
-        var facts: [String: Any]? {
+        public var facts: [String: Any]? {
             guard let data = try? Data(contentsOf: expectedStem.appendingPathExtension("json")) else { return nil }
             return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         }
     }
 
     /// Every generated MPEG fixture with an expected packet list.
-    static let generated: [Fixture] = fixtures(in: directory, expectedIn: expected)
+    public static let generated: [Fixture] = fixtures(in: directory, expectedIn: expected)
 
     /// Every ISO conformance stream with an expected packet list.
-    static let conformanceStreams: [Fixture] = fixtures(
+    public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))
 
-    static func named(_ name: String) -> Fixture {
+    public static func named(_ name: String) -> Fixture {
         generated.first { $0.name == name }!
     }
 
@@ -66,9 +65,14 @@ enum Fixtures {
 }
 
 /// A packet's place in the stream, as ffprobe lists it.
-struct PacketRecord: Equatable, CustomStringConvertible {
-    let offset: Int64
-    let size: Int
+public struct PacketRecord: Equatable, CustomStringConvertible {
+    public let offset: Int64
+    public let size: Int
 
-    var description: String { "\(offset)+\(size)" }
+    public init(offset: Int64, size: Int) {
+        self.offset = offset
+        self.size = size
+    }
+
+    public var description: String { "\(offset)+\(size)" }
 }

@@ -1,0 +1,99 @@
+import AudioFileStream
+
+/// Decodes the packets of an MPEG audio stream (Layers I–III, MPEG-1/2/2.5) to interleaved PCM with libmpg123.
+///
+/// Give it every event of an `AudioFileStream` with `consume(_:)`: packets are decoded, each PacketTableInfo
+/// starts a gapless segment whose priming and remainder frames are trimmed, and a discontinuity resets the
+/// decoder so no stale bit reservoir is used. It calls the handler synchronously with the PCM format (before
+/// the first PCM and whenever the stream changes rate or channels), the PCM, and decode errors, after which
+/// decoding goes on with the next packets. The output is the same as the `mpg123` program's for the same
+/// input and encoding.
+public final class MPEGDecoder {
+    /// Receives the decoder's events in stream order.
+    public typealias EventHandler = (DecoderEvent) -> Void
+
+    public let sampleFormat: PCMSampleFormat
+    private let handle: MPG123Handle
+    private let handler: EventHandler
+    private var isOpen = false
+    private var format: PCMFormat?
+    private var trimmer = GaplessTrimmer()
+
+    /// - Throws: `DecodeError` when libmpg123 cannot create a decoder.
+    public init(sampleFormat: PCMSampleFormat = .int16, handler: @escaping EventHandler) throws {
+        self.sampleFormat = sampleFormat
+        self.handler = handler
+        handle = try MPG123Handle(sampleFormat: sampleFormat)
+    }
+
+    /// Takes the next event of the parser: decodes packets and follows gapless segments and discontinuities.
+    public func consume(_ event: AudioFileStreamEvent) {
+        switch event {
+        case .packets(let batch):
+            decode(batch)
+        case .property(.packetTableInfo, .packetTableInfo(let table)):
+            trimmer.startSegment(table)
+        case .discontinuity:
+            isOpen = false
+            trimmer.stopTrimming()
+        case .property, .metadata:
+            break
+        }
+    }
+
+    private func decode(_ batch: PacketBatch) {
+        if !isOpen {
+            handle.open(freeFormatFrameSize: Self.freeFormatFrameSize(of: batch))
+            isOpen = true
+        }
+        do {
+            try handle.feed(batch.bytes)
+        } catch {
+            report(error)
+            return
+        }
+        while true {
+            switch handle.decodeFrame() {
+            case .pcm(let bytes):
+                output(bytes)
+            case .newFormat(let sampleRate, let channels):
+                let newFormat = PCMFormat(sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat)
+                if newFormat != format {
+                    format = newFormat
+                    handler(.format(newFormat))
+                }
+            case .needMore:
+                return
+            case .failed(let error):
+                report(error)
+                return
+            }
+        }
+    }
+
+    private func output(_ bytes: UnsafeRawBufferPointer) {
+        guard let format, !bytes.isEmpty else { return }
+        let kept = trimmer.take(bytes.count / format.bytesPerFrame)
+        guard !kept.isEmpty else { return }
+        let range = kept.lowerBound * format.bytesPerFrame..<kept.upperBound * format.bytesPerFrame
+        handler(.pcm(PCMBuffer(bytes: UnsafeRawBufferPointer(rebasing: bytes[range]), format: format)))
+    }
+
+    /// Reports a failure and starts afresh with the next packets, dropping what the decoder held.
+    private func report(_ error: Error) {
+        handler(.error(error as? DecodeError ?? DecodeError("\(error)")))
+        isOpen = false
+    }
+
+    /// The frame size libmpg123 needs for a free-format stream (bitrate index 0): the first packet's length
+    /// without its padding slot and its 4-byte header.
+    private static func freeFormatFrameSize(of batch: PacketBatch) -> Int? {
+        guard let first = batch.descriptions?.first, first.dataByteSize >= 4 else { return nil }
+        let header = batch.bytes[Int(first.startOffset)...]
+        let bitrateIndex = header[header.startIndex + 2] >> 4
+        guard bitrateIndex == 0 else { return nil }
+        let isLayerI = (header[header.startIndex + 1] >> 1) & 3 == 3
+        let isPadded = (header[header.startIndex + 2] >> 1) & 1 == 1
+        return Int(first.dataByteSize) - (isPadded ? (isLayerI ? 4 : 1) : 0) - 4
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Buffered writes to standard output or a file, so a line per packet does not cost a system call per packet.
+/// Writes can be made from event handlers, which cannot throw: the first failure is kept and thrown by `flush()`.
+final class BufferedOutput {
+    private let descriptor: Int32
+    private let name: String
+    private var buffer: [UInt8] = []
+    private var failure: CommandFailure?
+    private static let flushThreshold = 64 * 1024
+
+    /// Standard output.
+    init() {
+        descriptor = STDOUT_FILENO
+        name = "standard output"
+        buffer.reserveCapacity(Self.flushThreshold * 2)
+    }
+
+    /// A new file at `path`, replacing any that was there.
+    init(creating path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        name = path
+        guard descriptor >= 0 else { throw CommandFailure.system("cannot create \(path)") }
+        buffer.reserveCapacity(Self.flushThreshold * 2)
+    }
+
+    deinit {
+        try? flush()
+        if descriptor != STDOUT_FILENO { close(descriptor) }
+    }
+
+    /// Writes `line` and a newline.
+    func line(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= Self.flushThreshold { drain() }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.flushThreshold { drain() }
+    }
+
+    /// Writes everything buffered.
+    /// - Throws: the first write failure since the output was opened.
+    func flush() throws {
+        drain()
+        if let failure { throw failure }
+    }
+
+    private func drain() {
+        do {
+            if failure == nil { try buffer.withUnsafeBytes { try writeAll($0, at: nil) } }
+        } catch {
+            failure = error as? CommandFailure
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Overwrites bytes already written, at `offset` from the start of the file (after a flush).
+    func overwrite(_ bytes: [UInt8], at offset: Int) throws {
+        try bytes.withUnsafeBytes { try writeAll($0, at: offset) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int?) throws {
+        var written = 0
+        while written < bytes.count {
+            let start = bytes.baseAddress! + written
+            let count = if let offset {
+                pwrite(descriptor, start, bytes.count - written, off_t(offset + written))
+            } else {
+                Glibc.write(descriptor, start, bytes.count - written)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw CommandFailure.system("cannot write to \(name)") }
+            written += count
+        }
+    }
+}
