@@ -6,7 +6,8 @@ import AudioFileStream
 /// starts a gapless segment whose priming and remainder frames are trimmed, and a discontinuity resets the
 /// decoder so no stale bit reservoir is used. It calls the handler synchronously with the PCM format (before
 /// the first PCM and whenever the stream changes rate or channels), the PCM, and decode errors, after which
-/// decoding goes on with the next packets. The output is the same as the `mpg123` program's for the same
+/// decoding goes on with the next packets. Frames whose CRC fails (Layers I and III) are reported and left out;
+/// other damage libmpg123 conceals on its own. The output is the same as the `mpg123` program's for the same
 /// input and encoding.
 public final class MPEGDecoder {
     /// Receives the decoder's events in stream order.
@@ -41,13 +42,30 @@ public final class MPEGDecoder {
         }
     }
 
+    /// Feeds the batch's packets to libmpg123, leaving out (and reporting) those whose CRC does not match.
     private func decode(_ batch: PacketBatch) {
         if !isOpen {
             handle.open(freeFormatFrameSize: Self.freeFormatFrameSize(of: batch))
             isOpen = true
         }
+        var runStart = 0
+        for description in batch.descriptions ?? UnsafeBufferPointer(start: nil, count: 0) {
+            let start = Int(description.startOffset)
+            let frame = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
+            guard MPEGFrameHeader(bytes: frame, at: 0)?.crcMatches(frame: frame) == false else { continue }
+            decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart..<start]))
+            handler(.error(DecodeError(
+                "CRC mismatch in the packet at offset \(batch.streamOffset + Int64(start)); skipped")))
+            runStart = start + frame.count
+        }
+        decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart...]))
+    }
+
+    /// Feeds whole frames and outputs everything they decode to.
+    private func decode(_ frames: UnsafeRawBufferPointer) {
+        guard !frames.isEmpty else { return }
         do {
-            try handle.feed(batch.bytes)
+            try handle.feed(frames)
         } catch {
             report(error)
             return
@@ -88,12 +106,9 @@ public final class MPEGDecoder {
     /// The frame size libmpg123 needs for a free-format stream (bitrate index 0): the first packet's length
     /// without its padding slot and its 4-byte header.
     private static func freeFormatFrameSize(of batch: PacketBatch) -> Int? {
-        guard let first = batch.descriptions?.first, first.dataByteSize >= 4 else { return nil }
-        let header = batch.bytes[Int(first.startOffset)...]
-        let bitrateIndex = header[header.startIndex + 2] >> 4
-        guard bitrateIndex == 0 else { return nil }
-        let isLayerI = (header[header.startIndex + 1] >> 1) & 3 == 3
-        let isPadded = (header[header.startIndex + 2] >> 1) & 1 == 1
-        return Int(first.dataByteSize) - (isPadded ? (isLayerI ? 4 : 1) : 0) - 4
+        guard let first = batch.descriptions?.first, first.dataByteSize >= 4,
+              let header = MPEGFrameHeader(bytes: batch.bytes, at: Int(first.startOffset)), header.isFreeFormat
+        else { return nil }
+        return Int(first.dataByteSize) - (header.hasPadding ? header.slotSize : 0) - 4
     }
 }

@@ -1,15 +1,15 @@
 /// The four-byte header of an MPEG audio frame (ISO/IEC 11172-3 2.4.2.3, 13818-3 2.4.2.3, and the MPEG-2.5
-/// extension), decoded by table lookups with no state.
-struct MPEGFrameHeader: Equatable {
-    enum Version: Equatable { case mpeg1, mpeg2, mpeg25 }
-    enum ChannelMode: Equatable { case stereo, jointStereo, dualChannel, mono }
+/// extension), decoded by table lookups with no state. Every packet of an MPEG stream starts with one.
+public struct MPEGFrameHeader: Equatable, Sendable {
+    public enum Version: Equatable, Sendable { case mpeg1, mpeg2, mpeg25 }
+    public enum ChannelMode: Equatable, Sendable { case stereo, jointStereo, dualChannel, mono }
 
     /// The header as read, big-endian.
-    let word: UInt32
+    public let word: UInt32
 
     /// Decodes a header, or nil when the sync word is missing or the version, layer, bitrate or sample rate
     /// holds a reserved value. (A reserved emphasis is accepted, as decoders do: conformance streams use it.)
-    init?(_ word: UInt32) {
+    public init?(_ word: UInt32) {
         guard word & 0xFFE0_0000 == 0xFFE0_0000,
               (word >> 19) & 3 != 1,  // reserved version
               (word >> 17) & 3 != 0,  // reserved layer
@@ -19,12 +19,12 @@ struct MPEGFrameHeader: Equatable {
         self.word = word
     }
 
-    /// Reads a header from the four bytes at `position`.
-    init?(bytes: UnsafeRawBufferPointer, at position: Int) {
+    /// Reads a header from the four bytes at `position`; the caller guarantees they are there.
+    public init?(bytes: UnsafeRawBufferPointer, at position: Int) {
         self.init(bytes.bigEndianUInt32(at: position))
     }
 
-    var version: Version {
+    public var version: Version {
         switch (word >> 19) & 3 {
         case 3: .mpeg1
         case 2: .mpeg2
@@ -33,13 +33,14 @@ struct MPEGFrameHeader: Equatable {
     }
 
     /// 1, 2 or 3.
-    var layer: Int { 4 - Int((word >> 17) & 3) }
-    var hasCRC: Bool { (word >> 16) & 1 == 0 }
-    var bitrateIndex: Int { Int((word >> 12) & 0xF) }
-    var isFreeFormat: Bool { bitrateIndex == 0 }
-    var hasPadding: Bool { (word >> 9) & 1 == 1 }
+    public var layer: Int { 4 - Int((word >> 17) & 3) }
+    /// True when a CRC-16 follows the header (the protection bit is 0).
+    public var hasCRC: Bool { (word >> 16) & 1 == 0 }
+    public var bitrateIndex: Int { Int((word >> 12) & 0xF) }
+    public var isFreeFormat: Bool { bitrateIndex == 0 }
+    public var hasPadding: Bool { (word >> 9) & 1 == 1 }
 
-    var channelMode: ChannelMode {
+    public var channelMode: ChannelMode {
         switch (word >> 6) & 3 {
         case 0: .stereo
         case 1: .jointStereo
@@ -48,9 +49,12 @@ struct MPEGFrameHeader: Equatable {
         }
     }
 
-    var channelCount: Int { channelMode == .mono ? 1 : 2 }
+    /// The mode extension bits: in joint stereo, which subbands (Layers I, II) or which coding (Layer III).
+    public var modeExtension: Int { Int((word >> 4) & 3) }
 
-    var sampleRate: Int {
+    public var channelCount: Int { channelMode == .mono ? 1 : 2 }
+
+    public var sampleRate: Int {
         let base = switch (word >> 10) & 3 {
         case 0: 44100
         case 1: 48000
@@ -64,12 +68,12 @@ struct MPEGFrameHeader: Equatable {
     }
 
     /// Bits per second, or nil for free format.
-    var bitRate: Int? {
+    public var bitRate: Int? {
         isFreeFormat ? nil : Self.kilobitsPerSecond[tableRow][bitrateIndex] * 1000
     }
 
     /// PCM frames per channel in the frame.
-    var samplesPerFrame: Int {
+    public var samplesPerFrame: Int {
         switch layer {
         case 1: 384
         case 2: 1152
@@ -78,11 +82,11 @@ struct MPEGFrameHeader: Equatable {
     }
 
     /// Bytes in one padding slot: 4 for Layer I, 1 otherwise.
-    var slotSize: Int { layer == 1 ? 4 : 1 }
+    public var slotSize: Int { layer == 1 ? 4 : 1 }
 
     /// The frame's length in bytes, header included, or nil for free format (where the distance between
     /// syncs tells it).
-    var frameLength: Int? {
+    public var frameLength: Int? {
         guard let bitRate else { return nil }
         return frameLength(bitRate: bitRate)
     }
