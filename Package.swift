@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "MPEGDecoderTests", dependencies: ["MPEGDecoder", "AudioFileStream", "FixtureSupport"]),
-        .testTarget(name: "AudiostreamTests", dependencies: ["audiostream"]),
+        .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import FixtureSupport
 import Testing
 
 /// The `audiostream` subcommands end to end, with their documented output formats.
@@ -116,5 +117,55 @@ extension AudiostreamCommandTests {
         let easy = (recorded["tags"] as! [[String: Any]])[0]["easy"] as! [String: [String]]
         #expect(tags["title"] as? String == easy["title"]?.joined(separator: "; "))
         #expect(tags["trackNumber"] is Int)
+    }
+}
+
+/// `audiostream decode`, against the MD5 of mpg123's own output that the fixture script recorded.
+@Suite struct DecodeCommandTests {
+    typealias Runner = AudiostreamRunner
+
+    static func facts(_ stem: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: Runner.fixtures
+            .appendingPathComponent("expected/\(stem).json"))) as! [String: Any]
+    }
+
+    @Test(arguments: ["l3-vbr-v2", "l2-dual-crc", "l3-mpeg25-11k-joint", "l3-freeformat-200k"])
+    func rawS16IsMPG123sOutput(stem: String) throws {
+        let file = try FileManager.default.contentsOfDirectory(atPath: Runner.fixtures.path)
+            .first { $0.hasPrefix(stem + ".") }!
+        let result = try Runner.runBinary(["decode", "--raw", "--random-chunks", "5", Runner.fixture(file)])
+        #expect(result.status == 0)
+        #expect(try md5(Array(result.output)) == Self.facts(stem)["mpg123S16Md5"] as? String)
+    }
+
+    @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {
+        let file = Runner.fixture("l3-vbr-v2.mp3")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(getpid()).wav")
+        defer { try? FileManager.default.removeItem(at: path) }
+        #expect(try Runner.run(["decode", "--format", "f32", "-o", path.path, file]).status == 0)
+        let wav = [UInt8](try Data(contentsOf: path))
+        let raw = try Runner.runBinary(["decode", "--raw", "--format", "f32", file]).output
+        func uint32(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(wav[offset + $1]) << (8 * $1) } }
+        func uint16(_ offset: Int) -> Int { Int(wav[offset]) | Int(wav[offset + 1]) << 8 }
+        // RIFF/WAVE with an 18-byte IEEE-float fmt chunk and a fact chunk, per the WAVE format specification.
+        #expect(Array(wav[0..<4]) == Array("RIFF".utf8) && Array(wav[8..<12]) == Array("WAVE".utf8))
+        #expect(uint32(4) == wav.count - 8)
+        #expect(uint16(20) == 3 && uint16(22) == 2 && uint32(24) == 44100 && uint16(34) == 32)
+        #expect(Array(wav[38..<42]) == Array("fact".utf8) && uint32(46) == 66150)
+        #expect(Array(wav[50..<54]) == Array("data".utf8) && uint32(54) == raw.count)
+        #expect(Array(wav[58...]) == Array(raw))
+        #expect(try md5(Array(raw)) == Self.facts("l3-vbr-v2")["mpg123F32Md5"] as? String)
+    }
+
+    @Test func aFormatChangeCannotGoIntoOneWAVFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("splice-\(getpid()).wav")
+        defer { try? FileManager.default.removeItem(at: path) }
+        let result = try Runner.run(["decode", "-o", path.path, Runner.fixture("splice-noxing-48k-32k.mp3")])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("use --raw"))
+    }
+
+    @Test func outputMustBeChosen() throws {
+        #expect(try Runner.run(["decode", Runner.fixture("l3-vbr-v2.mp3")]).status != 0)
     }
 }

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 
 /// Runs the built `audiostream` binary, as users and other tools do.
@@ -23,8 +24,7 @@ struct AudiostreamRunner {
         return folder.deletingLastPathComponent().appendingPathComponent("audiostream")
     }()
 
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = Fixtures.directory
 
     static func fixture(_ name: String) -> String {
         fixtures.appendingPathComponent(name).path
@@ -34,6 +34,20 @@ struct AudiostreamRunner {
     static func expectedPackets(_ stem: String) -> [String] {
         let url = fixtures.appendingPathComponent("expected/\(stem).packets.csv")
         return try! String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst().map(String.init)
+    }
+
+    /// Runs the binary and returns its raw standard output, for binary output such as PCM.
+    static func runBinary(_ arguments: [String]) throws -> (status: Int32, output: Data) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data)
     }
 
     static func run(_ arguments: [String], standardInput: Data? = nil) throws -> Result {
