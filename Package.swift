@@ -24,7 +24,7 @@ let package = Package(
             ]
         ),
         // The committed fixtures and their expected values, shared by the test targets.
-        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .target(name: "FixtureSupport", dependencies: ["AudioFileStream"], path: "Tests/FixtureSupport"),
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "MPEGDecoderTests", dependencies: ["MPEGDecoder", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Testing
 @testable import AudioFileStream
 

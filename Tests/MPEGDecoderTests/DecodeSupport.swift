@@ -1,4 +1,5 @@
 import AudioFileStream
+import FixtureSupport
 import MPEGDecoder
 
 /// What decoding a whole input gave.
@@ -23,21 +24,6 @@ func decode(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize:
         }
     }
     let stream = try AudioFileStream(handler: decoder.consume)
-    var position = 0
-    var resumesAfterSkip = false
-    while position < bytes.count {
-        if let skip = skips.first(where: { $0.contains(position) }) {
-            position = skip.upperBound
-            resumesAfterSkip = true
-            continue
-        }
-        let nextSkip = skips.map(\.lowerBound).filter { $0 > position }.min() ?? bytes.count
-        let end = min(position + chunkSize, nextSkip)
-        try stream.parse(Array(bytes[position..<end]), discontinuity: resumesAfterSkip,
-                         offset: resumesAfterSkip ? Int64(position) : nil)
-        resumesAfterSkip = false
-        position = end
-    }
-    try stream.finish()
+    try feed(bytes, to: stream, chunking: .fixed(chunkSize), skips: skips)
     return decoded
 }

@@ -18,22 +18,6 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
     }
 }
 
-/// How a test feeds bytes to the parser.
-enum Chunking: CustomStringConvertible {
-    case whole
-    case fixed(Int)
-    /// Sizes 1…8192 from a seeded generator.
-    case random(seed: UInt64)
-
-    var description: String {
-        switch self {
-        case .whole: "whole"
-        case .fixed(let size): "\(size)-byte chunks"
-        case .random(let seed): "random chunks (seed \(seed))"
-        }
-    }
-}
-
 /// Parses `bytes` as the chunking says, leaving out the `skips` ranges (fed again with the discontinuity flag
 /// and their end offset), and returns every event plus the stream for inspection.
 func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = [],
@@ -55,29 +39,7 @@ func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = 
             events.append(.discontinuity(discontinuity))
         }
     }
-    var generator = TestRandom(seed: { if case .random(let seed) = chunking { seed } else { 0 } }())
-    var position = 0
-    var resumesAfterSkip = false
-    while position < bytes.count {
-        if let skip = skips.first(where: { $0.contains(position) }) {
-            position = skip.upperBound
-            resumesAfterSkip = true
-            continue
-        }
-        let size: Int = switch chunking {
-        case .whole: bytes.count
-        case .fixed(let size): size
-        case .random: Int(generator.next() % 8192) + 1
-        }
-        let nextSkip = skips.map(\.lowerBound).filter { $0 > position }.min() ?? bytes.count
-        let end = min(position + size, nextSkip, bytes.count)
-        try bytes[position..<end].withUnsafeBytes { chunk in
-            try stream.parse(chunk, discontinuity: resumesAfterSkip, offset: resumesAfterSkip ? Int64(position) : nil)
-        }
-        resumesAfterSkip = false
-        position = end
-    }
-    try stream.finish()
+    try feed(bytes, to: stream, chunking: chunking, skips: skips)
     return (events, stream)
 }
 
@@ -87,19 +49,5 @@ extension [RecordedEvent] {
         compactMap { event in
             if case .packet(let offset, let size, _) = event { PacketRecord(offset: offset, size: size) } else { nil }
         }
-    }
-}
-
-/// Knuth's MMIX linear congruential generator: enough to draw reproducible chunk sizes.
-struct TestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state >> 33
     }
 }

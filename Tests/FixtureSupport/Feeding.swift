@@ -1,0 +1,60 @@
+import AudioFileStream
+
+/// How a test feeds bytes to the parser.
+public enum Chunking: CustomStringConvertible {
+    case whole
+    case fixed(Int)
+    /// Sizes 1…8192 from a seeded generator.
+    case random(seed: UInt64)
+
+    public var description: String {
+        switch self {
+        case .whole: "whole"
+        case .fixed(let size): "\(size)-byte chunks"
+        case .random(let seed): "random chunks (seed \(seed))"
+        }
+    }
+}
+
+/// Feeds `bytes` to `stream` as the chunking says, leaving out the `skips` ranges: the bytes after each are fed
+/// with the discontinuity flag and their absolute offset. Then finishes the stream.
+public func feed(_ bytes: [UInt8], to stream: AudioFileStream, chunking: Chunking = .whole,
+                 skips: [Range<Int>] = []) throws {
+    var generator = TestRandom(seed: { if case .random(let seed) = chunking { seed } else { 0 } }())
+    var position = 0
+    var resumesAfterSkip = false
+    while position < bytes.count {
+        if let skip = skips.first(where: { $0.contains(position) }) {
+            position = skip.upperBound
+            resumesAfterSkip = true
+            continue
+        }
+        let size: Int = switch chunking {
+        case .whole: bytes.count
+        case .fixed(let size): size
+        case .random: Int(generator.next() % 8192) + 1
+        }
+        let nextSkip = skips.map(\.lowerBound).filter { $0 > position }.min() ?? bytes.count
+        let end = min(position + size, nextSkip, bytes.count)
+        try bytes[position..<end].withUnsafeBytes { chunk in
+            try stream.parse(chunk, discontinuity: resumesAfterSkip, offset: resumesAfterSkip ? Int64(position) : nil)
+        }
+        resumesAfterSkip = false
+        position = end
+    }
+    try stream.finish()
+}
+
+/// Knuth's MMIX linear congruential generator: enough to draw reproducible chunk sizes.
+public struct TestRandom {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
+    }
+}
