@@ -110,3 +110,20 @@ import FixtureSupport
         #expect(try stream.property(.packetSizeUpperBound) == .uint32(1045))
     }
 }
+
+extension StreamPropertiesTests {
+    @Test func vbriCountsAndTableOfContentsAreRead() throws {
+        let fixture = Fixtures.named("l3-vbri.mp3")
+        let vbri = fixture.facts!["vbri"] as! [String: Any]  // as mutagen's VBRIHeader read it
+        let packets = fixture.expectedPackets
+        let stream = try AudioFileStream { _ in }
+        try stream.parse(Array(fixture.bytes[..<Int(packets[2].offset)]))
+        #expect(try stream.property(.audioDataPacketCount) == .uint64(UInt64(vbri["frames"] as! Int)))
+        let tagFrameSize = Int(packets[0].offset)
+        #expect(try stream.property(.audioDataByteCount) == .uint64(UInt64(vbri["bytes"] as! Int - tagFrameSize)))
+        // Before enough packets for an average, the VBRI table of contents gives the estimate.
+        let estimate = try stream.byteOffset(ofPacket: 30)
+        #expect(estimate.isEstimated)
+        #expect(abs(estimate.offset - (packets[30].offset - packets[0].offset)) < 418)
+    }
+}
