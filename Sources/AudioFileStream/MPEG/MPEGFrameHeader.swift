@@ -69,7 +69,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
 
     /// Bits per second, or nil for free format.
     public var bitRate: Int? {
-        isFreeFormat ? nil : Self.kilobitsPerSecond[tableRow][bitrateIndex] * 1000
+        isFreeFormat ? nil : Self.kilobitsPerSecond(row: tableRow, index: bitrateIndex) * 1000
     }
 
     /// PCM frames per channel in the frame.
@@ -110,7 +110,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     /// The largest frame this format can have: the top bitrate with padding (for free format, the largest size
     /// the specs let a decoder expect).
     var maximumFrameLength: Int {
-        let topRate = Self.kilobitsPerSecond[tableRow][14] * 1000
+        let topRate = Self.kilobitsPerSecond(row: tableRow, index: 14) * 1000
         let freeFormatTop = layer == 1 ? 448_000 : 640_000
         let slots = samplesPerFrame / 8 / slotSize * (isFreeFormat ? freeFormatTop : topRate) / sampleRate
         return (slots + 1) * slotSize
@@ -137,12 +137,17 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         }
     }
 
-    /// ISO/IEC 11172-3 Table 2.4.2.3 and 13818-3 Table 2.4.2.3, in kbit/s by bitrate index.
-    private static let kilobitsPerSecond: [[Int]] = [
-        [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-        [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-        [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-        [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
-        [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+    /// ISO/IEC 11172-3 Table 2.4.2.3 and 13818-3 Table 2.4.2.3, in kbit/s: one row of 15 bitrate indices per
+    /// `tableRow`, flattened so a lookup is one bounds check.
+    private static let kilobitsPerSecond: [Int] = [
+        0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448,
+        0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384,
+        0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320,
+        0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256,
+        0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160,
     ]
+
+    private static func kilobitsPerSecond(row: Int, index: Int) -> Int {
+        kilobitsPerSecond[row * 15 + index]
+    }
 }
