@@ -84,7 +84,10 @@ export BENCH_MEM=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/me
 export BENCH_KERNEL=$(uname -sr)
 export BENCH_V_SWIFT=$(swift --version 2>&1 | head -n1)
 export BENCH_V_HYPERFINE=$(hyperfine --version)
-export BENCH_REV=$(git describe --always --dirty 2>/dev/null || echo unknown)
+# The revision measured; "-dirty" when code differs from it (the report this script rewrites does not count).
+BENCH_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- . ":(exclude)docs/benchmarks.md" 2>/dev/null || BENCH_REV="$BENCH_REV-dirty"
+export BENCH_REV
 
 # --- Parse speed ------------------------------------------------------------
 bench_parse() {
