@@ -3,7 +3,9 @@
 final class ParserOutput {
     private let handler: AudioFileStream.EventHandler
     private(set) var properties: [AudioFileStreamPropertyID: AudioFileStreamPropertyValue] = [:]
-    private var ledger = PacketLedger()
+    /// Touched once per packet, so the runtime's exclusivity check is skipped: only this class's own methods
+    /// reach it, and a handler that re-entered `parse` would still trap on the stream's checked `reader`.
+    @exclusivity(unchecked) private var ledger = PacketLedger()
     /// True once ReadyToProducePackets was announced.
     private(set) var isReady = false
     /// The Xing/VBRI table of contents of the stream's first segment, for estimated seeks.

@@ -1,11 +1,13 @@
 /// Reading the integers and magic strings that the formats' specifications define.
 extension UnsafeRawBufferPointer {
     /// The big-endian 16-bit value at `offset`; the caller guarantees the bytes are there.
+    @inline(__always)
     func bigEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(self[offset]) << 8 | UInt16(self[offset + 1])
     }
 
     /// The big-endian 32-bit value at `offset`; the caller guarantees the bytes are there.
+    @inline(__always)
     func bigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8
             | UInt32(self[offset + 3])

@@ -40,14 +40,11 @@ struct MPEGAudioReader: FormatReader {
         let bytes = input.bytes
         var position = 0
         while position < bytes.count {
-            if case .readingTag(var tag, let tagOffset) = state {
-                state = .scanning
-                position += tag.consume(UnsafeRawBufferPointer(rebasing: bytes[position...]))
-                guard tag.remainingBytes == 0 else {
-                    state = .readingTag(tag, offset: tagOffset)
-                    break
-                }
-                if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
+            if case .readingTag = state {
+                guard let consumed = continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]),
+                                                 output: output)
+                else { break }
+                position += consumed
                 continue
             }
             switch step(at: position, in: input, output: output) {
@@ -59,6 +56,19 @@ struct MPEGAudioReader: FormatReader {
             skip.report(resumingAt: input.offset + Int64(position), to: output)
         }
         return ReadProgress(consumed: position, needed: 0)
+    }
+
+    /// Feeds the tag being read; returns the bytes it took, or nil when it took them all and wants more.
+    private mutating func continueTag(with bytes: UnsafeRawBufferPointer, output: ParserOutput) -> Int? {
+        guard case .readingTag(var tag, let tagOffset) = state else { return 0 }
+        state = .scanning  // so the tag's buffers are not shared while it is fed
+        let consumed = tag.consume(bytes)
+        guard tag.remainingBytes == 0 else {
+            state = .readingTag(tag, offset: tagOffset)
+            return nil
+        }
+        if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
+        return consumed
     }
 
     /// Decides what starts at `position`: a frame, a tag, or a byte to skip.

@@ -9,6 +9,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
 
     /// Decodes a header, or nil when the sync word is missing or the version, layer, bitrate or sample rate
     /// holds a reserved value. (A reserved emphasis is accepted, as decoders do: conformance streams use it.)
+    @inline(__always)
     public init?(_ word: UInt32) {
         guard word & 0xFFE0_0000 == 0xFFE0_0000,
               (word >> 19) & 3 != 1,  // reserved version
@@ -118,6 +119,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
 
     /// True when `other` continues the same stream: version, layer, sample rate, channel count and
     /// free-format-ness agree (bitrate, padding and stereo coding may change from frame to frame).
+    @inline(__always)
     func isCompatible(with other: MPEGFrameHeader) -> Bool {
         word & Self.formatMask == other.word & Self.formatMask
             && (channelMode == .mono) == (other.channelMode == .mono)
