@@ -41,10 +41,7 @@ struct MPEGAudioReader: FormatReader {
         var position = 0
         while position < bytes.count {
             if case .readingTag = state {
-                guard let consumed = continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]),
-                                                 output: output)
-                else { break }
-                position += consumed
+                position += continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]), output: output)
                 continue
             }
             switch step(at: position, in: input, output: output) {
@@ -58,16 +55,16 @@ struct MPEGAudioReader: FormatReader {
         return ReadProgress(consumed: position, needed: 0)
     }
 
-    /// Feeds the tag being read; returns the bytes it took, or nil when it took them all and wants more.
-    private mutating func continueTag(with bytes: UnsafeRawBufferPointer, output: ParserOutput) -> Int? {
+    /// Feeds the tag being read and returns the bytes it took: all of them while it wants more.
+    private mutating func continueTag(with bytes: UnsafeRawBufferPointer, output: ParserOutput) -> Int {
         guard case .readingTag(var tag, let tagOffset) = state else { return 0 }
         state = .scanning  // so the tag's buffers are not shared while it is fed
         let consumed = tag.consume(bytes)
-        guard tag.remainingBytes == 0 else {
+        if tag.remainingBytes > 0 {
             state = .readingTag(tag, offset: tagOffset)
-            return nil
+        } else if let metadata = tag.finish() {
+            output.metadata(metadata, at: tagOffset)
         }
-        if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
         return consumed
     }
 
