@@ -18,7 +18,10 @@ enum FormatSniffer {
             Array("RIFF".utf8), Array("RF64".utf8), Array("FORM".utf8), Array("OggS".utf8), Array("fLaC".utf8),
             Array("caff".utf8),
         ]
-        if signatures.contains(where: { bytes.starts(with: $0) }) || bytes.dropFirst(4).starts(with: "ftyp".utf8) {
+        // ADTS shares MPEG audio's sync word but has layer bits 00.
+        let isADTS = bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] & 0xF6 == 0xF0
+        if isADTS || signatures.contains(where: { bytes.starts(with: $0) })
+            || bytes.dropFirst(4).starts(with: "ftyp".utf8) {
             throw AudioFileStreamError.unsupportedFileType
         }
         return MPEGAudioReader(limits: limits)
