@@ -1,25 +1,27 @@
 extension AudioFileStream {
     /// The first PCM frame of `packet` (PacketToFrame).
-    /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative packet.
+    /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative or
+    ///   impossibly large packet.
     public func frame(forPacket packet: Int64) throws -> Int64 {
-        guard packet >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        try Self.checkTranslatable(packet)
         return packet * Int64(try framesPerPacket())
     }
 
     /// The packet holding `frame`, and the frame's position in it (FrameToPacket).
-    /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative frame.
+    /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative or
+    ///   impossibly large frame.
     public func packet(forFrame frame: Int64) throws -> (packet: Int64, frameOffsetInPacket: Int) {
-        guard frame >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        try Self.checkTranslatable(frame)
         let framesPerPacket = Int64(try framesPerPacket())
         return (frame / framesPerPacket, Int(frame % framesPerPacket))
     }
 
     /// The byte offset of `packet` from DataOffset (PacketToByte): exact for packets already parsed, otherwise
     /// estimated from the Xing/VBRI table of contents or the average packet size.
-    /// - Throws: `.invalidPacketOffset` for a negative packet, `.dataUnavailable` while fewer than 8 packets
+    /// - Throws: `.invalidPacketOffset` for a negative or impossibly large packet, `.dataUnavailable` while fewer than 8 packets
     ///   are known and there is no table of contents.
     public func byteOffset(ofPacket packet: Int64) throws -> (offset: Int64, isEstimated: Bool) {
-        guard packet >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        try Self.checkTranslatable(packet)
         guard let dataOffset else { throw AudioFileStreamError.dataUnavailable }
         let index = output.index
         if let offset = index.offset(ofPacket: packet) { return (offset - dataOffset, false) }
@@ -33,12 +35,12 @@ extension AudioFileStream {
 
     /// The packet holding the byte at `byteOffset` from DataOffset, and the byte's position in it (ByteToPacket):
     /// exact within the packets parsed so far, otherwise estimated from the average packet size.
-    /// - Throws: `.invalidPacketOffset` for a negative offset, `.dataUnavailable` while fewer than 8 packets are
+    /// - Throws: `.invalidPacketOffset` for a negative or impossibly large offset, `.dataUnavailable` while fewer than 8 packets are
     ///   known.
     public func packet(forByteOffset byteOffset: Int64) throws
         -> (packet: Int64, byteOffsetInPacket: Int, isEstimated: Bool)
     {
-        guard byteOffset >= 0 else { throw AudioFileStreamError.invalidPacketOffset }
+        try Self.checkTranslatable(byteOffset)
         guard let dataOffset else { throw AudioFileStreamError.dataUnavailable }
         let index = output.index
         if let (packet, start) = index.packet(containing: dataOffset + byteOffset) {
@@ -60,6 +62,11 @@ extension AudioFileStream {
 
     /// Apple's translations answer `more` until this many packets give a usable average.
     private static let packetsForEstimates: Int64 = 8
+
+    /// Packets, frames and bytes beyond 2^48 are no stream's, and would overflow the arithmetic.
+    private static func checkTranslatable(_ value: Int64) throws {
+        guard (0...1 << 48).contains(value) else { throw AudioFileStreamError.invalidPacketOffset }
+    }
 
     private func framesPerPacket() throws -> UInt32 {
         guard let format = dataFormat, format.framesPerPacket > 0 else { throw AudioFileStreamError.dataUnavailable }

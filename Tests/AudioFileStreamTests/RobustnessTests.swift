@@ -75,3 +75,27 @@ import FixtureSupport
         #expect(throws: AudioFileStreamError.illegalOperation) { try stream.parse([0xFF]) }
     }
 }
+
+extension RobustnessTests {
+    /// `l3-vbr-v2.mp3` with its Xing tag (at byte 36: 4 header + 32 side-information bytes) overwritten.
+    static func vbrWithXing(frames: UInt32, bytes: UInt32, delayAndPadding: UInt32) -> [UInt8] {
+        var file = Fixtures.named("l3-vbr-v2.mp3").bytes
+        func put(_ value: UInt32, at offset: Int, count: Int) {
+            for index in 0..<count { file[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * (count - 1 - index))) }
+        }
+        put(frames, at: 36 + 8, count: 4)
+        put(bytes, at: 36 + 12, count: 4)
+        put(delayAndPadding, at: 36 + 120 + 21, count: 3)  // LAME tag: 12 bits delay, 12 bits padding
+        return file
+    }
+
+    @Test func hostileXingCountsAreNotTrusted() throws {
+        let file = Self.vbrWithXing(frames: 1, bytes: .max, delayAndPadding: 0xFF_FFFF)
+        let (events, stream) = try parse(file)
+        #expect(events.packets == Fixtures.named("l3-vbr-v2.mp3").expectedPackets)
+        #expect(throws: AudioFileStreamError.valueUnknown) { try stream.property(.packetTableInfo) }
+        // The first frame's own bit rate, since the stated average is impossible.
+        guard case .uint32(let bitRate) = try stream.property(.bitRate) else { return }
+        #expect(bitRate <= 320_000)
+    }
+}

@@ -20,6 +20,9 @@ import FixtureSupport
         let packet = try stream.packet(forFrame: 5765)
         #expect(packet.packet == 10 && packet.frameOffsetInPacket == 5)
         #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.frame(forPacket: -1) }
+        #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.frame(forPacket: .max / 2) }
+        #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.byteOffset(ofPacket: .max / 2) }
+        #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.packet(forByteOffset: .max - 10) }
     }
 
     @Test func parsedPacketsTranslateExactly() throws {

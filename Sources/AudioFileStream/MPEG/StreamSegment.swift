@@ -32,14 +32,14 @@ struct StreamSegment: Equatable {
         statedByteCount = bytes.map { UInt64($0) }
         // Encoders count the tag's own frame in the byte count.
         byteCount = bytes.flatMap { $0 >= frame.count ? UInt64($0) - UInt64(frame.count) : nil }
-        if let frames, let lame {
-            let priming = lame.encoderDelay + Self.decoderDelay
-            let remainder = lame.encoderPadding - Self.decoderDelay
-            let total = Int64(frames) * Int64(header.samplesPerFrame)
+        let total = Int64(frames ?? 0) * Int64(header.samplesPerFrame)
+        if let lame, total >= Int64(lame.encoderDelay + lame.encoderPadding) {
             packetTableInfo = PacketTableInfo(
                 validFrames: total - Int64(lame.encoderDelay) - Int64(lame.encoderPadding),
-                primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+                primingFrames: Int32(lame.encoderDelay + Self.decoderDelay),
+                remainderFrames: Int32(lame.encoderPadding - Self.decoderDelay))
         } else {
+            // No LAME tag, or one claiming more padding than the segment has frames: nothing to trust.
             packetTableInfo = nil
         }
     }
@@ -66,6 +66,7 @@ struct StreamSegment: Equatable {
     func averageBitRate(header: MPEGFrameHeader) -> UInt32? {
         guard !isConstantBitRate, let packetCount, let statedByteCount, packetCount > 0 else { return nil }
         let seconds = Double(packetCount) * Double(header.samplesPerFrame) / Double(header.sampleRate)
-        return UInt32((Double(statedByteCount) * 8 / seconds).rounded())
+        // A damaged tag can claim any count: an average beyond what a UInt32 holds is no bit rate.
+        return UInt32(exactly: (Double(statedByteCount) * 8 / seconds).rounded())
     }
 }
