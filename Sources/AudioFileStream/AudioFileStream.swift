@@ -40,7 +40,7 @@ public final class AudioFileStream {
     ///     delivered, a partial one is dropped, and the parser resyncs on a confirmed packet boundary. Before the
     ///     first packet nothing is dropped.
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
-    ///     the bytes fed.
+    ///     the bytes fed. An offset other than the next expected one is a discontinuity, flagged or not.
     /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
     ///   `.illegalOperation` after `finish()`.
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
@@ -72,20 +72,24 @@ public final class AudioFileStream {
     /// dropped, since players flag discontinuities from ReadyToProducePackets on.
     private func handleDiscontinuity(at offset: Int64?, flagged: Bool) {
         let expectedOffset = pendingOffset + Int64(pending.count)
-        if output.index.packetCount > 0 || offset != nil {
-            if reader != nil && !pending.isEmpty {
-                feed(UnsafeRawBufferPointer(start: nil, count: 0), isEndOfInput: true)
+        let jumps = offset.map { $0 != expectedOffset } ?? false
+        guard flagged || jumps else { return }
+        var unparsed: Int64 = 0
+        if output.index.packetCount > 0 || jumps {
+            if reader != nil {
+                if !pending.isEmpty { feed(UnsafeRawBufferPointer(start: nil, count: 0), isEndOfInput: true) }
+                reader?.resetForDiscontinuity(endingAt: expectedOffset, into: output)
+            } else {
+                // Bytes held only to sniff the type, never parsed.
+                unparsed = Int64(pending.count)
             }
             pending.removeAll(keepingCapacity: true)
             needed = 0
-            reader?.resetForDiscontinuity()
-            if output.index.packetCount > 0 && offset != nil { output.freezeIndex() }
+            if jumps && output.index.packetCount > 0 { output.freezeIndex() }
             pendingOffset = offset ?? expectedOffset
         }
-        if flagged {
-            let skipped = max((offset ?? expectedOffset) - expectedOffset, 0)
-            output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: .input)
-        }
+        let skipped = unparsed + max((offset ?? expectedOffset) - expectedOffset, 0)
+        output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: .input)
     }
 
     /// Chooses the reader by sniffing once enough bytes are held; returns false while more are needed to decide.

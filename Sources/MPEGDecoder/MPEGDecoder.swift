@@ -17,6 +17,8 @@ public final class MPEGDecoder {
     private let handle: MPG123Handle
     private let handler: EventHandler
     private var isOpen = false
+    /// The free-format frame size the open decoder was told, or nil.
+    private var openFreeFormatSize: Int?
     private var format: PCMFormat?
     private var trimmer = GaplessTrimmer()
 
@@ -42,17 +44,21 @@ public final class MPEGDecoder {
         }
     }
 
-    /// Feeds the batch's packets to libmpg123, leaving out (and reporting) those whose CRC does not match.
+    /// Feeds the batch's packets to libmpg123, leaving out (and reporting) those whose CRC does not match, and
+    /// starting the decoder afresh when a free-format stream changes its frame size (libmpg123 is told it once).
     private func decode(_ batch: PacketBatch) {
-        if !isOpen {
-            handle.open(freeFormatFrameSize: Self.freeFormatFrameSize(of: batch))
-            isOpen = true
-        }
         var runStart = 0
         for description in batch.descriptions ?? UnsafeBufferPointer(start: nil, count: 0) {
             let start = Int(description.startOffset)
             let frame = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
-            guard MPEGFrameHeader(bytes: frame, at: 0)?.crcMatches(frame: frame) == false else { continue }
+            let header = MPEGFrameHeader(bytes: frame, at: 0)
+            let freeFormatSize = header.flatMap { Self.freeFormatFrameSize(of: $0, length: frame.count) }
+            if !isOpen || freeFormatSize != openFreeFormatSize {
+                decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart..<start]))
+                handle.open(freeFormatFrameSize: freeFormatSize)
+                (isOpen, openFreeFormatSize, runStart) = (true, freeFormatSize, start)
+            }
+            guard header?.crcMatches(frame: frame) == false else { continue }
             decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart..<start]))
             handler(.error(DecodeError(
                 "CRC mismatch in the packet at offset \(batch.streamOffset + Int64(start)); skipped")))
@@ -103,12 +109,9 @@ public final class MPEGDecoder {
         isOpen = false
     }
 
-    /// The frame size libmpg123 needs for a free-format stream (bitrate index 0): the first packet's length
-    /// without its padding slot and its 4-byte header.
-    private static func freeFormatFrameSize(of batch: PacketBatch) -> Int? {
-        guard let first = batch.descriptions?.first, first.dataByteSize >= 4,
-              let header = MPEGFrameHeader(bytes: batch.bytes, at: Int(first.startOffset)), header.isFreeFormat
-        else { return nil }
-        return Int(first.dataByteSize) - (header.hasPadding ? header.slotSize : 0) - 4
+    /// The frame size libmpg123 needs for a free-format frame (bitrate index 0) of `length` bytes: without its
+    /// padding slot and its 4-byte header. Nil for other frames.
+    private static func freeFormatFrameSize(of header: MPEGFrameHeader, length: Int) -> Int? {
+        header.isFreeFormat ? length - (header.hasPadding ? header.slotSize : 0) - 4 : nil
     }
 }

@@ -48,11 +48,11 @@ import Testing
 
     @Test func unknownVersionsAreNotTags() {
         let header = Bytes.apeHeader(size: 64, itemCount: 1, isHeader: true, version: 3000)
-        guard case .notATag = header.withUnsafeBytes({ TagReader.detect($0, limits: MetadataLimits()) }) else {
+        guard case .notATag = header.withUnsafeBytes({ TagReader.detect($0, limits: MetadataLimits(), isEndOfInput: false) }) else {
             Issue.record("version 3000 is not APEv1 or APEv2"); return
         }
         let partial = Array(header.prefix(20))
-        guard case .needMoreData(32) = partial.withUnsafeBytes({ TagReader.detect($0, limits: MetadataLimits()) })
+        guard case .needMoreData(32) = partial.withUnsafeBytes({ TagReader.detect($0, limits: MetadataLimits(), isEndOfInput: false) })
         else { Issue.record("a partial header asks for 32 bytes"); return }
     }
 

@@ -103,3 +103,26 @@ import FixtureSupport
         #expect(follows.prefix(2) == [false, true])
     }
 }
+
+extension DiscontinuityTests {
+    @Test func skippedJunkIsReportedTheSameHoweverTheCutFallsInIt() throws {
+        // 500 bytes of junk after packet 5, and a cut inside the junk.
+        let fixture = Fixtures.named("l3-noxing.mp3")
+        var bytes = fixture.bytes
+        let junkStart = Int(fixture.expectedPackets[5].offset)
+        bytes.insert(contentsOf: [UInt8](repeating: 0, count: 500), at: junkStart)
+        let cut = junkStart + 311..<junkStart + 361
+        let (whole, _) = try parse(bytes, skips: [cut])
+        for chunking in [Chunking.fixed(1), .fixed(7), .random(seed: 3)] {
+            #expect(try parse(bytes, chunking: chunking, skips: [cut]).events == whole, "\(chunking)")
+        }
+        let skips = whole.compactMap { if case .discontinuity(let gap) = $0 { gap } else { nil } }
+        // Packet 4 is followed by junk, so it is not confirmed and is skipped with the junk before the cut.
+        let unconfirmed = Int64(fixture.expectedPackets[4].size)
+        #expect(skips == [
+            Discontinuity(offset: Int64(cut.lowerBound), skippedBytes: unconfirmed + 311, reason: .resync),
+            Discontinuity(offset: Int64(cut.upperBound), skippedBytes: 50, reason: .input),
+            Discontinuity(offset: Int64(junkStart + 500), skippedBytes: 139, reason: .resync),
+        ])
+    }
+}

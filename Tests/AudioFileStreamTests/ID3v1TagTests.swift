@@ -1,3 +1,4 @@
+import FixtureSupport
 import Testing
 @testable import AudioFileStream
 
@@ -69,12 +70,24 @@ import Testing
         let reading = try #require(readTag(enhanced + Self.tag(comment: Self.field("c", 30), genre: 1)))
         #expect(reading.reader.remainingBytes == 0)
         #expect(reading.metadata == nil)
-        var reader = try #require(detectTag(enhanced))
+        var reader = try #require(detectTag(enhanced + Self.tag(comment: Self.field("c", 30), genre: 1)))
         #expect(enhanced.withUnsafeBytes { reader.consume($0) } == 227)
     }
 
+    @Test func aTitleStartingWithPlusAtTheEndIsAPlainTag() throws {
+        // `TAG+` opens an enhanced block only when a plain tag follows it; here the input ends after 128 bytes.
+        let audio = Fixtures.named("l3-noxing.mp3").bytes
+        let tag = TagBytes.ascii("TAG") + Self.field("+44 Title", 30) + Self.field("Artist", 30) + Self.field("", 30)
+            + Self.field("2001", 4) + Self.field("", 30) + [255]
+        for chunking in [Chunking.whole, .fixed(1)] {
+            let (events, _) = try parse(audio + tag, chunking: chunking)
+            let titles = events.compactMap { if case .metadata(_, let tag) = $0 { tag.tags.title } else { nil } }
+            #expect(titles == ["+44 Title"], "\(chunking)")
+        }
+    }
+
     @Test func threeLettersAreNotEnoughToTellTAGFromTAGPlus() {
-        let detection = TagBytes.ascii("TAG").withUnsafeBytes { TagReader.detect($0, limits: MetadataLimits()) }
+        let detection = TagBytes.ascii("TAG").withUnsafeBytes { TagReader.detect($0, limits: MetadataLimits(), isEndOfInput: false) }
         guard case .needMoreData(4) = detection else { Issue.record("`TAG` detected as \(detection)"); return }
     }
 }

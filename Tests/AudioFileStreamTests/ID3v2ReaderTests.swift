@@ -34,14 +34,14 @@ import Testing
         [0x49, 0x44, 0x34, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10],  // `ID4`
     ] as [[UInt8]])
     func implausibleHeadersAreNotTags(header: [UInt8]) {
-        let detection = header.withUnsafeBytes { TagReader.detect($0, limits: MetadataLimits()) }
+        let detection = header.withUnsafeBytes { TagReader.detect($0, limits: MetadataLimits(), isEndOfInput: false) }
         guard case .notATag = detection else { Issue.record("\(header) detected as \(detection)"); return }
     }
 
     @Test func aPartialHeaderAsksForTheWholeHeader() {
         for length in 0..<10 {
             let prefix = Array((Bytes.ascii("ID3") + [3, 0, 0, 0, 0, 1, 0]).prefix(length))
-            let detection = prefix.withUnsafeBytes { TagReader.detect($0, limits: MetadataLimits()) }
+            let detection = prefix.withUnsafeBytes { TagReader.detect($0, limits: MetadataLimits(), isEndOfInput: false) }
             guard case .needMoreData(let needed) = detection else {
                 Issue.record("\(length) bytes detected as \(detection)"); continue
             }
@@ -49,7 +49,7 @@ import Testing
             #expect(needed == (length == 0 ? 4 : 10), "\(length) bytes")
         }
         let other = Bytes.ascii("IDX")
-        guard case .notATag = other.withUnsafeBytes({ TagReader.detect($0, limits: MetadataLimits()) }) else {
+        guard case .notATag = other.withUnsafeBytes({ TagReader.detect($0, limits: MetadataLimits(), isEndOfInput: false) }) else {
             Issue.record("`IDX` is not the start of a tag"); return
         }
     }

@@ -88,7 +88,7 @@ struct TagReading {
 
 /// The reader `TagReader.detect` returns for `bytes`, or nil when it sees no tag there.
 func detectTag(_ bytes: [UInt8], limits: MetadataLimits = MetadataLimits()) -> TagReader? {
-    guard case .tag(let reader) = bytes.withUnsafeBytes({ TagReader.detect($0, limits: limits) }) else { return nil }
+    guard case .tag(let reader) = bytes.withUnsafeBytes({ TagReader.detect($0, limits: limits, isEndOfInput: false) }) else { return nil }
     return reader
 }
 

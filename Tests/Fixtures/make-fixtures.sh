@@ -149,6 +149,8 @@ lame --quiet --nohist -b 128 -m j --resample 44.1    "$WORK/src/s44k-1s.wav"   "
 lame --quiet --nohist -b 64 -m m --resample 22.05    "$WORK/src/m22k.wav"      "$P/cbr64-info-22k-mono.part"
 lame --quiet --nohist -t -b 192 -m s --resample 48   "$WORK/src/s48k.wav"      "$P/cbr192-noxing-48k-stereo.part"
 lame --quiet --nohist -t -b 96 -m s --resample 32    "$WORK/src/s32k.wav"      "$P/cbr96-noxing-32k-stereo.part"
+lame --quiet --nohist -t --freeformat -b 200 -m j --resample 44.1 "$WORK/src/s44k-1s.wav" "$P/free200-noxing.part"
+lame --quiet --nohist -t --freeformat -b 240 -m j --resample 44.1 "$WORK/src/s44k-1s.wav" "$P/free240-noxing.part"
 
 python3 "$FIX/make_fixtures.py" --fixtures "$FIX" --work "$WORK" \
     --conformance ../shared/testdata/iso-mpeg-conformance

@@ -31,7 +31,8 @@ struct MPEGAudioReader: FormatReader {
         self.limits = limits
     }
 
-    mutating func resetForDiscontinuity() {
+    mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
+        skip.report(resumingAt: offset, to: output)
         state = .scanning
         segment = nil
     }
@@ -87,7 +88,8 @@ struct MPEGAudioReader: FormatReader {
             case .advance: break
             }
         } else if Self.mayStartTag(bytes[position]) {
-            switch TagReader.detect(UnsafeRawBufferPointer(rebasing: bytes[position...]), limits: limits) {
+            let candidate = UnsafeRawBufferPointer(rebasing: bytes[position...])
+            switch TagReader.detect(candidate, limits: limits, isEndOfInput: input.isEndOfInput) {
             case .tag(let tag):
                 skip.report(resumingAt: input.offset + Int64(position), to: output)
                 state = .readingTag(tag, offset: input.offset + Int64(position))
@@ -106,7 +108,11 @@ struct MPEGAudioReader: FormatReader {
     private mutating func frameLength(of header: MPEGFrameHeader, at position: Int, in input: ReaderInput) -> Step {
         if let length = header.frameLength { return .advance(length) }
         if let freeFormatLength, let current, header.isCompatible(with: current) {
-            return .advance(freeFormatLength + (header.hasPadding ? header.slotSize : 0))
+            let length = freeFormatLength + (header.hasPadding ? header.slotSize : 0)
+            // The measured length holds while frames follow it: a stream may change its free-format bitrate.
+            if position + length + 4 > input.bytes.count || isConfirmed(header, length: length, at: position, in: input) {
+                return .advance(length)
+            }
         }
         let bytes = input.bytes
         let searchEnd = position + header.maximumFrameLength + 4

@@ -34,8 +34,14 @@ struct TagReader {
 
     /// Whether a tag starts at `bytes[0]`. A tag is reported only from a plausible header (an ID3v2 header
     /// with a known version and a syncsafe size, an APEv2 header or footer of a known version, `TAG`), so that
-    /// junk starting with the same letters is left to the caller's resync.
-    static func detect(_ bytes: UnsafeRawBufferPointer, limits: MetadataLimits) -> TagDetection {
+    /// junk starting with the same letters is left to the caller's resync. `isEndOfInput` says no bytes follow
+    /// `bytes`, which settles whether `TAG+` opens an enhanced tag or an ID3v1 title starting with "+".
+    static func detect(_ bytes: UnsafeRawBufferPointer, limits: MetadataLimits, isEndOfInput: Bool) -> TagDetection {
+        // An enhanced tag is always followed by a plain one; only the bytes after it can tell.
+        let enhancedDecisionLength = enhancedID3v1Length + 3
+        if bytes.matches("TAG+", at: 0), bytes.count < enhancedDecisionLength, !isEndOfInput {
+            return .needMoreData(enhancedDecisionLength)
+        }
         var needed: Int?
         for (magic, headerLength) in signatures where begins(bytes, like: magic) {
             guard bytes.count >= headerLength else {
@@ -62,7 +68,7 @@ struct TagReader {
             let format = header.isHeader ? Format.apev2(APEv2Reader(header: header, limits: limits)) : .skipped
             return TagReader(format, wholeSize: header.wholeSize)
         }
-        if bytes.matches("TAG+", at: 0) {
+        if bytes.matches("TAG+", at: 0) && bytes.matches("TAG", at: enhancedID3v1Length) {
             return TagReader(.skipped, wholeSize: enhancedID3v1Length)
         }
         if bytes.matches("TAG", at: 0) {
