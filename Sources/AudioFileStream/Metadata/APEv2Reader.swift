@@ -21,8 +21,9 @@ struct APEv2Reader {
     private var valueData = FieldBuffer(limit: 0)
     private var itemsLeft: Int
     /// The items read so far, in tag order.
-    private(set) var fields: [RawTagField] = []
-    private var fieldsByteCount = 0
+    private var kept = KeptFields()
+    /// The fields read so far, in order.
+    var fields: [RawTagField] { kept.fields }
 
     init(header: APEv2Header, limits: MetadataLimits) {
         self.header = header
@@ -32,7 +33,7 @@ struct APEv2Reader {
     }
 
     /// The bytes held: the decoded items and the value being read.
-    var keptByteCount: Int { fieldsByteCount + valueData.kept.count }
+    var keptByteCount: Int { kept.byteCount + valueData.kept.count }
 
     /// Reads the next bytes of the tag; `offset` is where `bytes` start, counted from the header's first byte.
     mutating func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
@@ -81,7 +82,7 @@ struct APEv2Reader {
     private mutating func startValue(of item: APEv2Item, key: String) -> State {
         guard item.valueSize > 0 else { return finishItem(item, key: key) }
         let isPicture = item.kind == .binary && APEv2Item.pictureType(ofKey: key) != nil
-        valueData = FieldBuffer(limit: limits.keepLimit(isPicture: isPicture, keptSoFar: fieldsByteCount))
+        valueData = FieldBuffer(limit: limits.keepLimit(isPicture: isPicture, keptSoFar: kept.byteCount))
         return .value(item, key: key, left: item.valueSize)
     }
 
@@ -89,8 +90,7 @@ struct APEv2Reader {
     private mutating func finishItem(_ item: APEv2Item, key: String) -> State {
         let value = item.value(key: key, data: valueData, limits: limits)
         valueData = FieldBuffer(limit: 0)
-        fields.append(RawTagField(key: key, value: value))
-        fieldsByteCount += value.keptByteCount
+        kept.record(RawTagField(key: key, value: value), limits: limits)
         itemsLeft -= 1
         return itemsLeft > 0 ? .itemHeader(FieldBuffer(limit: APEv2Item.headerLength)) : .ended
     }

@@ -32,8 +32,9 @@ struct ID3v2Reader {
     /// The current frame's data; held outside `state` so that appending never copies it.
     private var frameData = FieldBuffer(limit: 0)
     /// The frames read so far, in tag order.
-    private(set) var fields: [RawTagField] = []
-    private var fieldsByteCount = 0
+    private var kept = KeptFields()
+    /// The fields read so far, in order.
+    var fields: [RawTagField] { kept.fields }
 
     init(header: ID3v2Header, limits: MetadataLimits) {
         self.header = header
@@ -49,7 +50,7 @@ struct ID3v2Reader {
     }
 
     /// The bytes held: the decoded frames and the data of the frame being read.
-    var keptByteCount: Int { fieldsByteCount + frameData.kept.count }
+    var keptByteCount: Int { kept.byteCount + frameData.kept.count }
 
     /// Reads the next bytes of the tag; `offset` is where `bytes` start, counted from the tag's first byte.
     mutating func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
@@ -135,7 +136,7 @@ struct ID3v2Reader {
         guard frameHeader.size > 0 else { return nextFrameHeader() }
         let isPicture = frameHeader.kind == .picture
         frameData = FieldBuffer(
-            limit: frameHeader.isOpaque ? 0 : limits.keepLimit(isPicture: isPicture, keptSoFar: fieldsByteCount)
+            limit: frameHeader.isOpaque ? 0 : limits.keepLimit(isPicture: isPicture, keptSoFar: kept.byteCount)
         )
         // ID3v2.4 §3.1: the tag's unsynchronisation flag means every frame is unsynchronised.
         let isUnsynchronised = majorVersion == 4 && (frameHeader.isUnsynchronised || header.isUnsynchronised)
@@ -149,7 +150,6 @@ struct ID3v2Reader {
         let data = frameData
         frameData = FieldBuffer(limit: 0)
         guard let value = ID3v2FrameDecoder.value(of: frameHeader, data: data, limits: limits) else { return }
-        fields.append(RawTagField(key: frameHeader.id, value: value))
-        fieldsByteCount += value.keptByteCount
+        kept.record(RawTagField(key: frameHeader.id, value: value), limits: limits)
     }
 }

@@ -106,8 +106,8 @@ public struct MetadataLimits: Equatable, Sendable {
     /// Any other field larger than this is reported by size only. A picture's own header (MIME type,
     /// description) must fit in it too.
     public var maxFieldBytes: Int
-    /// The most one tag keeps in all (per-field limits alone do not bound a tag of many fields); once it is
-    /// reached, the tag's further fields are reported by size only.
+    /// The most one tag keeps in all, each field charged its content plus a fixed overhead (per-field limits
+    /// alone do not bound a tag of many fields); fields that no longer fit are left out.
     public var maxTagBytes: Int
 
     public init(maxArtworkBytes: Int = 4 << 20, maxFieldBytes: Int = 64 << 10, maxTagBytes: Int = 8 << 20) {
