@@ -21,11 +21,16 @@ struct InputOptions: ParsableArguments {
     var skip: [SkipRange] = []
 
     func validate() throws {
-        guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1") }
+        guard (1...Self.largestChunk).contains(chunkSize) else {
+            throw ValidationError("--chunk-size must be between 1 and \(Self.largestChunk)")
+        }
         if let hint, AudioFileType(hint: hint) == nil {
             throw ValidationError("unknown --hint '\(hint)'")
         }
     }
+
+    /// 64 MiB: chunks are read into one buffer of this size.
+    static let largestChunk = 64 << 20
 
     /// Opens a parser for this input with the hinted type.
     func makeStream(handler: @escaping AudioFileStream.EventHandler) throws -> AudioFileStream {

@@ -94,7 +94,7 @@ import Testing
 
     @Test func errorsAreOneLineWithAFailureStatus() throws {
         for arguments in [["packets", "/nonexistent/file.mp3"], ["packets", "--skip", "9:3", "x"],
-                          ["scan", "--hint", "nonsense", "x"]] {
+                          ["scan", "--hint", "nonsense", "x"], ["scan", "--chunk-size", "99999999999", "x"]] {
             let result = try Runner.run(arguments)
             #expect(result.status != 0, "\(arguments)")
             #expect(result.standardError.split(separator: "\n").count >= 1)
