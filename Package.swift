@@ -6,21 +6,46 @@ let package = Package(
     products: [
         .library(name: "AudioFileStream", targets: ["AudioFileStream"]),
         .library(name: "MPEGDecoder", targets: ["MPEGDecoder"]),
+        .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
+        .executable(name: "audiostreamd", targets: ["audiostreamd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "AudioFileStream"),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .target(name: "MPEGDecoder", dependencies: ["CMPG123", "AudioFileStream"]),
+        .target(
+            name: "StreamDaemon",
+            dependencies: [
+                "AudioFileStream",
+                "MPEGDecoder",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .executableTarget(
             name: "audiostream",
             dependencies: [
                 "AudioFileStream",
                 "MPEGDecoder",
+                "StreamDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "audiostreamd",
+            dependencies: [
+                "StreamDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The committed fixtures and their expected values, shared by the test targets.
@@ -28,6 +53,10 @@ let package = Package(
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "MPEGDecoderTests", dependencies: ["MPEGDecoder", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
+        .testTarget(
+            name: "StreamDaemonTests",
+            dependencies: ["StreamDaemon", "AudioFileStream", "FixtureSupport", "audiostreamd", "audiostream"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

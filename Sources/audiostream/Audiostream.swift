@@ -4,10 +4,10 @@ import ArgumentParser
 struct Audiostream: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiostream",
-        abstract: "Parse audio streams into packets, properties and tags.",
+        abstract: "Parse audio streams into packets, properties and tags; subscribe to audiostreamd.",
         subcommands: [
             PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
-            DecodeCommand.self,
+            DecodeCommand.self, SubscribeCommand.self, StatusCommand.self,
         ]
     )
 }

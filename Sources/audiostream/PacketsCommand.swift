@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioFileStream
+import StreamDaemon
 
 /// `audiostream packets INPUT`: one CSV row per audio packet.
 struct PacketsCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioFileStream
+import StreamDaemon
 
 /// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object.
 struct ProbeCommand: ParsableCommand {

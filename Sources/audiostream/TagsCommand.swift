@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioFileStream
+import StreamDaemon
 
 /// `audiostream tags INPUT`: the input's tags, normalised, with the raw fields.
 struct TagsCommand: ParsableCommand {

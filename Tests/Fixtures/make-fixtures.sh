@@ -155,6 +155,32 @@ lame --quiet --nohist -t --freeformat -b 240 -m j --resample 44.1 "$WORK/src/s44
 python3 "$FIX/make_fixtures.py" --fixtures "$FIX" --work "$WORK" \
     --conformance ../shared/testdata/iso-mpeg-conformance
 
+# ---- The demo stream config.yaml serves (demo/demo.mp3) -------------------
+# 19.2 s of plucked arpeggios over a bass line, 128 kb/s joint stereo with
+# an ID3v2 title, so a subscriber sees properties, metadata and packets.
+demo_mp3() {
+    local notes=() bass=() chord root note
+    # Each chord: its bass note, then the four notes plucked in turn.
+    for chord in "C2 C4 E4 G4 C5" "A1 A3 C4 E4 A4" "F1 F3 A3 C4 F4" "G1 G3 B3 D4 G4"; do
+        root=${chord%% *}
+        sox -R -n -r 44100 -c 2 "$WORK/demo-bass-$root.wav" synth 4.8 sine "$root" fade 0.05 4.8 0.3 gain -12
+        bass+=("$WORK/demo-bass-$root.wav")
+        for note in ${chord#* }; do
+            [[ -f "$WORK/demo-$note.wav" ]] || sox -R -n -r 44100 -c 2 "$WORK/demo-$note.wav" synth 0.3 pluck "$note" gain -6
+        done
+        for _ in 1 2 3 4; do
+            for note in ${chord#* }; do notes+=("$WORK/demo-$note.wav"); done
+        done
+    done
+    sox -R "${notes[@]}" "$WORK/demo-melody.wav"
+    sox -R "${bass[@]}" "$WORK/demo-bass.wav"
+    sox -R -m "$WORK/demo-melody.wav" "$WORK/demo-bass.wav" -b 16 "$WORK/demo.wav" gain -n -1
+    mkdir -p demo
+    lame --quiet --nohist -b 128 -m j --resample 44.1 --add-id3v2 --tt "Arpeggios" --ta "audiostream demo" \
+        "$WORK/demo.wav" demo/demo.mp3
+}
+demo_mp3
+
 if [[ -f "$FIX/make-tag-fixtures.py" ]]; then
     python3 "$FIX/make-tag-fixtures.py" "$FIX"
 fi

@@ -1,5 +1,5 @@
 /// A JSON value whose objects keep their keys in the order written, so output reads the same every run.
-enum JSON: Equatable {
+public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -8,25 +8,25 @@ enum JSON: Equatable {
     case array([JSON])
     case object([(String, JSON)])
 
-    static func == (lhs: JSON, rhs: JSON) -> Bool {
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
         lhs.text == rhs.text
     }
 
-    static func number(_ value: some BinaryInteger) -> JSON { .int(Int64(value)) }
+    public static func number(_ value: some BinaryInteger) -> JSON { .int(Int64(value)) }
 
     /// An optional value, or null.
-    static func optional<T>(_ value: T?, _ transform: (T) -> JSON) -> JSON {
+    public static func optional<T>(_ value: T?, _ transform: (T) -> JSON) -> JSON {
         value.map(transform) ?? .null
     }
 
     /// The value as compact JSON text.
-    var text: String {
+    public var text: String {
         var text = ""
         write(to: &text)
         return text
     }
 
-    func write(to text: inout String) {
+    public func write(to text: inout String) {
         switch self {
         case .null: text += "null"
         case .bool(let value): text += value ? "true" : "false"

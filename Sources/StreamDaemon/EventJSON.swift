@@ -1,9 +1,9 @@
 import AudioFileStream
 
 /// The JSON shapes of parser events, shared by every subcommand that prints them.
-enum EventJSON {
+public enum EventJSON {
     /// One object per event; a packets batch gives one object per packet.
-    static func objects(for event: AudioFileStreamEvent) -> [JSON] {
+    public static func objects(for event: AudioFileStreamEvent) -> [JSON] {
         switch event {
         case .property(let id, let propertyValue):
             return [.object([
@@ -31,10 +31,10 @@ enum EventJSON {
         }
     }
 
-    static let end = JSON.object([("event", .string("end"))])
+    public static let end = JSON.object([("event", .string("end"))])
 
     /// Each packet of a batch with its absolute offset, size and PCM frames.
-    static func packets(in batch: PacketBatch) -> [(offset: Int64, size: Int64, frames: Int64)] {
+    public static func packets(in batch: PacketBatch) -> [(offset: Int64, size: Int64, frames: Int64)] {
         let framesPerPacket = batch.format.framesPerPacket
         guard let descriptions = batch.descriptions else {
             return [(batch.streamOffset, Int64(batch.bytes.count), Int64(framesPerPacket))]
@@ -45,7 +45,7 @@ enum EventJSON {
         }
     }
 
-    static func value(_ value: AudioFileStreamPropertyValue) -> JSON {
+    public static func value(_ value: AudioFileStreamPropertyValue) -> JSON {
         switch value {
         case .uint32(let number): .number(number)
         case .uint64(let number): .int(Int64(clamping: number))
@@ -64,7 +64,7 @@ enum EventJSON {
         }
     }
 
-    static func format(_ format: AudioStreamBasicDescription) -> JSON {
+    public static func format(_ format: AudioStreamBasicDescription) -> JSON {
         .object([
             ("sampleRate", .double(format.sampleRate)), ("formatID", .string(format.formatID.description)),
             ("formatFlags", .number(format.formatFlags)), ("bytesPerPacket", .number(format.bytesPerPacket)),
@@ -73,7 +73,7 @@ enum EventJSON {
         ])
     }
 
-    static func packetTableInfo(_ table: PacketTableInfo) -> JSON {
+    public static func packetTableInfo(_ table: PacketTableInfo) -> JSON {
         .object([
             ("validFrames", .number(table.validFrames)), ("primingFrames", .number(table.primingFrames)),
             ("remainderFrames", .number(table.remainderFrames)),
@@ -81,7 +81,7 @@ enum EventJSON {
     }
 
     /// The normalised keys that are set, numbers as numbers and the year as a string.
-    static func tags(_ tags: NormalizedTags) -> JSON {
+    public static func tags(_ tags: NormalizedTags) -> JSON {
         let members: [(String, JSON?)] = [
             ("title", tags.title.map(JSON.string)), ("artist", tags.artist.map(JSON.string)),
             ("album", tags.album.map(JSON.string)), ("albumArtist", tags.albumArtist.map(JSON.string)),
@@ -95,7 +95,7 @@ enum EventJSON {
         return .object(members.compactMap { key, value in value.map { (key, $0) } })
     }
 
-    static func artwork(_ artwork: Artwork) -> JSON {
+    public static func artwork(_ artwork: Artwork) -> JSON {
         .object([
             ("mimeType", .string(artwork.mimeType)), ("size", .number(artwork.size)),
             ("pictureType", .number(artwork.pictureType)), ("description", .string(artwork.description)),
@@ -103,7 +103,7 @@ enum EventJSON {
     }
 
     /// A raw field in the shape the fixture script records from mutagen.
-    static func field(_ field: RawTagField) -> JSON {
+    public static func field(_ field: RawTagField) -> JSON {
         let id = ("id", JSON.string(field.key))
         switch field.value {
         case .text(let values):

@@ -1,0 +1,227 @@
+import Foundation
+import Yams
+
+/// Reads `config.yaml` into a `DaemonConfig`, refusing anything doubtful with the file, line and key at fault.
+///
+/// Relative paths (sockets, files) are taken from the configuration file's folder, so the daemon behaves the
+/// same whatever its working directory.
+public struct ConfigLoader {
+    public let file: String
+
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// Reads and checks the file.
+    /// - Throws: `ConfigError` for an unreadable file, bad YAML, an unknown key or a bad value.
+    public func load() throws -> DaemonConfig {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConfigError(file: file, line: nil, key: "", problem: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: file, line: nil, key: "", problem: "the file is not UTF-8 text")
+        }
+        return try parse(text)
+    }
+
+    /// Checks YAML text as if it were the file's.
+    public func parse(_ text: String) throws -> DaemonConfig {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw ConfigError(file: file, line: 1, key: "", problem: "the file is empty: it needs a streams list")
+            }
+            root = node
+        } catch let error as YamlError {
+            throw syntaxError(error)
+        }
+        let document = try mapping(root, key: "", allowed: ["control", "streams"])
+        let control = try document["control"].map { try path($0, key: "control") }
+        guard let streamsNode = document["streams"] else {
+            throw ConfigError(file: file, line: root.mark?.line, key: "streams", problem: "missing: list at least one stream")
+        }
+        guard let items = streamsNode.sequence, !items.isEmpty else {
+            throw error(streamsNode, "streams", "expected a non-empty list of streams")
+        }
+        let streams = try items.enumerated().map { index, item in try stream(item, key: "streams[\(index)]") }
+        try checkUnique(streams, items: Array(items), control: control, controlNode: document["control"])
+        return DaemonConfig(controlSocket: control, streams: streams)
+    }
+
+    // MARK: - Streams
+
+    private static let streamKeys: Set<String> = [
+        "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
+    ]
+
+    private func stream(_ node: Node, key: String) throws -> StreamConfig {
+        let fields = try mapping(node, key: key, allowed: Self.streamKeys)
+        let nameNode = try required(fields, "name", in: node, key: key)
+        let name = try string(nameNode, key: "\(key).name")
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw error(nameNode, "\(key).name", "use letters, digits, '-', '_' or '.' (got '\(name)')")
+        }
+        let source = try self.source(fields, in: node, key: key)
+        let socket = try self.socket(try required(fields, "socket", in: node, key: key), key: "\(key).socket")
+        let defaults = SubscriberLimits()
+        let limits = SubscriberLimits(
+            queueSeconds: try seconds(fields["queueSeconds"], key: "\(key).queueSeconds") ?? defaults.queueSeconds,
+            disconnectAfter: try seconds(fields["disconnectAfter"], key: "\(key).disconnectAfter")
+                ?? defaults.disconnectAfter,
+            historySeconds: try seconds(fields["historySeconds"], key: "\(key).historySeconds", allowZero: true)
+                ?? defaults.historySeconds)
+        return StreamConfig(name: name, source: source, socket: socket, limits: limits)
+    }
+
+    private func source(_ fields: [String: Node], in node: Node, key: String) throws -> SourceConfig {
+        let sourceNode = try required(fields, "source", in: node, key: key)
+        let text = try string(sourceNode, key: "\(key).source")
+        if text == "stdin" {
+            for option in ["pace", "loop"] where fields[option] != nil {
+                throw error(fields[option]!, "\(key).\(option)", "applies to file sources only")
+            }
+            return .standardInput
+        }
+        guard text.hasPrefix("file:"), text.count > 5 else {
+            let problem = text.hasPrefix("http://") || text.hasPrefix("https://")
+                ? "HTTP sources are not supported by this version"
+                : "expected stdin or file:PATH, got '\(text)'"
+            throw error(sourceNode, "\(key).source", problem)
+        }
+        let path = resolve(String(text.dropFirst(5)))
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw error(sourceNode, "\(key).source", "cannot read \(path)")
+        }
+        let pace = try fields["pace"].map { try self.pace($0, key: "\(key).pace") } ?? .realTime(speed: 1)
+        let loop = try fields["loop"].map { try bool($0, key: "\(key).loop") } ?? false
+        return .file(path: path, pace: pace, loop: loop)
+    }
+
+    private func pace(_ node: Node, key: String) throws -> Pace {
+        switch node.string {
+        case "realtime": return .realTime(speed: 1)
+        case "none": return .unpaced
+        default:
+            guard let speed = node.float, speed > 0, speed.isFinite else {
+                throw error(node, key, "expected realtime, none or a speed such as 4 (times real time)")
+            }
+            return .realTime(speed: speed)
+        }
+    }
+
+    private static let socketKeys: Set<String> = ["path", "mode", "owner", "group"]
+
+    private func socket(_ node: Node, key: String) throws -> SocketConfig {
+        guard node.mapping != nil else { return SocketConfig(path: try path(node, key: key)) }
+        let fields = try mapping(node, key: key, allowed: Self.socketKeys)
+        var socket = SocketConfig(path: try path(try required(fields, "path", in: node, key: key), key: "\(key).path"))
+        if let modeNode = fields["mode"] {
+            let text = try string(modeNode, key: "\(key).mode")
+            guard (3...4).contains(text.count), let mode = UInt32(text, radix: 8), mode <= 0o777 else {
+                throw error(modeNode, "\(key).mode", "expected octal permissions such as \"0660\", got '\(text)'")
+            }
+            socket.mode = mode
+        }
+        socket.owner = try fields["owner"].map { try string($0, key: "\(key).owner") }
+        socket.group = try fields["group"].map { try string($0, key: "\(key).group") }
+        return socket
+    }
+
+    /// Stream names and socket paths name one thing each, and only one stream can read standard input.
+    private func checkUnique(_ streams: [StreamConfig], items: [Node], control: String?, controlNode: Node?) throws {
+        var names: Set<String> = []
+        var sockets: [String: String] = [:]
+        if let control { sockets[control] = "control" }
+        var readsStandardInput = false
+        for (index, (stream, node)) in zip(streams, items).enumerated() {
+            let fields = node.mapping.map(Self.fields) ?? [:]
+            if !names.insert(stream.name).inserted {
+                throw error(fields["name"] ?? node, "streams[\(index)].name", "duplicate stream name '\(stream.name)'")
+            }
+            if let owner = sockets[stream.socket.path] {
+                throw error(fields["socket"] ?? node, "streams[\(index)].socket",
+                            "\(stream.socket.path) is already the socket of \(owner)")
+            }
+            sockets[stream.socket.path] = "stream '\(stream.name)'"
+            if stream.source == .standardInput {
+                if readsStandardInput {
+                    throw error(fields["source"] ?? node, "streams[\(index)].source", "only one stream can read stdin")
+                }
+                readsStandardInput = true
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    private func mapping(_ node: Node, key: String, allowed: Set<String>) throws -> [String: Node] {
+        guard let mapping = node.mapping else { throw error(node, key, "expected a mapping of keys to values") }
+        var fields: [String: Node] = [:]
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? ""
+            let path = key.isEmpty ? name : "\(key).\(name)"
+            guard allowed.contains(name) else {
+                throw error(keyNode, path, "unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
+            }
+            guard fields.updateValue(value, forKey: name) == nil else { throw error(keyNode, path, "duplicate key") }
+        }
+        return fields
+    }
+
+    private static func fields(_ mapping: Node.Mapping) -> [String: Node] {
+        Dictionary(mapping.map { ($0.key.string ?? "", $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func required(_ fields: [String: Node], _ name: String, in node: Node, key: String) throws -> Node {
+        guard let value = fields[name] else { throw error(node, "\(key).\(name)", "missing") }
+        return value
+    }
+
+    private func string(_ node: Node, key: String) throws -> String {
+        guard let scalar = node.scalar else { throw error(node, key, "expected a single value") }
+        return scalar.string
+    }
+
+    private func path(_ node: Node, key: String) throws -> String {
+        let text = try string(node, key: key)
+        guard !text.isEmpty else { throw error(node, key, "expected a path") }
+        let path = resolve(text)
+        // sun_path holds 108 bytes, the last one the terminating zero.
+        guard path.utf8.count < 108 else { throw error(node, key, "the socket path is longer than 107 bytes") }
+        return path
+    }
+
+    private func bool(_ node: Node, key: String) throws -> Bool {
+        guard node.scalar != nil, let value = node.bool else { throw error(node, key, "expected true or false") }
+        return value
+    }
+
+    private func seconds(_ node: Node?, key: String, allowZero: Bool = false) throws -> Double? {
+        guard let node else { return nil }
+        guard node.scalar != nil, let value = node.float, value.isFinite, value > 0 || (allowZero && value == 0) else {
+            throw error(node, key, allowZero ? "expected seconds, 0 or more" : "expected seconds, more than 0")
+        }
+        return value
+    }
+
+    /// A path as written, or taken from the configuration file's folder when relative.
+    private func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        return folder.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    private func error(_ node: Node, _ key: String, _ problem: String) -> ConfigError {
+        ConfigError(file: file, line: node.mark?.line, key: key, problem: problem)
+    }
+
+    private func syntaxError(_ error: YamlError) -> ConfigError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+             .composer(_, let problem, let mark, _):
+            return ConfigError(file: file, line: mark.line, key: "", problem: "YAML syntax: \(problem)")
+        default:
+            return ConfigError(file: file, line: nil, key: "", problem: "YAML: \(error)")
+        }
+    }
+}

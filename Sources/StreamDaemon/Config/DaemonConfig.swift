@@ -1,0 +1,74 @@
+/// What `audiostreamd` runs: read from `config.yaml` by `ConfigLoader`.
+public struct DaemonConfig: Equatable, Sendable {
+    /// The socket `audiostream status` asks, or nil for none.
+    public var controlSocket: String?
+    public var streams: [StreamConfig]
+
+    public init(controlSocket: String? = nil, streams: [StreamConfig]) {
+        self.controlSocket = controlSocket
+        self.streams = streams
+    }
+}
+
+/// One stream: where its bytes come from, the socket subscribers connect to, and how slow ones are treated.
+public struct StreamConfig: Equatable, Sendable {
+    public var name: String
+    public var source: SourceConfig
+    public var socket: SocketConfig
+    public var limits: SubscriberLimits
+
+    public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init()) {
+        self.name = name
+        self.source = source
+        self.socket = socket
+        self.limits = limits
+    }
+}
+
+/// Where a stream's bytes come from.
+public enum SourceConfig: Equatable, Sendable {
+    /// The daemon's standard input, read until it ends.
+    case standardInput
+    /// A file, read at `pace` and started again at its end when `loop` is set.
+    case file(path: String, pace: Pace, loop: Bool)
+}
+
+/// How fast a file is read.
+public enum Pace: Equatable, Sendable {
+    /// As fast as the stream can take it.
+    case unpaced
+    /// At this many times real time: 1 plays it as a radio station would.
+    case realTime(speed: Double)
+}
+
+/// A stream's listening socket.
+public struct SocketConfig: Equatable, Sendable {
+    public var path: String
+    /// Permission bits set on the socket file, or nil to keep the umask's.
+    public var mode: UInt32?
+    public var owner: String?
+    public var group: String?
+
+    public init(path: String, mode: UInt32? = nil, owner: String? = nil, group: String? = nil) {
+        self.path = path
+        self.mode = mode
+        self.owner = owner
+        self.group = group
+    }
+}
+
+/// How far a subscriber may fall behind, all in seconds of audio (queue, history) or of wall-clock time.
+public struct SubscriberLimits: Equatable, Sendable {
+    /// Audio a subscriber's queue holds before the oldest packets are dropped.
+    public var queueSeconds: Double
+    /// How long a subscriber may stay behind (dropping) before it is disconnected.
+    public var disconnectAfter: Double
+    /// Recent audio kept for bursts on connect: the most a hello's `burst` can get.
+    public var historySeconds: Double
+
+    public init(queueSeconds: Double = 5, disconnectAfter: Double = 10, historySeconds: Double = 10) {
+        self.queueSeconds = queueSeconds
+        self.disconnectAfter = disconnectAfter
+        self.historySeconds = historySeconds
+    }
+}

@@ -1,0 +1,54 @@
+import Dispatch
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+
+/// `audiostreamd` itself: runs a configuration in the foreground until a signal or the end of every stream.
+public enum Daemon {
+    /// Runs the streams of `configFile`: SIGHUP reloads it, SIGTERM and SIGINT stop the daemon.
+    /// - Returns: the exit status: 0 after a clean stop, 1 when the daemon could not start.
+    public static func run(configFile: String) -> Int32 {
+        let logger = Logger(label: "audiostreamd")
+        let config: DaemonConfig
+        do {
+            config = try ConfigLoader(file: configFile).load()
+        } catch {
+            logger.critical("\(error)")
+            return 1
+        }
+        signal(SIGPIPE, SIG_IGN)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        defer { try? group.syncShutdownGracefully() }
+        let supervisor = Supervisor(configFile: configFile, config: config, group: group)
+        let signals = [
+            watch(SIGTERM) { supervisor.stop() }, watch(SIGINT) { supervisor.stop() },
+            watch(SIGHUP) { supervisor.reload() },
+        ]
+        defer { signals.forEach { $0.cancel() } }
+        do {
+            try supervisor.start().wait()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            supervisor.stop()
+            _ = try? supervisor.finished.futureResult.wait()
+            return 1
+        }
+        logger.info("running \(config.streams.count) stream(s) from \(configFile)")
+        return (try? supervisor.finished.futureResult.wait()) ?? 1
+    }
+
+    /// Checks a configuration without running it.
+    /// - Throws: `ConfigError` locating the first problem.
+    public static func check(configFile: String) throws -> DaemonConfig {
+        try ConfigLoader(file: configFile).load()
+    }
+
+    private static func watch(_ number: Int32, _ action: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: action)
+        source.resume()
+        return source
+    }
+}

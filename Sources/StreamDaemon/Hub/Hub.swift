@@ -1,0 +1,147 @@
+import AudioFileStream
+import NIOCore
+
+/// Fans one stream's messages out to its subscribers, each message encoded once.
+///
+/// Keeps what a newcomer needs: the current properties, the last metadata and the recent packets for a burst.
+/// Confined to its stream's event loop.
+final class Hub {
+    let limits: SubscriberLimits
+    let allocator = ByteBufferAllocator()
+    private(set) var subscribers: [Subscriber] = []
+    private var nextSubscriberID = 1
+    /// The latest message of each property, in the order they first appeared.
+    private var properties: [(id: AudioFileStreamPropertyID, message: ByteBuffer)] = []
+    private var lastMetadata: ByteBuffer?
+    private var history = CircularBuffer<QueuedMessage>()
+    private var historySeconds = 0.0
+    /// The end event, once the stream has ended.
+    private var endMessage: ByteBuffer?
+    /// Subscribers disconnected for staying behind, since the hub started.
+    private(set) var disconnectedSlow = 0
+
+    init(limits: SubscriberLimits) {
+        self.limits = limits
+    }
+
+    /// Whether any subscriber wants PCM, so the stream must decode.
+    var wantsPCM: Bool { subscribers.contains { $0.hello.kinds.contains(.pcm) } }
+
+    /// Adds a subscriber: it gets the welcome, the current state it asked for, and its burst.
+    func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer, now: NIODeadline = .now()) -> Subscriber {
+        let subscriber = Subscriber(id: nextSubscriberID, hello: hello, sink: sink, limits: limits, now: now)
+        nextSubscriberID += 1
+        subscribers.append(subscriber)
+        var opening = [welcome]
+        if hello.kinds.contains(.properties) { opening += properties.map(\.message) }
+        if hello.kinds.contains(.metadata), let lastMetadata { opening.append(lastMetadata) }
+        for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
+        if hello.kinds.contains(.packets) {
+            for message in burst(seconds: min(hello.burstSeconds, limits.queueSeconds)) {
+                _ = subscriber.enqueue(message, now: now)
+            }
+        }
+        if let endMessage {
+            _ = subscriber.enqueue(QueuedMessage(buffer: endMessage, audio: nil), now: now)
+            subscriber.finish()
+        } else {
+            subscriber.drain()
+        }
+        return subscriber
+    }
+
+    func remove(_ subscriber: Subscriber) {
+        subscribers.removeAll { $0 === subscriber }
+    }
+
+    func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {
+        if let index = properties.firstIndex(where: { $0.id == id }) {
+            properties[index].message = message
+        } else {
+            properties.append((id, message))
+        }
+        publish(QueuedMessage(buffer: message, audio: nil)) { $0.contains(.properties) }
+    }
+
+    func publishMetadata(_ message: ByteBuffer) {
+        lastMetadata = message
+        publish(QueuedMessage(buffer: message, audio: nil)) { $0.contains(.metadata) }
+    }
+
+    /// An event every subscriber gets: a discontinuity of the input, the end.
+    func publishEvent(_ message: ByteBuffer) {
+        publish(QueuedMessage(buffer: message, audio: nil)) { _ in true }
+    }
+
+    func publishPacket(_ message: QueuedMessage) {
+        remember(message)
+        publish(message) { $0.contains(.packets) }
+    }
+
+    /// PCM in the encoding each subscriber asked for.
+    func publishPCM(_ messages: [WirePCMEncoding: QueuedMessage]) {
+        let now = NIODeadline.now()
+        for subscriber in subscribers where subscriber.hello.kinds.contains(.pcm) {
+            guard let message = messages[subscriber.hello.pcmEncoding] else { continue }
+            deliver(message, to: subscriber, now: now)
+        }
+    }
+
+    /// The encodings PCM subscribers want now.
+    var wantedPCMEncodings: Set<WirePCMEncoding> {
+        Set(subscribers.filter { $0.hello.kinds.contains(.pcm) }.map(\.hello.pcmEncoding))
+    }
+
+    /// Hands what was published to the sockets; called once per chunk of input so writes are batched.
+    func flush() {
+        for subscriber in subscribers { subscriber.drain() }
+    }
+
+    /// Sends the end event to everyone; each connection closes once it has written it.
+    func end(_ message: ByteBuffer) {
+        endMessage = message
+        publishEvent(message)
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    /// Closes every subscriber's connection.
+    func closeAll() {
+        for subscriber in subscribers { subscriber.close() }
+        subscribers.removeAll()
+    }
+
+    private func publish(_ message: QueuedMessage, to wants: (Set<Hello.Kind>) -> Bool) {
+        let now = NIODeadline.now()
+        for subscriber in subscribers where wants(subscriber.hello.kinds) {
+            deliver(message, to: subscriber, now: now)
+        }
+    }
+
+    private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) {
+        guard !subscriber.enqueue(message, now: now) else { return }
+        disconnectedSlow += 1
+        remove(subscriber)
+        subscriber.close()
+    }
+
+    /// Keeps the packet for bursts, forgetting the oldest beyond `historySeconds`.
+    private func remember(_ message: QueuedMessage) {
+        guard limits.historySeconds > 0, let audio = message.audio else { return }
+        history.append(message)
+        historySeconds += audio.seconds
+        while historySeconds > limits.historySeconds, let oldest = history.popFirst() {
+            historySeconds -= oldest.audio?.seconds ?? 0
+        }
+    }
+
+    /// The most recent packets covering `seconds` of audio, oldest first.
+    private func burst(seconds: Double) -> [QueuedMessage] {
+        var covered = 0.0
+        var start = history.endIndex
+        while start > history.startIndex, covered < seconds {
+            start = history.index(before: start)
+            covered += history[start].audio?.seconds ?? 0
+        }
+        return Array(history[start...])
+    }
+}

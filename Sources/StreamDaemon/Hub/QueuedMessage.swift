@@ -1,0 +1,19 @@
+import NIOCore
+
+/// A message waiting in a subscriber's queue.
+struct QueuedMessage {
+    let buffer: ByteBuffer
+    /// What audio it carries, or nil for an event, which is never dropped.
+    let audio: AudioSpan?
+}
+
+/// The audio a packet or PCM message carries: what the overflow policy counts.
+struct AudioSpan {
+    /// Stream offset of the packet (for PCM, of the packets it was decoded from).
+    let offset: Int64
+    let bytes: Int
+    let frames: Int
+    let sampleRate: Int
+
+    var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}

@@ -1,0 +1,108 @@
+import NIOCore
+
+/// One subscriber's queue and the policy for falling behind.
+///
+/// Messages wait here while the sink is full. Once the queued audio exceeds `queueSeconds`, the oldest whole
+/// packets (or PCM buffers) are dropped; the next one delivered is preceded by an `overflow` discontinuity
+/// event saying how many. A subscriber that keeps dropping for `disconnectAfter` seconds is disconnected.
+/// Confined to its stream's event loop.
+final class Subscriber {
+    let id: Int
+    let hello: Hello
+    let connectedAt: NIODeadline
+    private let sink: SubscriberSink
+    private let limits: SubscriberLimits
+    private var queue = CircularBuffer<QueuedMessage>()
+    /// Seconds of audio in `queue`.
+    private(set) var queuedSeconds = 0.0
+    /// What was dropped since the last overflow event was sent.
+    private var pendingOverflow: (packets: Int, frames: Int, bytes: Int)?
+    /// When the subscriber started dropping without catching up since, or nil.
+    private var behindSince: NIODeadline?
+    /// Set by `finish()`: close once the queue is empty.
+    private var finishing = false
+    private(set) var droppedPackets = 0
+    private(set) var sentBytes = 0
+
+    init(id: Int, hello: Hello, sink: SubscriberSink, limits: SubscriberLimits, now: NIODeadline) {
+        self.id = id
+        self.hello = hello
+        self.sink = sink
+        self.limits = limits
+        connectedAt = now
+    }
+
+    /// Queues a message, dropping the oldest audio if the queue is over its limit.
+    /// - Returns: false when the subscriber has been behind too long and must be disconnected.
+    func enqueue(_ message: QueuedMessage, now: NIODeadline) -> Bool {
+        queue.append(message)
+        queuedSeconds += message.audio?.seconds ?? 0
+        while queuedSeconds > limits.queueSeconds, dropOldestAudio() {
+            behindSince = behindSince ?? now
+        }
+        guard let behindSince else { return true }
+        return now - behindSince < .nanoseconds(Int64(limits.disconnectAfter * 1e9))
+    }
+
+    /// Writes queued messages while the sink takes them, then flushes.
+    func drain() {
+        var wrote = false
+        while sink.isWritable, let message = queue.popFirst() {
+            if let audio = message.audio {
+                queuedSeconds -= audio.seconds
+                if let overflow = pendingOverflow {
+                    send(Self.overflowEvent(overflow, resumingAt: audio.offset))
+                    pendingOverflow = nil
+                }
+            }
+            send(message.buffer)
+            wrote = true
+        }
+        if queue.isEmpty {
+            queuedSeconds = 0
+            behindSince = nil
+        }
+        if wrote { sink.flush() }
+        if finishing && queue.isEmpty { sink.close(afterPendingWrites: true) }
+    }
+
+    /// Closes the connection once everything queued has been written.
+    func finish() {
+        finishing = true
+        drain()
+    }
+
+    /// Closes the connection now, dropping what is queued.
+    func close() {
+        sink.close(afterPendingWrites: false)
+    }
+
+    private func send(_ buffer: ByteBuffer) {
+        sentBytes += buffer.readableBytes
+        sink.write(buffer)
+    }
+
+    /// Drops the oldest audio message, keeping events in place. False when the queue holds no audio.
+    private func dropOldestAudio() -> Bool {
+        guard let index = queue.firstIndex(where: { $0.audio != nil }), let audio = queue[index].audio else {
+            return false
+        }
+        queue.remove(at: index)
+        queuedSeconds -= audio.seconds
+        let dropped = pendingOverflow ?? (0, 0, 0)
+        pendingOverflow = (dropped.packets + 1, dropped.frames + audio.frames, dropped.bytes + audio.bytes)
+        droppedPackets += 1
+        return true
+    }
+
+    private static func overflowEvent(
+        _ overflow: (packets: Int, frames: Int, bytes: Int), resumingAt offset: Int64
+    ) -> ByteBuffer {
+        let event = JSON.object([
+            ("event", .string("discontinuity")), ("offset", .number(offset)), ("skippedBytes", .number(overflow.bytes)),
+            ("reason", .string("overflow")), ("droppedPackets", .number(overflow.packets)),
+            ("droppedFrames", .number(overflow.frames)),
+        ])
+        return WireEncoding.message(.event, json: event, allocator: ByteBufferAllocator())
+    }
+}

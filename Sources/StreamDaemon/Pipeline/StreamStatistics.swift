@@ -1,0 +1,47 @@
+import AudioFileStream
+
+/// What `audiostream status` reports about a stream's input: counted by its pipeline.
+final class StreamStatistics {
+    var bytesIn = 0
+    private(set) var packets = 0
+    private(set) var packetBytes = 0
+    private(set) var audioSeconds = 0.0
+    private(set) var resyncs = 0
+    private(set) var skippedBytes = 0
+    var decodeErrors = 0
+    private(set) var format: AudioStreamBasicDescription?
+
+    func note(packetOf size: Int, frames: Int, sampleRate: Int) {
+        packets += 1
+        packetBytes += size
+        if sampleRate > 0 { audioSeconds += Double(frames) / Double(sampleRate) }
+    }
+
+    func note(_ id: AudioFileStreamPropertyID, _ value: AudioFileStreamPropertyValue) {
+        if id == .dataFormat, case .format(let format) = value { self.format = format }
+    }
+
+    func note(_ discontinuity: Discontinuity) {
+        if discontinuity.reason == .resync { resyncs += 1 }
+        skippedBytes += Int(discontinuity.skippedBytes)
+    }
+
+    /// Bits per second of audio in the packets so far.
+    var measuredBitRate: Int {
+        audioSeconds > 0 ? Int((Double(packetBytes * 8) / audioSeconds).rounded()) : 0
+    }
+
+    var json: [(String, JSON)] {
+        [
+            ("format", JSON.optional(format) { format in
+                .object([
+                    ("formatID", .string(format.formatID.description)), ("sampleRate", .double(format.sampleRate)),
+                    ("channels", .number(format.channelsPerFrame)),
+                ])
+            }),
+            ("bitRate", .number(measuredBitRate)), ("bytesIn", .number(bytesIn)), ("packets", .number(packets)),
+            ("audioSeconds", .double((audioSeconds * 1000).rounded() / 1000)), ("resyncs", .number(resyncs)),
+            ("skippedBytes", .number(skippedBytes)), ("decodeErrors", .number(decodeErrors)),
+        ]
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Reads a stream's bytes on a thread of its own, so a blocking read (stdin, a slow disk) never holds up an
+/// event loop, and hands each chunk over synchronously: the reader waits until the chunk has been parsed, which
+/// keeps memory bounded and lets a file be paced by the audio it turned out to hold.
+final class SourceReader: Sendable {
+    /// What the reader hands over.
+    enum Output {
+        /// Bytes that follow the previous ones unless `discontinuity` (a loop starting again) says otherwise.
+        case bytes([UInt8], discontinuity: Bool)
+        /// The source is exhausted, with the reason if it failed.
+        case end(failure: String?)
+    }
+
+    /// Takes one output; for bytes, answers the seconds of audio parsed so far, or nil to stop reading.
+    typealias Deliver = @Sendable (Output) -> Double?
+
+    private let config: SourceConfig
+    private let stopped = NIOLockedValueBox(false)
+
+    init(config: SourceConfig) {
+        self.config = config
+    }
+
+    /// Starts the reading thread.
+    func start(deliver: @escaping Deliver) {
+        let thread = Thread { [self] in
+            let failure = read(deliver: deliver)
+            if !isStopped { _ = deliver(.end(failure: failure)) }
+        }
+        thread.name = "source"
+        thread.start()
+    }
+
+    /// Stops handing over chunks. A read already blocked (stdin) returns on its own; its bytes are dropped.
+    func stop() {
+        stopped.withLockedValue { $0 = true }
+    }
+
+    private var isStopped: Bool { stopped.withLockedValue { $0 } }
+
+    /// Reads until the end, a failure or `stop()`; returns the failure, if any.
+    private func read(deliver: Deliver) -> String? {
+        switch config {
+        case .standardInput:
+            return read(descriptor: 0, chunkSize: 65536, pace: nil, deliver: deliver, discontinuity: false).failure
+        case .file(let path, let pace, let loop):
+            let clock = PaceClock(speed: pace)
+            var audioSeconds = 0.0
+            var discontinuity = false
+            repeat {
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
+                defer { close(descriptor) }
+                // Small chunks when paced, so packets leave evenly rather than in bursts.
+                let result = read(descriptor: descriptor, chunkSize: clock == nil ? 65536 : 1024, pace: clock,
+                                  deliver: deliver, discontinuity: discontinuity)
+                if let failure = result.failure { return failure }
+                // Looping a file that holds no audio would spin for ever.
+                guard result.audioSeconds > audioSeconds else { return isStopped ? nil : "no audio in \(path)" }
+                audioSeconds = result.audioSeconds
+                discontinuity = true
+            } while loop && !isStopped
+            return nil
+        }
+    }
+
+    private func read(
+        descriptor: Int32, chunkSize: Int, pace: PaceClock?, deliver: Deliver, discontinuity: Bool
+    ) -> (failure: String?, audioSeconds: Double) {
+        var first = true
+        var audioSeconds = 0.0
+        while !isStopped {
+            var chunk = [UInt8](repeating: 0, count: chunkSize)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return ("read failed: \(String(cString: strerror(errno)))", audioSeconds) }
+            if count == 0 { break }
+            chunk.removeLast(chunkSize - count)
+            guard !isStopped, let parsed = deliver(.bytes(chunk, discontinuity: first && discontinuity)) else { break }
+            first = false
+            audioSeconds = parsed
+            pace?.wait(until: audioSeconds)
+        }
+        return (nil, audioSeconds)
+    }
+}
+
+/// Sleeps so that audio leaves at `speed` times real time, measured from the clock's creation.
+private struct PaceClock {
+    let speed: Double
+    let start = DispatchTime.now()
+
+    init?(speed pace: Pace) {
+        guard case .realTime(let speed) = pace else { return nil }
+        self.speed = speed
+    }
+
+    func wait(until audioSeconds: Double) {
+        let due = start.uptimeNanoseconds + UInt64(audioSeconds / speed * 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { usleep(UInt32(min(due - now, 1_000_000_000) / 1000)) }
+    }
+}

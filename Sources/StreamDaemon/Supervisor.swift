@@ -1,0 +1,154 @@
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Runs the configured streams: starts them, applies a changed configuration, stops them.
+///
+/// Its own state is touched only on `eventLoop`, so reloads, stops and stream endings happen one at a time.
+final class Supervisor: @unchecked Sendable {
+    private let configFile: String
+    private let group: MultiThreadedEventLoopGroup
+    private let eventLoop: EventLoop
+    private let logger = Logger(label: "audiostreamd")
+    private let startedAt = NIODeadline.now()
+    private var config: DaemonConfig
+    private var streams: [String: StreamService] = [:]
+    /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
+    private var endedStreams: [String: StreamConfig] = [:]
+    private var control: (path: String, channel: Channel)?
+    private var stopping = false
+    /// Succeeds when the daemon has stopped, with its exit status.
+    let finished: EventLoopPromise<Int32>
+
+    /// How long subscribers get to take their queues on shutdown.
+    static let shutdownGrace = TimeAmount.seconds(2)
+
+    init(configFile: String, config: DaemonConfig, group: MultiThreadedEventLoopGroup) {
+        self.configFile = configFile
+        self.config = config
+        self.group = group
+        eventLoop = group.next()
+        finished = eventLoop.makePromise()
+    }
+
+    /// Starts the control socket and every stream; fails if any of them cannot start.
+    func start() -> EventLoopFuture<Void> {
+        eventLoop.flatSubmit { [self] in
+            let starts = config.streams.map(startStream) + [startControl(config.controlSocket)]
+            return EventLoopFuture.andAllSucceed(starts, on: eventLoop)
+        }
+    }
+
+    /// Re-reads the configuration: streams that changed are restarted, new ones started, removed ones stopped;
+    /// unchanged streams and their subscribers are left alone. A bad file changes nothing.
+    func reload() {
+        eventLoop.execute { [self] in
+            guard !stopping else { return }
+            let newConfig: DaemonConfig
+            do {
+                newConfig = try ConfigLoader(file: configFile).load()
+            } catch {
+                logger.error("reload refused, keeping the running configuration: \(error)")
+                return
+            }
+            logger.info("reloading \(configFile)")
+            let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
+            let changed = streams.values.filter { wanted[$0.config.name] != $0.config }
+            let stops = changed.map { service in
+                streams[service.config.name] = nil
+                service.logger.info(wanted[service.config.name] == nil ? "removed" : "changed; restarting")
+                return service.stop(grace: .zero)
+            }
+            config = newConfig
+            EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
+                for stream in newConfig.streams where streams[stream.name] == nil && endedStreams[stream.name] != stream {
+                    startStream(stream).whenFailure { [self] in logger.error("stream \(stream.name) not started: \($0)") }
+                }
+                if control?.path != newConfig.controlSocket {
+                    stopControl()
+                    startControl(newConfig.controlSocket).whenFailure { [self] in logger.error("control socket: \($0)") }
+                }
+            }
+        }
+    }
+
+    /// Ends every stream, giving subscribers a moment to take what is queued, then reports exit status 0.
+    func stop() {
+        eventLoop.execute { [self] in
+            guard !stopping else { return }
+            stopping = true
+            logger.info("stopping")
+            let stops = streams.values.map { $0.stop(grace: Self.shutdownGrace) }
+            streams.removeAll()
+            EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
+                stopControl()
+                finished.succeed(0)
+            }
+        }
+    }
+
+    /// The daemon's answer to `audiostream status`.
+    func status() -> EventLoopFuture<JSON> {
+        eventLoop.flatSubmit { [self] in
+            let services = config.streams.compactMap { streams[$0.name] }
+            return EventLoopFuture.whenAllSucceed(services.map { $0.status() }, on: eventLoop).map { [self] streams in
+                .object([
+                    ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
+                    ("streams", .array(streams)),
+                ])
+            }
+        }
+    }
+
+    private func startStream(_ stream: StreamConfig) -> EventLoopFuture<Void> {
+        let service = StreamService(config: stream, eventLoop: group.next()) { [self] service in
+            eventLoop.execute { self.streamEnded(service) }
+        }
+        streams[stream.name] = service
+        return service.start().hop(to: eventLoop).flatMapErrorThrowing { [self] error in
+            if streams[stream.name] === service { streams[stream.name] = nil }
+            throw error
+        }
+    }
+
+    /// A stream whose source ended for good is forgotten; when none is left, the daemon is done.
+    private func streamEnded(_ service: StreamService) {
+        guard streams[service.config.name] === service else { return }
+        streams[service.config.name] = nil
+        endedStreams[service.config.name] = service.config
+        if streams.isEmpty && !stopping {
+            logger.info("every stream has ended")
+            stop()
+        }
+    }
+
+    private func startControl(_ path: String?) -> EventLoopFuture<Void> {
+        guard let path else { return eventLoop.makeSucceededVoidFuture() }
+        do {
+            try SocketFile.prepare(path)
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        return ServerBootstrap(group: eventLoop)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(WireFrameDecoder()),
+                        ControlConnection { [self] command in command == "status" ? status() : nil })
+                }
+            }
+            .bind(unixDomainSocketPath: path)
+            .hop(to: eventLoop)
+            .map { [self] channel in
+                control = (path, channel)
+                logger.info("control socket on \(path)")
+            }
+    }
+
+    private func stopControl() {
+        guard let control else { return }
+        control.channel.close(promise: nil)
+        SocketFile.remove(control.path)
+        self.control = nil
+    }
+}

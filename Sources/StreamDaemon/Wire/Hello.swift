@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a subscriber asks for when it connects: its first message, JSON on the wire.
+public struct Hello: Equatable, Sendable {
+    /// What a subscriber can receive. Discontinuity and end events reach every subscriber.
+    public enum Kind: String, CaseIterable, Sendable {
+        case packets, pcm, properties, metadata
+    }
+
+    public var kinds: Set<Kind>
+    /// The PCM encoding wanted, when `kinds` has `.pcm`.
+    public var pcmEncoding: WirePCMEncoding
+    /// Seconds of recent packets wanted at once, before the live ones.
+    public var burstSeconds: Double
+
+    public init(kinds: Set<Kind>, pcmEncoding: WirePCMEncoding = .s16, burstSeconds: Double = 0) {
+        self.kinds = kinds
+        self.pcmEncoding = pcmEncoding
+        self.burstSeconds = burstSeconds
+    }
+
+    /// The hello as JSON text.
+    public var json: JSON {
+        .object([
+            ("protocol", .number(WireProtocol.version)),
+            ("kinds", .array(Kind.allCases.filter(kinds.contains).map { .string($0.rawValue) })),
+            ("pcm", .string(pcmEncoding.name)), ("burst", .double(burstSeconds)),
+        ])
+    }
+
+    /// Reads a hello.
+    /// - Throws: `WireError.badHello` naming what is wrong, for the server to send back before closing.
+    public init(json payload: [UInt8]) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+            throw WireError.badHello("the hello is not a JSON object")
+        }
+        guard object["protocol"] as? Int == WireProtocol.version else {
+            throw WireError.badHello("unsupported protocol \(object["protocol"] ?? "none"); this server speaks 1")
+        }
+        guard let names = object["kinds"] as? [String], !names.isEmpty else {
+            throw WireError.badHello("kinds must list some of packets, pcm, properties, metadata")
+        }
+        kinds = try Set(names.map { name in
+            guard let kind = Kind(rawValue: name) else { throw WireError.badHello("unknown kind '\(name)'") }
+            return kind
+        })
+        let encodingName = object["pcm"] as? String ?? "s16"
+        guard let encoding = WirePCMEncoding(name: encodingName) else {
+            throw WireError.badHello("pcm must be s16 or f32, not '\(encodingName)'")
+        }
+        pcmEncoding = encoding
+        let burst = (object["burst"] as? NSNumber)?.doubleValue ?? 0
+        guard burst >= 0, burst.isFinite else { throw WireError.badHello("burst must be 0 or more seconds") }
+        burstSeconds = burst
+    }
+}
+
+/// A protocol violation, said back to the peer before the connection closes.
+public enum WireError: Error, Equatable, CustomStringConvertible {
+    case badHello(String)
+    case unexpectedMessage(UInt8)
+    case messageTooLarge(Int)
+    case truncated
+
+    public var description: String {
+        switch self {
+        case .badHello(let reason): "bad hello: \(reason)"
+        case .unexpectedMessage(let type): "unexpected message type \(type)"
+        case .messageTooLarge(let size): "message of \(size) bytes is over the limit"
+        case .truncated: "the connection ended inside a message"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Glibc
+
+/// A blocking connection to a stream or control socket, for command-line clients and tests.
+public final class WireClient {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    /// Connects to the Unix socket at `path`.
+    /// - Throws: `WireClientError` naming the path and the system's reason.
+    public init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw WireClientError(path: path, reason: String(cString: strerror(errno))) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else {
+            close(descriptor)
+            throw WireClientError(path: path, reason: "path longer than \(capacity - 1) bytes")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw WireClientError(path: path, reason: reason)
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends one JSON message.
+    public func send(_ type: WireMessageType, json: JSON) throws {
+        let payload = Array(json.text.utf8)
+        let length = UInt32(payload.count + 1)
+        var message: [UInt8] = withUnsafeBytes(of: length.bigEndian, Array.init)
+        message.append(type.rawValue)
+        message += payload
+        var sent = 0
+        while sent < message.count {
+            let count = message[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw WireClientError(path: "socket", reason: String(cString: strerror(errno))) }
+            sent += count
+        }
+    }
+
+    /// Whether bytes already received wait to be read: when false, the next `receive()` blocks.
+    public var hasBufferedBytes: Bool { buffer.count > start }
+
+    /// The next message, or nil when the server closed the connection between messages.
+    /// - Throws: `WireError` for a message cut short or over the size limit.
+    public func receive() throws -> WireMessage? {
+        guard let header = try take(WireProtocol.headerSize, atStart: true) else { return nil }
+        let length = Int(header.bigEndianInteger(at: 0, as: UInt32.self))
+        guard length >= 1, length <= WireProtocol.maximumMessageSize else { throw WireError.messageTooLarge(length) }
+        guard let payload = try take(length - 1, atStart: false) else { throw WireError.truncated }
+        return try WireMessage(type: header[header.startIndex + 4], payload: payload)
+    }
+
+    /// Exactly `count` bytes, or nil at a clean end of input before any of them.
+    private func take(_ count: Int, atStart: Bool) throws -> ArraySlice<UInt8>? {
+        while buffer.count - start < count {
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            var chunk = [UInt8](repeating: 0, count: max(65536, count - buffer.count))
+            let received = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if received < 0 && errno == EINTR { continue }
+            if received <= 0 {
+                if atStart && buffer.count == start { return nil }
+                throw WireError.truncated
+            }
+            buffer += chunk[..<received]
+        }
+        defer { start += count }
+        return buffer[start..<start + count]
+    }
+}
+
+/// A socket that could not be reached.
+public struct WireClientError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "cannot connect to \(path): \(reason)" }
+}

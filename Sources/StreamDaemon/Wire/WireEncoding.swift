@@ -1,0 +1,57 @@
+import NIOCore
+
+/// Builds whole messages (length, type, payload) in `ByteBuffer`s, each encoded once and shared by every
+/// subscriber it goes to.
+enum WireEncoding {
+    static func message(_ type: WireMessageType, json: JSON, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let text = json.text
+        var buffer = allocator.buffer(capacity: WireProtocol.headerSize + text.utf8.count)
+        writeHeader(type, payloadSize: text.utf8.count, to: &buffer)
+        buffer.writeString(text)
+        return buffer
+    }
+
+    static func packet(
+        _ bytes: UnsafeRawBufferPointer, offset: Int64, timestamp: Int64, frames: Int, allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
+        let payloadSize = WireProtocol.packetFieldsSize + bytes.count
+        var buffer = allocator.buffer(capacity: WireProtocol.headerSize + payloadSize)
+        writeHeader(.packet, payloadSize: payloadSize, to: &buffer)
+        buffer.writeMultipleIntegers(UInt64(offset), UInt64(timestamp), UInt32(frames))
+        buffer.writeBytes(bytes)
+        return buffer
+    }
+
+    /// A PCM message from float samples, converted to `encoding` on the way.
+    ///
+    /// 16-bit samples are rounded to nearest, ties to even, and clipped: the decoder's own float output scaled
+    /// by 32768 is exact, so this gives the same samples as decoding to 16 bits directly.
+    static func pcm(
+        floats: UnsafeRawBufferPointer, sampleRate: Int, channels: Int, timestamp: Int64,
+        encoding: WirePCMEncoding, allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
+        let samples = floats.count / 4
+        let payloadSize = WireProtocol.pcmFieldsSize + samples * encoding.bytesPerSample
+        var buffer = allocator.buffer(capacity: WireProtocol.headerSize + payloadSize)
+        writeHeader(.pcm, payloadSize: payloadSize, to: &buffer)
+        buffer.writeMultipleIntegers(UInt64(timestamp), UInt32(sampleRate), UInt16(channels), encoding.rawValue, UInt8(0))
+        switch encoding {
+        case .f32:
+            for index in 0..<samples {
+                let sample = floats.loadUnaligned(fromByteOffset: index * 4, as: Float.self)
+                buffer.writeInteger(sample.bitPattern, endianness: .little)
+            }
+        case .s16:
+            for index in 0..<samples {
+                let scaled = (floats.loadUnaligned(fromByteOffset: index * 4, as: Float.self) * 32768)
+                    .rounded(.toNearestOrEven)
+                buffer.writeInteger(Int16(max(-32768, min(32767, scaled))), endianness: .little)
+            }
+        }
+        return buffer
+    }
+
+    private static func writeHeader(_ type: WireMessageType, payloadSize: Int, to buffer: inout ByteBuffer) {
+        buffer.writeMultipleIntegers(UInt32(1 + payloadSize), type.rawValue)
+    }
+}

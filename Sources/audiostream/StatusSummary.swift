@@ -1,0 +1,39 @@
+import Foundation
+
+/// The daemon's status answer as a few lines for people: a line per stream, an indented line per subscriber.
+struct StatusSummary {
+    let lines: [String]
+
+    init(_ status: [String: Any]) {
+        var lines = ["up \(Self.duration(status["uptimeSeconds"]))"]
+        for stream in status["streams"] as? [[String: Any]] ?? [] {
+            let subscribers = stream["subscribers"] as? [[String: Any]] ?? []
+            var format = "format unknown"
+            if let known = stream["format"] as? [String: Any] {
+                format = "\(known["formatID"] ?? "?") \(known["sampleRate"] ?? "?") Hz \(known["channels"] ?? "?") ch"
+            }
+            lines.append([
+                "\(stream["name"] ?? "?"): \(stream["state"] ?? "?")", "\(stream["source"] ?? "?")", format,
+                "\(Self.number(stream["bitRate"]) / 1000) kb/s", "up \(Self.duration(stream["uptimeSeconds"]))",
+                "in \(Self.number(stream["bytesIn"])) B", "out \(Self.number(stream["bytesOut"])) B",
+                "\(subscribers.count) subscriber(s)",
+            ].joined(separator: ", "))
+            for subscriber in subscribers {
+                let kinds = (subscriber["kinds"] as? [String] ?? []).joined(separator: "+")
+                lines.append("  #\(subscriber["id"] ?? "?") \(kinds): lag \(subscriber["lagSeconds"] ?? 0) s, "
+                    + "dropped \(Self.number(subscriber["droppedPackets"])), out \(Self.number(subscriber["bytesOut"])) B, "
+                    + "connected \(Self.duration(subscriber["connectedSeconds"]))")
+            }
+        }
+        self.lines = lines
+    }
+
+    private static func number(_ value: Any?) -> Int {
+        (value as? NSNumber)?.intValue ?? 0
+    }
+
+    private static func duration(_ value: Any?) -> String {
+        let seconds = number(value)
+        return seconds >= 3600 ? "\(seconds / 3600)h\(seconds % 3600 / 60)m" : seconds >= 60 ? "\(seconds / 60)m\(seconds % 60)s" : "\(seconds)s"
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import StreamDaemon
+
+/// `audiostream subscribe SOCKET`: a daemon stream's messages as `events` JSON lines, until its end.
+struct SubscribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe",
+        abstract: "Subscribe to an audiostreamd stream and print what arrives as JSON lines.",
+        discussion: "Lines follow the schema of `audiostream events`, plus {\"event\":\"pcm\",…} for decoded "
+            + "audio. Exits 0 after the stream's end event, 1 if the connection closes before it.")
+
+    @Argument(help: "The stream's socket, as configured for audiostreamd.")
+    var socket: String
+
+    @Option(help: "What to receive, comma-separated: packets, pcm, metadata, properties.")
+    var kinds = "packets,metadata,properties"
+
+    @Option(help: "PCM sample format: s16 or f32 (little-endian, interleaved).")
+    var format = "s16"
+
+    @Option(help: "Seconds of recent packets to receive at once on connecting.")
+    var burst = 0.0
+
+    @Option(name: .shortAndLong, help: "Write the raw packet bytes (or, with pcm alone, the PCM) to this file.")
+    var output: String?
+
+    func validate() throws {
+        let names = kinds.split(separator: ",").map(String.init)
+        guard !names.isEmpty, names.allSatisfy({ Hello.Kind(rawValue: $0) != nil }) else {
+            throw ValidationError("--kinds takes packets, pcm, metadata and properties, comma-separated")
+        }
+        guard WirePCMEncoding(name: format) != nil else { throw ValidationError("--format must be s16 or f32") }
+        guard burst >= 0 else { throw ValidationError("--burst must be 0 or more seconds") }
+        if output != nil && names.contains("packets") == names.contains("pcm") {
+            throw ValidationError("--output needs exactly one of packets or pcm in --kinds")
+        }
+    }
+
+    func run() throws {
+        let hello = Hello(
+            kinds: Set(kinds.split(separator: ",").compactMap { Hello.Kind(rawValue: String($0)) }),
+            pcmEncoding: WirePCMEncoding(name: format)!, burstSeconds: burst)
+        let client: WireClient
+        do {
+            client = try WireClient(path: socket)
+            try client.send(.hello, json: hello.json)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let lines = BufferedOutput()
+        let media = try output.map { try BufferedOutput(creating: $0) }
+        while let message = try client.receive() {
+            switch message {
+            case .json(.event, let text):
+                lines.line(text)
+                if text == EventJSON.end.text {
+                    try lines.flush()
+                    try media?.flush()
+                    return
+                }
+            case .json(.error, let text):
+                throw CommandFailure("the daemon refused: \(text)")
+            case .json:
+                break
+            case .packet(let packet):
+                lines.line(JSON.object([
+                    ("event", .string("packet")), ("offset", .number(packet.offset)),
+                    ("size", .number(packet.bytes.count)), ("frames", .number(packet.frames)),
+                ]).text)
+                packet.bytes.withUnsafeBytes { media?.write($0) }
+            case .pcm(let pcm):
+                lines.line(JSON.object([
+                    ("event", .string("pcm")), ("frames", .number(pcm.frames)), ("format", .string(pcm.encoding.name)),
+                    ("sampleRate", .number(pcm.sampleRate)), ("channels", .number(pcm.channels)),
+                ]).text)
+                pcm.samples.withUnsafeBytes { media?.write($0) }
+            }
+            if !client.hasBufferedBytes {
+                try lines.flush()
+                try media?.flush()
+            }
+        }
+        try lines.flush()
+        try media?.flush()
+        throw CommandFailure("the connection closed before the end of the stream")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import StreamDaemon
+
+/// A real `audiostreamd` process on a configuration written into a fresh folder, as operators run it.
+final class DaemonHarness {
+    let folder: URL
+    let process = Process()
+    private let standardInput = Pipe()
+    private let logFile: URL
+
+    /// The built binaries beside the test bundle.
+    static func binary(_ name: String) -> URL {
+        let folder = Bundle.main.bundleURL
+        let candidate = folder.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        return folder.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Starts the daemon on `config` (YAML; relative paths are in the harness's folder).
+    init(config: String, arguments: [String] = []) throws {
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("asd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try config.write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        logFile = folder.appendingPathComponent("daemon.log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.executableURL = Self.binary("audiostreamd")
+        process.arguments = ["--config", folder.appendingPathComponent("config.yaml").path] + arguments
+        process.standardInput = standardInput
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// What the daemon logged so far.
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Waits until the socket answers connections, or the daemon has exited.
+    func waitForSocket(_ name: String, timeout: TimeInterval = 20) throws {
+        try waitUntil("\(name) to listen", timeout: timeout) { (try? WireClient(path: path(name))) != nil }
+    }
+
+    /// Polls `condition` every 20 ms until it holds.
+    /// - Throws: `HarnessError.timedOut` after `timeout`, with the daemon's log.
+    func waitUntil(_ what: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            guard Date() < deadline else { throw HarnessError.timedOut(what, log: log) }
+            usleep(20_000)
+        }
+    }
+
+    /// Writes bytes to the daemon's standard input.
+    func feed(_ data: Data) {
+        standardInput.fileHandleForWriting.write(data)
+    }
+
+    /// Closes the daemon's standard input: the `stdin` source ends.
+    func closeInput() throws {
+        try standardInput.fileHandleForWriting.close()
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the daemon to exit and returns its status.
+    func waitForExit(timeout: TimeInterval = 20) throws -> Int32 {
+        try waitUntil("the daemon to exit", timeout: timeout) { !process.isRunning }
+        return process.terminationStatus
+    }
+
+    /// The daemon's status answer on the control socket `control`.
+    func status(control: String = "control.sock") throws -> [String: Any] {
+        let client = try WireClient(path: path(control))
+        try client.send(.request, json: .object([("command", .string("status"))]))
+        guard case .json(.response, let text) = try client.receive() else { throw HarnessError.noStatus }
+        return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// The status of stream `name`.
+    func streamStatus(_ name: String) throws -> [String: Any]? {
+        let streams = try status()["streams"] as? [[String: Any]] ?? []
+        return streams.first { $0["name"] as? String == name }
+    }
+
+    /// Subscribers connected to stream `name`.
+    func subscriberCount(_ name: String) throws -> Int {
+        (try streamStatus(name)?["subscribers"] as? [Any])?.count ?? 0
+    }
+}
+
+enum HarnessError: Error, CustomStringConvertible {
+    case timedOut(String, log: String)
+    case noStatus
+
+    var description: String {
+        switch self {
+        case .timedOut(let what, let log): "timed out waiting for \(what); daemon log:\n\(log)"
+        case .noStatus: "the control socket gave no status"
+        }
+    }
+}
