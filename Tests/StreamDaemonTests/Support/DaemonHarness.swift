@@ -22,7 +22,7 @@ final class DaemonHarness {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try config.write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         logFile = folder.appendingPathComponent("daemon.log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = Self.binary("audiostreamd")
         process.arguments = ["--config", folder.appendingPathComponent("config.yaml").path] + arguments
         process.standardInput = standardInput
