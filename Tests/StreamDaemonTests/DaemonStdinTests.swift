@@ -1,0 +1,103 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// The daemon end to end with a `stdin` stream: real binaries, real sockets, expected values from ffprobe and
+/// mpg123 (recorded by the fixture script).
+@Suite(.serialized) struct DaemonStdinTests {
+    static let config = """
+        control: control.sock
+        streams:
+          - name: radio
+            source: stdin
+            socket: radio.sock
+            queueSeconds: 600
+        """
+
+    @Test(arguments: ["l3-vbr-v2.mp3", "tags-id3v24-and-v1-and-ape.mp3"])
+    func everySubscriberGetsEveryPacketInOrder(fixture name: String) throws {
+        let fixture = Fixtures.named(name)
+        let daemon = try DaemonHarness(config: Self.config)
+        try daemon.waitForSocket("radio.sock")
+        let subscribers = try (0..<24).map { index in
+            try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets,metadata,properties",
+                                  folder: daemon.folder, name: "subscriber\(index)")
+        }
+        try daemon.waitUntil("every subscriber to join") { try daemon.subscriberCount("radio") == subscribers.count }
+        daemon.feed(Data(fixture.bytes))
+        try daemon.closeInput()
+
+        let expectedLines = fixture.expectedPackets.map { "\($0.offset),\($0.size)" }
+        let expectedBytes = fixture.expectedPackets.reduce(into: Data()) { bytes, packet in
+            bytes += Data(fixture.bytes[Int(packet.offset)..<Int(packet.offset) + packet.size])
+        }
+        for subscriber in subscribers {
+            let result = subscriber.finish()
+            #expect(result.status == 0)
+            let events = result.lines.compactMap(Self.object)
+            let packets = events.filter { $0["event"] as? String == "packet" }
+                .map { "\($0["offset"] as! Int),\($0["size"] as! Int)" }
+            #expect(packets == expectedLines)
+            #expect(result.output == expectedBytes)
+            #expect(events.last?["event"] as? String == "end")
+            #expect(events.contains { $0["event"] as? String == "property" && $0["id"] as? String == "redy" })
+        }
+        // stdin cannot start again: with its only stream ended, the daemon is done.
+        #expect(try daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.path("radio.sock")))
+    }
+
+    @Test(arguments: ["s16", "f32"])
+    func pcmSubscribersGetWhatMpg123Decodes(format: String) throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let daemon = try DaemonHarness(config: Self.config)
+        try daemon.waitForSocket("radio.sock")
+        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
+                                               name: "pcm", arguments: ["--format", format])
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        daemon.feed(Data(fixture.bytes))
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0)
+        let key = format == "s16" ? "mpg123S16Md5" : "mpg123F32Md5"
+        #expect(try md5([UInt8](result.output)) == fixture.facts?[key] as? String)
+        let frames = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
+            .reduce(0) { $0 + ($1["frames"] as! Int) }
+        #expect(frames == fixture.facts?["mpg123Samples"] as? Int)
+    }
+
+    @Test func aStreamThatIsNotAudioEndsAloneWithAClearError() throws {
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+              - name: music
+                source: file:\(Fixtures.named("l3-cbr128-joint.mp3").file.path)
+                pace: realtime
+                loop: true
+                socket: music.sock
+            """)
+        try daemon.waitForSocket("radio.sock")
+        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets",
+                                               folder: daemon.folder, name: "radio")
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        // An Ogg page header: a container this version does not read.
+        daemon.feed(Data("OggS".utf8) + Data(repeating: 0, count: 4096))
+
+        let result = subscriber.finish()
+        #expect(result.status == 0)
+        #expect(result.lines == [#"{"event":"end"}"#])
+        try daemon.waitUntil("the error to be logged") { daemon.log.contains("stream=radio") && daemon.log.contains("cannot parse") }
+        #expect(try daemon.streamStatus("music")?["state"] as? String == "running")
+        try daemon.waitForSocket("music.sock")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    static func object(_ line: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A real `audiostream subscribe` process, its JSON lines kept in a file so a full pipe can never block it.
+final class SubscriberProcess {
+    let process = Process()
+    let linesFile: URL
+    let outputFile: URL
+
+    /// Starts `audiostream subscribe SOCKET --kinds KINDS -o OUTPUT` and any further arguments.
+    init(socket: String, kinds: String, folder: URL, name: String, arguments: [String] = []) throws {
+        linesFile = folder.appendingPathComponent("\(name).jsonl")
+        outputFile = folder.appendingPathComponent("\(name).out")
+        _ = FileManager.default.createFile(atPath: linesFile.path, contents: nil)
+        process.executableURL = DaemonHarness.binary("audiostream")
+        process.arguments = ["subscribe", socket, "--kinds", kinds, "--output", outputFile.path] + arguments
+        process.standardOutput = try FileHandle(forWritingTo: linesFile)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Waits for the process to exit.
+    /// - Returns: its exit status, the JSON lines it printed and the bytes it wrote to its output file.
+    func finish() -> (status: Int32, lines: [String], output: Data) {
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: linesFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, text.split(separator: "\n").map(String.init),
+                (try? Data(contentsOf: outputFile)) ?? Data())
+    }
+}
