@@ -1,7 +1,7 @@
 # The project's front door: make run, make test, make bench, make fixtures.
 SWIFT ?= swift
-# Debian packages the build and tests need on a fresh machine.
-TEST_PACKAGES := libmpg123-dev pkg-config
+# Debian packages the build and tests need on a fresh machine (python3 runs the example subscriber).
+TEST_PACKAGES := libmpg123-dev pkg-config python3
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine
 RUN_INPUT ?= Tests/Fixtures/l3-vbr-v2.mp3

@@ -163,7 +163,7 @@ public struct ConfigLoader {
             guard allowed.contains(name) else {
                 throw error(keyNode, path, "unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
             }
-            guard fields.updateValue(value, forKey: name) == nil else { throw error(keyNode, path, "duplicate key") }
+            fields[name] = value
         }
         return fields
     }
@@ -220,6 +220,9 @@ public struct ConfigLoader {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
              .composer(_, let problem, let mark, _):
             return ConfigError(file: file, line: mark.line, key: "", problem: "YAML syntax: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ConfigError(file: file, line: context.mark.line, key: duplicates.sorted().joined(separator: ", "),
+                               problem: "duplicate key")
         default:
             return ConfigError(file: file, line: nil, key: "", problem: "YAML: \(error)")
         }

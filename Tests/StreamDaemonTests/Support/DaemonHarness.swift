@@ -16,15 +16,21 @@ final class DaemonHarness {
         return folder.deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// Starts the daemon on `config` (YAML; relative paths are in the harness's folder).
-    init(config: String, arguments: [String] = []) throws {
-        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("asd-\(UUID().uuidString.prefix(8))")
+    /// A fresh, short folder (socket paths must stay under 108 bytes).
+    static func makeFolder() throws -> URL {
+        let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("asd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try config.write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
-        logFile = folder.appendingPathComponent("daemon.log")
+        return folder
+    }
+
+    /// Starts the daemon on `config` (YAML, written to `configName`; relative paths are in the folder).
+    init(config: String, folder: URL? = nil, configName: String = "config.yaml", arguments: [String] = []) throws {
+        self.folder = try folder ?? Self.makeFolder()
+        try config.write(to: self.folder.appendingPathComponent(configName), atomically: true, encoding: .utf8)
+        logFile = self.folder.appendingPathComponent("\(configName).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = Self.binary("audiostreamd")
-        process.arguments = ["--config", folder.appendingPathComponent("config.yaml").path] + arguments
+        process.arguments = ["--config", self.folder.appendingPathComponent(configName).path] + arguments
         process.standardInput = standardInput
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice

@@ -22,6 +22,11 @@ final class SubscriberProcess {
         if process.isRunning { process.terminate() }
     }
 
+    /// Lines printed so far, while it runs.
+    var linesSoFar: Int {
+        ((try? Data(contentsOf: linesFile)) ?? Data()).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
     /// Waits for the process to exit.
     /// - Returns: its exit status, the JSON lines it printed and the bytes it wrote to its output file.
     func finish() -> (status: Int32, lines: [String], output: Data) {

@@ -1,0 +1,119 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// Signals, reloads and socket files, on the real daemon binary.
+@Suite struct LifecycleTests {
+    static let music = Fixtures.named("l3-cbr128-joint.mp3").file.path
+
+    /// A looped file stream named `name`, at real time unless told otherwise.
+    static func stream(_ name: String, pace: String = "realtime") -> String {
+        """
+          - name: \(name)
+            source: file:\(music)
+            pace: \(pace)
+            loop: true
+            socket: \(name).sock
+
+        """
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalEndsEveryStreamAndRemovesTheSockets(signal: Int32) throws {
+        let daemon = try DaemonHarness(config: "control: control.sock\nstreams:\n" + Self.stream("radio"))
+        try daemon.waitForSocket("radio.sock")
+        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets",
+                                               folder: daemon.folder, name: "radio")
+        try daemon.waitUntil("the subscriber to get packets") { subscriber.linesSoFar > 3 }
+        daemon.signal(signal)
+        #expect(try daemon.waitForExit() == 0)
+        let result = subscriber.finish()
+        #expect(result.status == 0)
+        #expect(result.lines.last == #"{"event":"end"}"#)
+        for socket in ["radio.sock", "control.sock"] {
+            #expect(!FileManager.default.fileExists(atPath: daemon.path(socket)))
+        }
+    }
+
+    @Test func reloadTouchesOnlyTheStreamsThatChanged() throws {
+        let daemon = try DaemonHarness(config: "control: control.sock\nstreams:\n"
+            + Self.stream("kept") + Self.stream("changed") + Self.stream("removed"))
+        for name in ["kept", "changed", "removed"] { try daemon.waitForSocket("\(name).sock") }
+        let subscribers = try ["kept", "changed", "removed"].map { name in
+            try SubscriberProcess(socket: daemon.path("\(name).sock"), kinds: "packets", folder: daemon.folder,
+                                  name: name)
+        }
+        try daemon.waitUntil("the subscribers to get packets") { subscribers.allSatisfy { $0.linesSoFar > 3 } }
+
+        try ("control: control.sock\nstreams:\n" + Self.stream("kept")
+            + Self.stream("changed", pace: "2") + Self.stream("added"))
+            .write(toFile: daemon.path("config.yaml"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForSocket("added.sock")
+        try daemon.waitUntil("the removed stream to go") { try daemon.streamStatus("removed") == nil }
+
+        // Subscribers of the changed and removed streams were told the end; the kept one is still served.
+        for subscriber in subscribers.dropFirst() {
+            let result = subscriber.finish()
+            #expect(result.status == 0)
+            #expect(result.lines.last == #"{"event":"end"}"#)
+        }
+        #expect(!FileManager.default.fileExists(atPath: daemon.path("removed.sock")))
+        let linesBefore = subscribers[0].linesSoFar
+        try daemon.waitUntil("the kept stream to go on") { subscribers[0].linesSoFar > linesBefore + 3 }
+        #expect(try daemon.subscriberCount("kept") == 1)
+        try daemon.waitForSocket("changed.sock")
+
+        // A broken file is refused and changes nothing.
+        try "streams: [".write(toFile: daemon.path("config.yaml"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitUntil("the refusal to be logged") { daemon.log.contains("reload refused") }
+        let names = (try daemon.status()["streams"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.sorted() == ["added", "changed", "kept"])
+        #expect(try daemon.subscriberCount("kept") == 1)
+
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        #expect(subscribers[0].finish().status == 0)
+    }
+
+    @Test func aStaleSocketFileIsReplaced() throws {
+        let folder = try DaemonHarness.makeFolder()
+        try Self.leaveStaleSocket(at: folder.appendingPathComponent("radio.sock").path)
+        let daemon = try DaemonHarness(config: "streams:\n" + Self.stream("radio"), folder: folder)
+        try daemon.waitForSocket("radio.sock")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func aSocketPathHoldingAFileIsLeftAlone() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let path = folder.appendingPathComponent("radio.sock").path
+        try "precious".write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(config: "streams:\n" + Self.stream("radio"), folder: folder)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(daemon.log.contains("exists and is not a socket"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious")
+    }
+
+    @Test func aSocketServedByAnotherDaemonIsNotTaken() throws {
+        let first = try DaemonHarness(config: "streams:\n" + Self.stream("radio"))
+        try first.waitForSocket("radio.sock")
+        let second = try DaemonHarness(config: "streams:\n" + Self.stream("radio"), folder: first.folder,
+                                       configName: "second.yaml")
+        #expect(try second.waitForExit() == 1)
+        #expect(second.log.contains("in use by another running process"))
+        try first.waitForSocket("radio.sock")
+        #expect(first.process.isRunning)
+    }
+
+    /// Binds a Unix socket at `path` and exits without removing it, as a crashed daemon would.
+    static func leaveStaleSocket(at path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
