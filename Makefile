@@ -4,21 +4,22 @@ SWIFT ?= swift
 TEST_PACKAGES := libmpg123-dev pkg-config python3
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine
-RUN_INPUT ?= Tests/Fixtures/l3-vbr-v2.mp3
 
 .PHONY: run test bench fixtures deps tool-deps build
 
-## make run: parse a bundled MP3 and print its properties, then its first events.
+## make run: serve config.yaml (the bundled demo stream, looped at real time) until Ctrl-C.
 run: build
-	.build/release/audiostream probe $(RUN_INPUT)
-	.build/release/audiostream events $(RUN_INPUT) | head -n 20
+	@echo "audiostreamd serves config.yaml until Ctrl-C. In another terminal:"
+	@echo "  .build/release/audiostream subscribe run/demo.sock"
+	@echo "  .build/release/audiostream status run/control.sock"
+	.build/release/audiostreamd --config config.yaml
 
 ## make test: install what a fresh Debian machine lacks, build, and run every test.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## make bench: time audiostream scan against ffmpeg and GStreamer; writes docs/benchmarks.md.
+## make bench: parse and decode against ffmpeg, GStreamer and mpg123, and the daemon's fan-out; writes docs/benchmarks.md.
 bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh
@@ -27,8 +28,9 @@ bench: tool-deps
 fixtures: tool-deps
 	bash Tests/Fixtures/make-fixtures.sh
 
-build:
+build: deps
 	$(SWIFT) build -c release --product audiostream
+	$(SWIFT) build -c release --product audiostreamd
 
 deps:
 	@bash scripts/apt-install.sh $(TEST_PACKAGES)
