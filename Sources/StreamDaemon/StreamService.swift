@@ -15,7 +15,7 @@ final class StreamService: @unchecked Sendable {
     private let reader: SourceReader
     private let startedAt = NIODeadline.now()
     private var listener: Channel?
-    private var state = "starting"
+    private var state = State.starting
     /// Bytes sent to subscribers that have left.
     private var departedSentBytes = 0
     /// Called on the event loop once the source has ended and the subscribers have been served.
@@ -54,7 +54,7 @@ final class StreamService: @unchecked Sendable {
             .flatMapThrowing { [self] channel in
                 listener = channel
                 try SocketFile.applyOwnership(config.socket)
-                state = "running"
+                state = .running
                 logger.info("listening on \(path)")
                 reader.start { [self] output in deliver(output) }
             }
@@ -65,8 +65,8 @@ final class StreamService: @unchecked Sendable {
     func stop(grace: TimeAmount) -> EventLoopFuture<Void> {
         reader.stop()
         return eventLoop.flatSubmit { [self] in
-            if state != "ended" { pipeline.finish() }
-            state = "stopped"
+            if state != .ended { pipeline.finish() }
+            state = .stopped
             return finish(grace: grace)
         }
     }
@@ -103,7 +103,7 @@ final class StreamService: @unchecked Sendable {
             let bytesOut = departedSentBytes + hub.subscribers.reduce(0) { $0 + $1.sentBytes }
             return .object([
                 ("name", .string(config.name)), ("source", .string(config.source.description)),
-                ("state", .string(state)), ("socket", .string(config.socket.path)),
+                ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
                 ("uptimeSeconds", .number((now - startedAt).nanoseconds / 1_000_000_000)),
             ] + pipeline.statistics.json + [
                 ("bytesOut", .number(bytesOut)), ("slowDisconnects", .number(hub.disconnectedSlow)),
@@ -130,7 +130,7 @@ final class StreamService: @unchecked Sendable {
 
     /// The source ran out: stdin and files without loop cannot start again, so the stream ends for good.
     private func sourceEnded(failure: String?) {
-        guard state == "running" else { return }
+        guard state == .running else { return }
         reader.stop()
         if let failure {
             logger.error("source failed: \(failure)")
@@ -138,7 +138,7 @@ final class StreamService: @unchecked Sendable {
             logger.info("source ended")
         }
         pipeline.finish()
-        state = "ended"
+        state = .ended
         finish(grace: .nanoseconds(Int64(config.limits.disconnectAfter * 1e9))).whenComplete { [self] _ in onEnd(self) }
     }
 
@@ -158,6 +158,17 @@ final class StreamService: @unchecked Sendable {
         return eventLoop.scheduleTask(in: .milliseconds(20)) {}.futureResult.flatMap { [self] in
             waitForSubscribers(until: deadline)
         }
+    }
+}
+
+extension StreamService {
+    /// Where a stream is in its life, as `audiostream status` shows it.
+    enum State: String {
+        case starting, running
+        /// The source ran out for good: stdin closed, a file without loop at its end, an unreadable stream.
+        case ended
+        /// Stopped by a reload or shutdown.
+        case stopped
     }
 }
 

@@ -24,14 +24,21 @@ final class Hub {
         self.limits = limits
     }
 
+    /// PCM subscribers by the encoding they want: kept as counts so the per-packet check costs nothing.
+    private var pcmSubscribers: [WirePCMEncoding: Int] = [:]
+
     /// Whether any subscriber wants PCM, so the stream must decode.
-    var wantsPCM: Bool { subscribers.contains { $0.hello.kinds.contains(.pcm) } }
+    var wantsPCM: Bool { !pcmSubscribers.isEmpty }
+
+    /// The encodings PCM subscribers want now.
+    var wantedPCMEncodings: Dictionary<WirePCMEncoding, Int>.Keys { pcmSubscribers.keys }
 
     /// Adds a subscriber: it gets the welcome, the current state it asked for, and its burst.
     func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer, now: NIODeadline = .now()) -> Subscriber {
         let subscriber = Subscriber(id: nextSubscriberID, hello: hello, sink: sink, limits: limits, now: now)
         nextSubscriberID += 1
         subscribers.append(subscriber)
+        if hello.kinds.contains(.pcm) { pcmSubscribers[hello.pcmEncoding, default: 0] += 1 }
         var opening = [welcome]
         if hello.kinds.contains(.properties) { opening += properties.map(\.message) }
         if hello.kinds.contains(.metadata), let lastMetadata { opening.append(lastMetadata) }
@@ -51,7 +58,12 @@ final class Hub {
     }
 
     func remove(_ subscriber: Subscriber) {
-        subscribers.removeAll { $0 === subscriber }
+        guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
+        subscribers.remove(at: index)
+        if subscriber.hello.kinds.contains(.pcm) {
+            let encoding = subscriber.hello.pcmEncoding
+            pcmSubscribers[encoding] = pcmSubscribers[encoding]! > 1 ? pcmSubscribers[encoding]! - 1 : nil
+        }
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {
@@ -87,11 +99,6 @@ final class Hub {
         }
     }
 
-    /// The encodings PCM subscribers want now.
-    var wantedPCMEncodings: Set<WirePCMEncoding> {
-        Set(subscribers.filter { $0.hello.kinds.contains(.pcm) }.map(\.hello.pcmEncoding))
-    }
-
     /// Hands what was published to the sockets; called once per chunk of input so writes are batched.
     func flush() {
         for subscriber in subscribers { subscriber.drain() }
@@ -106,8 +113,10 @@ final class Hub {
 
     /// Closes every subscriber's connection.
     func closeAll() {
-        for subscriber in subscribers { subscriber.close() }
-        subscribers.removeAll()
+        for subscriber in subscribers {
+            remove(subscriber)
+            subscriber.close()
+        }
     }
 
     private func publish(_ message: QueuedMessage, to wants: (Set<Hello.Kind>) -> Bool) {
