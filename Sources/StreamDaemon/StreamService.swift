@@ -43,6 +43,9 @@ final class StreamService: @unchecked Sendable {
         }
         return ServerBootstrap(group: eventLoop)
             .serverChannelOption(.backlog, value: 4096)
+            // Small kernel and NIO buffers: what a slow subscriber lags is then in its own queue, where it is
+            // counted in seconds and bounded, not in buffers nobody sees.
+            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
