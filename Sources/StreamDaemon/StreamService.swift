@@ -2,34 +2,34 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// One configured stream at run time: its listening socket, source reader, pipeline and hub.
+/// One configured stream at run time: its listening socket, source reader, pipeline and hubs.
 ///
-/// Everything but `start` and `stop`'s callers runs on the stream's own event loop, which the hub, the pipeline
-/// and every subscriber connection share, so none of them needs a lock.
+/// The stream's state lives on its own event loop, with its pipeline; subscriber connections are spread over
+/// every loop of the group, each joining the hub of its loop, so no part needs a lock.
 final class StreamService: @unchecked Sendable {
     let config: StreamConfig
     let logger: Logger
     let eventLoop: EventLoop
-    private let hub: Hub
+    let hubs: HubGroup
+    private let group: EventLoopGroup
     private let pipeline: StreamPipeline
     private let reader: SourceReader
     private let startedAt = NIODeadline.now()
     private var listener: Channel?
     private var state = State.starting
-    /// Bytes sent to subscribers that have left.
-    private var departedSentBytes = 0
     /// Called on the event loop once the source has ended and the subscribers have been served.
     private let onEnd: @Sendable (StreamService) -> Void
 
-    init(config: StreamConfig, eventLoop: EventLoop, onEnd: @escaping @Sendable (StreamService) -> Void) {
+    init(config: StreamConfig, group: EventLoopGroup, onEnd: @escaping @Sendable (StreamService) -> Void) {
         self.config = config
-        self.eventLoop = eventLoop
+        self.group = group
+        eventLoop = group.next()
         self.onEnd = onEnd
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"
         self.logger = logger
-        hub = Hub(limits: config.limits)
-        pipeline = StreamPipeline(hub: hub, logger: logger)
+        hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits)
+        pipeline = StreamPipeline(hubs: hubs, logger: logger)
         reader = SourceReader(config: config.source)
     }
 
@@ -41,7 +41,7 @@ final class StreamService: @unchecked Sendable {
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        return ServerBootstrap(group: eventLoop)
+        return ServerBootstrap(group: eventLoop, childGroup: group)
             .serverChannelOption(.backlog, value: 4096)
             // Small kernel and NIO buffers: what a slow subscriber lags is then in its own queue, where it is
             // counted in seconds and bounded, not in buffers nobody sees.
@@ -74,43 +74,29 @@ final class StreamService: @unchecked Sendable {
         }
     }
 
-    /// Adds a subscriber that said hello.
-    func subscribe(_ connection: SubscriberConnection, hello: Hello) -> Subscriber {
-        let welcome = WireEncoding.message(.welcome, json: .object([
+    /// The first message of every subscriber.
+    func welcome(allocator: ByteBufferAllocator) -> ByteBuffer {
+        WireEncoding.message(.welcome, json: .object([
             ("protocol", .number(WireProtocol.version)), ("stream", .string(config.name)),
-        ]), allocator: hub.allocator)
-        let subscriber = hub.add(connection, hello: hello, welcome: welcome)
-        logger.debug("subscriber \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds.map(\.rawValue).sorted())"])
-        return subscriber
-    }
-
-    func unsubscribe(_ subscriber: Subscriber) {
-        departedSentBytes += subscriber.sentBytes
-        hub.remove(subscriber)
-        logger.debug("subscriber \(subscriber.id) left")
+        ]), allocator: allocator)
     }
 
     /// The stream's part of `audiostream status`.
     func status() -> EventLoopFuture<JSON> {
-        eventLoop.submit { [self] in
+        let shards = hubs.map { hub in
             let now = NIODeadline.now()
-            let subscribers = hub.subscribers.map { subscriber in
-                JSON.object([
-                    ("id", .number(subscriber.id)),
-                    ("kinds", .array(Hello.Kind.allCases.filter(subscriber.hello.kinds.contains).map { .string($0.rawValue) })),
-                    ("lagSeconds", .double((subscriber.queuedSeconds * 1000).rounded() / 1000)),
-                    ("droppedPackets", .number(subscriber.droppedPackets)), ("bytesOut", .number(subscriber.sentBytes)),
-                    ("connectedSeconds", .number((now - subscriber.connectedAt).nanoseconds / 1_000_000_000)),
-                ])
-            }
-            let bytesOut = departedSentBytes + hub.subscribers.reduce(0) { $0 + $1.sentBytes }
-            return .object([
+            return (subscribers: hub.subscribers.map { $0.status(now: now) }, sentBytes: hub.sentBytes,
+                    slowDisconnects: hub.disconnectedSlow)
+        }
+        return shards.map { [self] shards in
+            .object([
                 ("name", .string(config.name)), ("source", .string(config.source.description)),
                 ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
-                ("uptimeSeconds", .number((now - startedAt).nanoseconds / 1_000_000_000)),
+                ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
             ] + pipeline.statistics.json + [
-                ("bytesOut", .number(bytesOut)), ("slowDisconnects", .number(hub.disconnectedSlow)),
-                ("subscribers", .array(subscribers)),
+                ("bytesOut", .number(shards.reduce(0) { $0 + $1.sentBytes })),
+                ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
+                ("subscribers", .array(shards.flatMap(\.subscribers))),
             ])
         }
     }
@@ -151,15 +137,19 @@ final class StreamService: @unchecked Sendable {
         listener = nil
         SocketFile.remove(config.socket.path)
         let deadline = NIODeadline.now() + grace
-        return closed.recover { _ in }.flatMap { [self] in waitForSubscribers(until: deadline) }.map { [self] in
-            hub.closeAll()
+        return closed.recover { _ in }.flatMap { [self] in waitForSubscribers(until: deadline) }.flatMap { [self] in
+            hubs.map { $0.closeAll() }.map { _ in }
         }
     }
 
     private func waitForSubscribers(until deadline: NIODeadline) -> EventLoopFuture<Void> {
-        guard !hub.subscribers.isEmpty, NIODeadline.now() < deadline else { return eventLoop.makeSucceededVoidFuture() }
-        return eventLoop.scheduleTask(in: .milliseconds(20)) {}.futureResult.flatMap { [self] in
-            waitForSubscribers(until: deadline)
+        hubs.map { $0.subscribers.count }.flatMap { [self] counts in
+            guard counts.contains(where: { $0 > 0 }), NIODeadline.now() < deadline else {
+                return eventLoop.makeSucceededVoidFuture()
+            }
+            return eventLoop.scheduleTask(in: .milliseconds(20)) {}.futureResult.flatMap { [self] in
+                waitForSubscribers(until: deadline)
+            }
         }
     }
 }

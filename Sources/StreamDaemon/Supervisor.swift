@@ -101,7 +101,7 @@ final class Supervisor: @unchecked Sendable {
     }
 
     private func startStream(_ stream: StreamConfig) -> EventLoopFuture<Void> {
-        let service = StreamService(config: stream, eventLoop: group.next()) { [self] service in
+        let service = StreamService(config: stream, group: group) { [self] service in
             eventLoop.execute { self.streamEnded(service) }
         }
         streams[stream.name] = service

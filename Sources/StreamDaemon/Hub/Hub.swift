@@ -1,15 +1,17 @@
 import AudioFileStream
 import NIOCore
 
-/// Fans one stream's messages out to its subscribers, each message encoded once.
+/// Fans one stream's messages out to the subscribers on one event loop, each message encoded once.
 ///
 /// Keeps what a newcomer needs: the current properties, the last metadata and the recent packets for a burst.
-/// Confined to its stream's event loop.
+/// Confined to its event loop.
 final class Hub {
     let limits: SubscriberLimits
-    let allocator = ByteBufferAllocator()
+    private let demand: PCMDemand
     private(set) var subscribers: [Subscriber] = []
-    private var nextSubscriberID = 1
+    private var nextSubscriberID: Int
+    /// Hubs of one stream number their subscribers in step, so ids stay unique across the stream.
+    private let subscriberIDStride: Int
     /// The latest message of each property, in the order they first appeared.
     private var properties: [(id: AudioFileStreamPropertyID, message: ByteBuffer)] = []
     private var lastMetadata: ByteBuffer?
@@ -19,26 +21,26 @@ final class Hub {
     private var endMessage: ByteBuffer?
     /// Subscribers disconnected for staying behind, since the hub started.
     private(set) var disconnectedSlow = 0
+    /// Bytes written to subscribers that have left.
+    private(set) var departedSentBytes = 0
 
-    init(limits: SubscriberLimits) {
+    init(limits: SubscriberLimits, demand: PCMDemand = PCMDemand(), firstSubscriberID: Int = 1,
+         subscriberIDStride: Int = 1) {
         self.limits = limits
+        self.demand = demand
+        nextSubscriberID = firstSubscriberID
+        self.subscriberIDStride = subscriberIDStride
     }
 
-    /// PCM subscribers by the encoding they want: kept as counts so the per-packet check costs nothing.
-    private var pcmSubscribers: [WirePCMEncoding: Int] = [:]
-
-    /// Whether any subscriber wants PCM, so the stream must decode.
-    var wantsPCM: Bool { !pcmSubscribers.isEmpty }
-
-    /// The encodings PCM subscribers want now.
-    var wantedPCMEncodings: Dictionary<WirePCMEncoding, Int>.Keys { pcmSubscribers.keys }
+    /// Bytes written to every subscriber, present and past.
+    var sentBytes: Int { subscribers.reduce(departedSentBytes) { $0 + $1.sentBytes } }
 
     /// Adds a subscriber: it gets the welcome, the current state it asked for, and its burst.
     func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer, now: NIODeadline = .now()) -> Subscriber {
         let subscriber = Subscriber(id: nextSubscriberID, hello: hello, sink: sink, limits: limits, now: now)
-        nextSubscriberID += 1
+        nextSubscriberID += subscriberIDStride
         subscribers.append(subscriber)
-        if hello.kinds.contains(.pcm) { pcmSubscribers[hello.pcmEncoding, default: 0] += 1 }
+        if hello.kinds.contains(.pcm) { demand.add(hello.pcmEncoding) }
         var opening = [welcome]
         if hello.kinds.contains(.properties) { opening += properties.map(\.message) }
         if hello.kinds.contains(.metadata), let lastMetadata { opening.append(lastMetadata) }
@@ -60,10 +62,23 @@ final class Hub {
     func remove(_ subscriber: Subscriber) {
         guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
         subscribers.remove(at: index)
-        if subscriber.hello.kinds.contains(.pcm) {
-            let encoding = subscriber.hello.pcmEncoding
-            pcmSubscribers[encoding] = pcmSubscribers[encoding]! > 1 ? pcmSubscribers[encoding]! - 1 : nil
+        departedSentBytes += subscriber.sentBytes
+        if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcmEncoding) }
+    }
+
+    /// Publishes a chunk's messages in order, then writes them out.
+    func apply(_ messages: [HubMessage]) {
+        for message in messages {
+            switch message {
+            case .property(let id, let buffer): publishProperty(id, buffer)
+            case .metadata(let buffer): publishMetadata(buffer)
+            case .event(let buffer): publishEvent(buffer)
+            case .packet(let packet): publishPacket(packet)
+            case .pcm(let buffers): publishPCM(buffers)
+            case .end(let buffer): end(buffer)
+            }
         }
+        flush()
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {

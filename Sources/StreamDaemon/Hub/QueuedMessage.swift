@@ -1,14 +1,14 @@
 import NIOCore
 
 /// A message waiting in a subscriber's queue.
-struct QueuedMessage {
+struct QueuedMessage: Sendable {
     let buffer: ByteBuffer
     /// What audio it carries, or nil for an event, which is never dropped.
     let audio: AudioSpan?
 }
 
 /// The audio a packet or PCM message carries: what the overflow policy counts.
-struct AudioSpan {
+struct AudioSpan: Sendable {
     /// Stream offset of the packet (for PCM, of the packets it was decoded from).
     let offset: Int64
     let bytes: Int

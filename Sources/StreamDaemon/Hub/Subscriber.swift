@@ -72,6 +72,17 @@ final class Subscriber {
         drain()
     }
 
+    /// The subscriber's part of `audiostream status`.
+    func status(now: NIODeadline) -> JSON {
+        .object([
+            ("id", .number(id)),
+            ("kinds", .array(Hello.Kind.allCases.filter(hello.kinds.contains).map { .string($0.rawValue) })),
+            ("lagSeconds", .double((queuedSeconds * 1000).rounded() / 1000)),
+            ("droppedPackets", .number(droppedPackets)), ("bytesOut", .number(sentBytes)),
+            ("connectedSeconds", .number((now - connectedAt).nanoseconds / 1_000_000_000)),
+        ])
+    }
+
     /// Closes the connection now, dropping what is queued.
     func close() {
         sink.close(afterPendingWrites: false)

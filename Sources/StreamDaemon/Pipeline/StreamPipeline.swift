@@ -3,11 +3,12 @@ import Logging
 import MPEGDecoder
 import NIOCore
 
-/// One stream's processing: bytes in, parsed once, decoded only while a subscriber wants PCM, into the hub.
+/// One stream's processing: bytes in, parsed once, decoded only while a subscriber wants PCM, into the hubs.
 ///
 /// Confined to its stream's event loop.
 final class StreamPipeline {
-    let hub: Hub
+    let hubs: HubGroup
+    private let allocator = ByteBufferAllocator()
     let statistics = StreamStatistics()
     private let logger: Logger
     private var parser: AudioFileStream?
@@ -19,8 +20,8 @@ final class StreamPipeline {
     /// Offset of the packets being decoded, for overflow reports on PCM.
     private var decodingOffset: Int64 = 0
 
-    init(hub: Hub, logger: Logger) {
-        self.hub = hub
+    init(hubs: HubGroup, logger: Logger) {
+        self.hubs = hubs
         self.logger = logger
     }
 
@@ -31,7 +32,7 @@ final class StreamPipeline {
     /// - Returns: false when the stream cannot go on (its bytes are not a format we read).
     func ingest(_ bytes: [UInt8], discontinuity: Bool) -> Bool {
         statistics.bytesIn += bytes.count
-        defer { hub.flush() }
+        defer { hubs.flush() }
         do {
             try ensureParser().parse(bytes, discontinuity: discontinuity)
             return true
@@ -48,7 +49,8 @@ final class StreamPipeline {
         } catch {
             logger.error("cannot parse the end of the stream: \(error)")
         }
-        hub.end(WireEncoding.message(.event, json: EventJSON.end, allocator: hub.allocator))
+        hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end, allocator: allocator)))
+        hubs.flush()
     }
 
     private func ensureParser() throws -> AudioFileStream {
@@ -65,17 +67,17 @@ final class StreamPipeline {
             publish(batch)
         case .property(let id, let value):
             statistics.note(id, value)
-            hub.publishProperty(id, message(event))
+            hubs.send(.property(id, message(event)))
         case .metadata:
-            hub.publishMetadata(message(event))
+            hubs.send(.metadata(message(event)))
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
-            hub.publishEvent(message(event))
+            hubs.send(.event(message(event)))
         }
     }
 
     private func message(_ event: AudioFileStreamEvent) -> ByteBuffer {
-        WireEncoding.message(.event, json: EventJSON.objects(for: event)[0], allocator: hub.allocator)
+        WireEncoding.message(.event, json: EventJSON.objects(for: event)[0], allocator: allocator)
     }
 
     private func publish(_ batch: PacketBatch) {
@@ -85,9 +87,9 @@ final class StreamPipeline {
             let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(packet.size)])
             let frames = Int(packet.frames)
             let buffer = WireEncoding.packet(
-                bytes, offset: packet.offset, timestamp: timestamp, frames: frames, allocator: hub.allocator)
+                bytes, offset: packet.offset, timestamp: timestamp, frames: frames, allocator: allocator)
             let audio = AudioSpan(offset: packet.offset, bytes: bytes.count, frames: frames, sampleRate: sampleRate)
-            hub.publishPacket(QueuedMessage(buffer: buffer, audio: audio))
+            hubs.send(.packet(QueuedMessage(buffer: buffer, audio: audio)))
             timestamp += Int64(frames)
             statistics.note(packetOf: bytes.count, frames: frames, sampleRate: sampleRate)
         }
@@ -95,7 +97,7 @@ final class StreamPipeline {
 
     /// Starts the decoder when PCM is wanted and stops it when not; gives it the event while it runs.
     private func updateDecoder(with event: AudioFileStreamEvent) {
-        guard hub.wantsPCM else {
+        guard !hubs.demand.isEmpty else {
             decoder = nil
             return
         }
@@ -118,13 +120,13 @@ final class StreamPipeline {
             let audio = AudioSpan(
                 offset: decodingOffset, bytes: pcm.bytes.count, frames: pcm.frames, sampleRate: pcm.format.sampleRate)
             var messages: [WirePCMEncoding: QueuedMessage] = [:]
-            for encoding in hub.wantedPCMEncodings {
+            for encoding in hubs.demand.encodings {
                 let buffer = WireEncoding.pcm(
                     floats: pcm.bytes, sampleRate: pcm.format.sampleRate, channels: pcm.format.channels,
-                    timestamp: pcmTimestamp, encoding: encoding, allocator: hub.allocator)
+                    timestamp: pcmTimestamp, encoding: encoding, allocator: allocator)
                 messages[encoding] = QueuedMessage(buffer: buffer, audio: audio)
             }
-            hub.publishPCM(messages)
+            hubs.send(.pcm(messages))
             pcmTimestamp += Int64(pcm.frames)
         case .error(let error):
             statistics.decodeErrors += 1

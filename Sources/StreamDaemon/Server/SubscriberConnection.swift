@@ -1,9 +1,8 @@
 import Logging
 import NIOCore
 
-/// One subscriber's socket: waits for its hello, then joins the stream's hub and writes what the hub queues.
-///
-/// Lives on its stream's event loop, like the hub.
+/// One subscriber's socket: waits for its hello, then joins the stream's hub on its event loop and writes what
+/// the hub queues.
 final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
     typealias InboundIn = WireFrame
     typealias OutboundOut = ByteBuffer
@@ -13,7 +12,7 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
 
     private let stream: StreamService
     private var context: ChannelHandlerContext?
-    private var subscriber: Subscriber?
+    private var subscription: (hub: Hub, subscriber: Subscriber)?
     private var helloDeadline: Scheduled<Void>?
 
     init(stream: StreamService) {
@@ -29,28 +28,34 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
-        guard subscriber == nil, frame.type == WireMessageType.hello.rawValue else {
+        guard subscription == nil, frame.type == WireMessageType.hello.rawValue else {
             refuse(WireError.unexpectedMessage(frame.type), context: context)
             return
         }
         helloDeadline?.cancel()
         do {
             let hello = try Hello(json: Array(frame.payload.readableBytesView))
-            subscriber = stream.subscribe(self, hello: hello)
+            let hub = stream.hubs.hub(on: context.eventLoop)
+            let subscriber = hub.add(self, hello: hello, welcome: stream.welcome(allocator: context.channel.allocator))
+            subscription = (hub, subscriber)
+            stream.logger.debug("subscriber \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds.map(\.rawValue).sorted())"])
         } catch {
             refuse(error, context: context)
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { subscriber?.drain() }
+        if context.channel.isWritable { subscription?.subscriber.drain() }
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
-        if let subscriber { stream.unsubscribe(subscriber) }
-        subscriber = nil
+        if let (hub, subscriber) = subscription {
+            hub.remove(subscriber)
+            stream.logger.debug("subscriber \(subscriber.id) left")
+        }
+        subscription = nil
         self.context = nil
         context.fireChannelInactive()
     }

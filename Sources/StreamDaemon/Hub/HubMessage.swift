@@ -1,0 +1,15 @@
+import AudioFileStream
+import NIOCore
+
+/// What a stream's pipeline hands to each of its hubs, in stream order.
+enum HubMessage: Sendable {
+    case property(AudioFileStreamPropertyID, ByteBuffer)
+    case metadata(ByteBuffer)
+    /// An event for every subscriber: a discontinuity of the input.
+    case event(ByteBuffer)
+    case packet(QueuedMessage)
+    /// One PCM buffer in each encoding subscribers want.
+    case pcm([WirePCMEncoding: QueuedMessage])
+    /// The end event: the stream is over.
+    case end(ByteBuffer)
+}
