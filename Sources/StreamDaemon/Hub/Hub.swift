@@ -46,7 +46,7 @@ final class Hub {
         if hello.kinds.contains(.metadata), let lastMetadata { opening.append(lastMetadata) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if hello.kinds.contains(.packets) {
-            for message in burst(seconds: min(hello.burstSeconds, limits.queueSeconds)) {
+            for message in burst(seconds: hello.burstSeconds) {
                 _ = subscriber.enqueue(message, now: now)
             }
         }
@@ -158,13 +158,17 @@ final class Hub {
         }
     }
 
-    /// The most recent packets covering `seconds` of audio, oldest first.
+    /// The most recent packets covering at least `seconds` of audio, oldest first, within what the queue holds
+    /// so that a burst never overflows it.
     private func burst(seconds: Double) -> [QueuedMessage] {
         var covered = 0.0
         var start = history.endIndex
         while start > history.startIndex, covered < seconds {
-            start = history.index(before: start)
-            covered += history[start].audio?.seconds ?? 0
+            let earlier = history.index(before: start)
+            let duration = history[earlier].audio?.seconds ?? 0
+            guard covered + duration <= limits.queueSeconds else { break }
+            covered += duration
+            start = earlier
         }
         return Array(history[start...])
     }

@@ -37,7 +37,8 @@ final class Subscriber {
     func enqueue(_ message: QueuedMessage, now: NIODeadline) -> Bool {
         queue.append(message)
         queuedSeconds += message.audio?.seconds ?? 0
-        while queuedSeconds > limits.queueSeconds, dropOldestAudio() {
+        // The tolerance keeps rounding in the running sum from dropping a packet that fits exactly.
+        while queuedSeconds > limits.queueSeconds + 1e-9, dropOldestAudio() {
             behindSince = behindSince ?? now
         }
         guard let behindSince else { return true }
