@@ -77,6 +77,23 @@ import Testing
         #expect(subscribers[0].finish().status == 0)
     }
 
+    @Test func theSocketGetsItsConfiguredModeAndGroup() throws {
+        let group = String(cString: getgrgid(getgid())!.pointee.gr_name)
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: radio
+                source: file:\(Self.music)
+                loop: true
+                socket: {path: radio.sock, mode: "0640", group: \(group)}
+            """)
+        try daemon.waitForSocket("radio.sock")
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.path("radio.sock"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+        #expect((attributes[.groupOwnerAccountID] as? Int).map(UInt32.init) == getgid())
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     @Test func aStaleSocketFileIsReplaced() throws {
         let folder = try DaemonHarness.makeFolder()
         try Self.leaveStaleSocket(at: folder.appendingPathComponent("radio.sock").path)
