@@ -28,7 +28,7 @@ final class StreamService: @unchecked Sendable {
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"
         self.logger = logger
-        hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits)
+        hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger)
         pipeline = StreamPipeline(hubs: hubs, logger: logger)
         reader = SourceReader(config: config.source)
     }

@@ -1,4 +1,5 @@
 import AudioFileStream
+import Logging
 import NIOCore
 
 /// Fans one stream's messages out to the subscribers on one event loop, each message encoded once.
@@ -8,6 +9,7 @@ import NIOCore
 final class Hub {
     let limits: SubscriberLimits
     private let demand: PCMDemand
+    private let logger: Logger
     private(set) var subscribers: [Subscriber] = []
     private var nextSubscriberID: Int
     /// Hubs of one stream number their subscribers in step, so ids stay unique across the stream.
@@ -24,10 +26,11 @@ final class Hub {
     /// Bytes written to subscribers that have left.
     private(set) var departedSentBytes = 0
 
-    init(limits: SubscriberLimits, demand: PCMDemand = PCMDemand(), firstSubscriberID: Int = 1,
-         subscriberIDStride: Int = 1) {
+    init(limits: SubscriberLimits, demand: PCMDemand = PCMDemand(), logger: Logger = Logger(label: "audiostreamd"),
+         firstSubscriberID: Int = 1, subscriberIDStride: Int = 1) {
         self.limits = limits
         self.demand = demand
+        self.logger = logger
         nextSubscriberID = firstSubscriberID
         self.subscriberIDStride = subscriberIDStride
     }
@@ -144,6 +147,7 @@ final class Hub {
     private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) {
         guard !subscriber.enqueue(message, now: now) else { return }
         disconnectedSlow += 1
+        logger.warning("subscriber \(subscriber.id) disconnected: behind for \(limits.disconnectAfter) s or more")
         remove(subscriber)
         subscriber.close()
     }

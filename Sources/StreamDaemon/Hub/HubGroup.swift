@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 
 /// A stream's hubs, one on each event loop, so that a large audience is written to by every core.
@@ -12,11 +13,13 @@ final class HubGroup: @unchecked Sendable {
     /// Messages of the current chunk, touched on `home` only.
     private var pending: [HubMessage] = []
 
-    init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits) {
+    init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger) {
         self.home = home
         let demand = self.demand
         shards = loops.enumerated().map { index, loop in
-            (loop, Hub(limits: limits, demand: demand, firstSubscriberID: index + 1, subscriberIDStride: loops.count))
+            let hub = Hub(limits: limits, demand: demand, logger: logger, firstSubscriberID: index + 1,
+                          subscriberIDStride: loops.count)
+            return (loop, hub)
         }
     }
 
