@@ -11,7 +11,6 @@ import Testing
           - name: radio
             source: stdin
             socket: radio.sock
-            queueSeconds: 600
         """
 
     @Test(arguments: ["l3-vbr-v2.mp3", "tags-id3v24-and-v1-and-ape.mp3"])

@@ -33,7 +33,7 @@ public struct ConfigLoader {
             }
             root = node
         } catch let error as YamlError {
-            throw syntaxError(error)
+            throw syntaxError(error, in: text)
         }
         let document = try mapping(root, key: "", allowed: ["control", "streams"])
         let control = try document["control"].map { try path($0, key: "control") }
@@ -211,17 +211,32 @@ public struct ConfigLoader {
         return folder.appendingPathComponent(path).standardizedFileURL.path
     }
 
+    /// The line where `key`, first written at `mark`, is written again in the same mapping: Yams locates only the
+    /// first one, and the second is the one to remove.
+    private static func repeatedLine(of key: String, firstAt mark: Mark, in text: String) -> Int {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = mark.column - 1
+        for (index, line) in lines.enumerated().dropFirst(mark.line) {
+            let rest = line.unicodeScalars.dropFirst(indent)
+            let isSameKey = String(rest).hasPrefix("\(key):")
+                && line.unicodeScalars.prefix(indent).allSatisfy { $0 == " " || $0 == "-" }
+            if isSameKey { return index + 1 }
+        }
+        return mark.line
+    }
+
     private func error(_ node: Node, _ key: String, _ problem: String) -> ConfigError {
         ConfigError(file: file, line: node.mark?.line, key: key, problem: problem)
     }
 
-    private func syntaxError(_ error: YamlError) -> ConfigError {
+    private func syntaxError(_ error: YamlError, in text: String) -> ConfigError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
              .composer(_, let problem, let mark, _):
             return ConfigError(file: file, line: mark.line, key: "", problem: "YAML syntax: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return ConfigError(file: file, line: context.mark.line, key: duplicates.sorted().joined(separator: ", "),
+            let key = duplicates.sorted()[0]
+            return ConfigError(file: file, line: Self.repeatedLine(of: key, firstAt: context.mark, in: text), key: key,
                                problem: "duplicate key")
         default:
             return ConfigError(file: file, line: nil, key: "", problem: "YAML: \(error)")

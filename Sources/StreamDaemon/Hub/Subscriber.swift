@@ -37,6 +37,9 @@ final class Subscriber {
     func enqueue(_ message: QueuedMessage, now: NIODeadline) -> Bool {
         queue.append(message)
         queuedSeconds += message.audio?.seconds ?? 0
+        // Over the limit, first hand the sink what it takes: a chunk may hold more audio than the queue, and a
+        // subscriber that keeps up must not lose packets because writes are batched per chunk.
+        if queuedSeconds > limits.queueSeconds { drain() }
         // The tolerance keeps rounding in the running sum from dropping a packet that fits exactly.
         while queuedSeconds > limits.queueSeconds + 1e-9, dropOldestAudio() {
             behindSince = behindSince ?? now

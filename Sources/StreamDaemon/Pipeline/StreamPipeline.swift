@@ -60,8 +60,9 @@ final class StreamPipeline {
         return parser
     }
 
+    /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
     private func handle(_ event: AudioFileStreamEvent) {
-        updateDecoder(with: event)
+        defer { updateDecoder(with: event) }
         switch event {
         case .packets(let batch):
             publish(batch)
@@ -117,10 +118,11 @@ final class StreamPipeline {
     private func decoded(_ event: DecoderEvent) {
         switch event {
         case .pcm(let pcm):
-            let audio = AudioSpan(
-                offset: decodingOffset, bytes: pcm.bytes.count, frames: pcm.frames, sampleRate: pcm.format.sampleRate)
             var messages: [WirePCMEncoding: QueuedMessage] = [:]
             for encoding in hubs.demand.encodings {
+                let audio = AudioSpan(
+                    offset: decodingOffset, bytes: pcm.bytes.count / 4 * encoding.bytesPerSample, frames: pcm.frames,
+                    sampleRate: pcm.format.sampleRate)
                 let buffer = WireEncoding.pcm(
                     floats: pcm.bytes, sampleRate: pcm.format.sampleRate, channels: pcm.format.channels,
                     timestamp: pcmTimestamp, encoding: encoding, allocator: allocator)

@@ -13,7 +13,7 @@ struct WireFrameDecoder: ByteToMessageDecoder {
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return .needMoreData }
         guard length >= 1, length <= WireProtocol.maximumMessageSize else {
-            throw WireError.messageTooLarge(Int(length))
+            throw WireError.badLength(Int(length))
         }
         guard buffer.readableBytes >= 4 + Int(length) else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: 4)

@@ -44,14 +44,15 @@ public struct Hello: Equatable, Sendable {
             guard let kind = Kind(rawValue: name) else { throw WireError.badHello("unknown kind '\(name)'") }
             return kind
         })
-        let encodingName = object["pcm"] as? String ?? "s16"
-        guard let encoding = WirePCMEncoding(name: encodingName) else {
-            throw WireError.badHello("pcm must be s16 or f32, not '\(encodingName)'")
+        let encodingName = object["pcm"] ?? "s16"
+        guard let name = encodingName as? String, let encoding = WirePCMEncoding(name: name) else {
+            throw WireError.badHello("pcm must be \"s16\" or \"f32\", not \(encodingName)")
         }
         pcmEncoding = encoding
-        let burst = (object["burst"] as? NSNumber)?.doubleValue ?? 0
-        guard burst >= 0, burst.isFinite else { throw WireError.badHello("burst must be 0 or more seconds") }
-        burstSeconds = burst
+        let burst = object["burst"] ?? 0
+        guard let seconds = burst as? NSNumber, seconds.doubleValue >= 0, seconds.doubleValue.isFinite
+        else { throw WireError.badHello("burst must be a number of seconds, 0 or more, not \(burst)") }
+        burstSeconds = seconds.doubleValue
     }
 }
 
@@ -59,14 +60,14 @@ public struct Hello: Equatable, Sendable {
 public enum WireError: Error, Equatable, CustomStringConvertible {
     case badHello(String)
     case unexpectedMessage(UInt8)
-    case messageTooLarge(Int)
+    case badLength(Int)
     case truncated
 
     public var description: String {
         switch self {
         case .badHello(let reason): "bad hello: \(reason)"
         case .unexpectedMessage(let type): "unexpected message type \(type)"
-        case .messageTooLarge(let size): "message of \(size) bytes is over the limit"
+        case .badLength(let length): "message length \(length) is not within 1...\(WireProtocol.maximumMessageSize)"
         case .truncated: "the connection ended inside a message"
         }
     }

@@ -62,7 +62,7 @@ public final class WireClient {
     public func receive() throws -> WireMessage? {
         guard let header = try take(WireProtocol.headerSize, atStart: true) else { return nil }
         let length = Int(header.bigEndianInteger(at: 0, as: UInt32.self))
-        guard length >= 1, length <= WireProtocol.maximumMessageSize else { throw WireError.messageTooLarge(length) }
+        guard length >= 1, length <= WireProtocol.maximumMessageSize else { throw WireError.badLength(length) }
         guard let payload = try take(length - 1, atStart: false) else { throw WireError.truncated }
         return try WireMessage(type: header[header.startIndex + 4], payload: payload)
     }

@@ -1,0 +1,353 @@
+import FixtureSupport
+import Foundation
+import StreamDaemon
+import Testing
+
+/// `config.yaml` as `ConfigLoader` reads it: every key of a valid file, and every refusal located as an editor
+/// would, `file:line: key: problem`.
+///
+/// In the refused files, a `# ← KEY` comment marks the line the error must name and the key path it must give.
+@Suite struct ConfigLoaderTests {
+    static let music = Fixtures.named("l3-cbr128-joint.mp3").file.path
+
+    @Test func aValidFileWithEveryKeyIsReadAsWritten() throws {
+        let file = try ConfigFile("""
+            # Relative paths are the file's folder's.
+            control: control.sock
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+              - name: music.main
+                source: file:clip.mp3
+                pace: realtime
+                loop: true
+                socket:
+                  path: sockets/music.sock
+                  mode: "0660"
+                  owner: audio
+                  group: audio
+                queueSeconds: 2.5
+                disconnectAfter: 4
+                historySeconds: 0
+              - name: fast_1
+                source: file:\(Self.music)
+                pace: none
+                socket: /tmp/fast_1.sock
+              - name: Quick-2
+                source: file:clip.mp3
+                pace: 4
+                loop: false
+                socket: {path: quick.sock, mode: "644"}
+              - name: slow
+                source: file:./clip.mp3
+                pace: 0.5
+                socket: slow.sock
+            """)
+        try FileManager.default.copyItem(atPath: Self.music, toPath: file.path("clip.mp3"))
+        let clip = file.path("clip.mp3")
+
+        let expected = DaemonConfig(controlSocket: file.path("control.sock"), streams: [
+            StreamConfig(name: "radio", source: .standardInput, socket: SocketConfig(path: file.path("radio.sock"))),
+            StreamConfig(
+                name: "music.main", source: .file(path: clip, pace: .realTime(speed: 1), loop: true),
+                socket: SocketConfig(
+                    path: file.path("sockets/music.sock"), mode: 0o660, owner: "audio", group: "audio"),
+                limits: SubscriberLimits(queueSeconds: 2.5, disconnectAfter: 4, historySeconds: 0)),
+            StreamConfig(name: "fast_1", source: .file(path: Self.music, pace: .unpaced, loop: false),
+                         socket: SocketConfig(path: "/tmp/fast_1.sock")),
+            StreamConfig(name: "Quick-2", source: .file(path: clip, pace: .realTime(speed: 4), loop: false),
+                         socket: SocketConfig(path: file.path("quick.sock"), mode: 0o644)),
+            StreamConfig(name: "slow", source: .file(path: clip, pace: .realTime(speed: 0.5), loop: false),
+                         socket: SocketConfig(path: file.path("slow.sock"))),
+        ])
+        #expect(try file.load() == expected)
+    }
+
+    /// A file the loader must refuse, and what the message must mention besides its line and key.
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        let name: String
+        let yaml: String
+        let mentions: String
+
+        var testDescription: String { name }
+
+        /// The 1-based line and the key path of the `# ← KEY` comment, or line 1 and no key when there is none.
+        var expectedLocation: (line: Int, key: String) {
+            let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                if let marker = line.range(of: "# ←") {
+                    return (index + 1, line[marker.upperBound...].trimmingCharacters(in: .whitespaces))
+                }
+            }
+            return (1, "")
+        }
+    }
+
+    static let refusals = [
+        Refusal(name: "YAML syntax error", yaml: """
+            streams:
+              - name: radio
+                source: stdin: now  # ←
+                socket: radio.sock
+            """, mentions: "YAML syntax"),
+        Refusal(name: "unknown top-level key", yaml: """
+            control: control.sock
+            colour: red  # ← colour
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "unknown key"),
+        Refusal(name: "unknown stream key", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                bitrate: 128  # ← streams[0].bitrate
+                socket: radio.sock
+            """, mentions: "unknown key"),
+        Refusal(name: "duplicate key", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                source: stdin  # ← source
+            """, mentions: "duplicate key"),
+        Refusal(name: "unknown socket key", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket:
+                  path: radio.sock
+                  colour: red  # ← streams[0].socket.colour
+            """, mentions: "unknown key"),
+        Refusal(name: "missing name", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+              - source: file:\(music)  # ← streams[1].name
+                socket: music.sock
+            """, mentions: "missing"),
+        Refusal(name: "missing source", yaml: """
+            streams:
+              - name: radio  # ← streams[0].source
+                socket: radio.sock
+            """, mentions: "missing"),
+        Refusal(name: "missing socket", yaml: """
+            streams:
+              - name: radio  # ← streams[0].socket
+                source: stdin
+            """, mentions: "missing"),
+        Refusal(name: "missing socket path", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket:
+                  mode: "0660"  # ← streams[0].socket.path
+            """, mentions: "missing"),
+        Refusal(name: "name with a space", yaml: """
+            streams:
+              - name: my radio  # ← streams[0].name
+                source: stdin
+                socket: radio.sock
+            """, mentions: "my radio"),
+        Refusal(name: "unknown pace", yaml: """
+            streams:
+              - name: music
+                source: file:\(music)
+                pace: fast  # ← streams[0].pace
+                socket: music.sock
+            """, mentions: "realtime"),
+        Refusal(name: "zero pace", yaml: """
+            streams:
+              - name: music
+                source: file:\(music)
+                pace: 0  # ← streams[0].pace
+                socket: music.sock
+            """, mentions: "realtime"),
+        Refusal(name: "pace with stdin", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                pace: realtime  # ← streams[0].pace
+                socket: radio.sock
+            """, mentions: "file"),
+        Refusal(name: "loop with stdin", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                loop: true  # ← streams[0].loop
+            """, mentions: "file"),
+        Refusal(name: "loop not a boolean", yaml: """
+            streams:
+              - name: music
+                source: file:\(music)
+                loop: sometimes  # ← streams[0].loop
+                socket: music.sock
+            """, mentions: "true or false"),
+        Refusal(name: "mode not octal", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket:
+                  path: radio.sock
+                  mode: "0999"  # ← streams[0].socket.mode
+            """, mentions: "0999"),
+        Refusal(name: "negative queueSeconds", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                queueSeconds: -1  # ← streams[0].queueSeconds
+            """, mentions: "seconds"),
+        Refusal(name: "zero disconnectAfter", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                disconnectAfter: 0  # ← streams[0].disconnectAfter
+            """, mentions: "seconds"),
+        Refusal(name: "negative historySeconds", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                historySeconds: -2  # ← streams[0].historySeconds
+            """, mentions: "seconds"),
+        Refusal(name: "duplicate stream names", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+              - name: radio  # ← streams[1].name
+                source: file:\(music)
+                socket: music.sock
+            """, mentions: "radio"),
+        Refusal(name: "duplicate socket paths", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: shared.sock
+              - name: music
+                source: file:\(music)
+                socket: ./shared.sock  # ← streams[1].socket
+            """, mentions: "radio"),
+        Refusal(name: "a stream on the control socket", yaml: """
+            control: control.sock
+            streams:
+              - name: radio
+                source: stdin
+                socket: control.sock  # ← streams[0].socket
+            """, mentions: "control"),
+        Refusal(name: "socket path too long", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: \(String(repeating: "s", count: 108)).sock  # ← streams[0].socket
+            """, mentions: "107"),
+        Refusal(name: "two stdin streams", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+              - name: talk
+                source: stdin  # ← streams[1].source
+                socket: talk.sock
+            """, mentions: "stdin"),
+        Refusal(name: "missing source file", yaml: """
+            streams:
+              - name: music
+                source: file:missing.mp3  # ← streams[0].source
+                socket: music.sock
+            """, mentions: "missing.mp3"),
+        Refusal(name: "HTTP source", yaml: """
+            streams:
+              - name: radio
+                source: http://radio.example/stream  # ← streams[0].source
+                socket: radio.sock
+            """, mentions: "HTTP"),
+        Refusal(name: "unknown source", yaml: """
+            streams:
+              - name: radio
+                source: radio.mp3  # ← streams[0].source
+                socket: radio.sock
+            """, mentions: "radio.mp3"),
+        Refusal(name: "empty file", yaml: "", mentions: "empty"),
+        Refusal(name: "only comments", yaml: "# streams: none yet\n", mentions: "empty"),
+        Refusal(name: "not a mapping", yaml: """
+            - radio  # ←
+            """, mentions: "mapping"),
+        Refusal(name: "no streams", yaml: """
+            control: control.sock  # ← streams
+            """, mentions: "missing"),
+        Refusal(name: "streams not a list", yaml: """
+            control: control.sock
+            streams: radio  # ← streams
+            """, mentions: "list"),
+        Refusal(name: "empty streams list", yaml: """
+            streams: []  # ← streams
+            """, mentions: "list"),
+    ]
+
+    @Test(arguments: refusals)
+    func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
+        let file = try ConfigFile(refusal.yaml)
+        let error = try #require(throws: ConfigError.self) { try file.load() }
+        let expected = refusal.expectedLocation
+        #expect(error.file == file.path)
+        #expect(error.line == expected.line)
+        #expect(error.key == expected.key)
+        #expect(error.description.hasPrefix(Self.location(file.path, expected)))
+        #expect(error.problem.contains(refusal.mentions))
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func checkRefusesABadFileWithOneLineOnStandardError() throws {
+        let refusal = Self.refusals.first { $0.name == "unknown pace" }!
+        let daemon = try DaemonHarness(config: refusal.yaml, arguments: ["--check"])
+        #expect(try daemon.waitForExit() != 0)
+        let location = Self.location(daemon.path("config.yaml"), refusal.expectedLocation)
+        #expect(daemon.log.hasPrefix(location))
+        #expect(daemon.log.hasSuffix("\n"))
+        #expect(daemon.log.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func checkAcceptsAGoodFile() throws {
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+            """, arguments: ["--check"])
+        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.log.isEmpty)
+        // Checking runs nothing: no socket was made.
+        #expect(!FileManager.default.fileExists(atPath: daemon.path("radio.sock")))
+    }
+
+    /// How a message starts: `file:line: key: `, or `file:line: ` for the document itself.
+    static func location(_ file: String, _ expected: (line: Int, key: String)) -> String {
+        expected.key.isEmpty ? "\(file):\(expected.line): " : "\(file):\(expected.line): \(expected.key): "
+    }
+}
+
+/// A configuration file in a fresh folder of its own, removed with it.
+private final class ConfigFile {
+    let folder: URL
+
+    init(_ yaml: String) throws {
+        folder = try DaemonHarness.makeFolder()
+        try yaml.write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A path in the folder: where a relative path in the file must lead.
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    var path: String { path("config.yaml") }
+
+    func load() throws -> DaemonConfig { try ConfigLoader(file: path).load() }
+}
