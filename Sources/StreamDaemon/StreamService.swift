@@ -55,8 +55,14 @@ final class StreamService: @unchecked Sendable {
             }
             .bind(unixDomainSocketPath: path)
             .flatMapThrowing { [self] channel in
+                do {
+                    try SocketFile.applyOwnership(config.socket)
+                } catch {
+                    channel.close(promise: nil)
+                    SocketFile.remove(path)
+                    throw error
+                }
                 listener = channel
-                try SocketFile.applyOwnership(config.socket)
                 state = .running
                 logger.info("listening on \(path)")
                 reader.start { [self] output in deliver(output) }
