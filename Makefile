@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Debian packages the build and tests need on a fresh machine (python3 runs the example subscriber).
 TEST_PACKAGES := libmpg123-dev pkg-config python3
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
-TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine
+TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2
 
 .PHONY: run test bench fixtures deps tool-deps build
 

@@ -48,6 +48,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "SubscriberLoad",
+            dependencies: [
+                "AudioFileStream",
+                "StreamDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/SubscriberLoad"
+        ),
         // The committed fixtures and their expected values, shared by the test targets.
         .target(name: "FixtureSupport", dependencies: ["AudioFileStream"], path: "Tests/FixtureSupport"),
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),

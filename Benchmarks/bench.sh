@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Benchmarks of audiostream against its peers, each in one run with the peers, on large 128 kb/s CBR
-# MP3s in the page cache; each writes its own section of docs/benchmarks.md:
+# Benchmarks of audiostream against its peers, each in one run with the peers, on 128 kb/s CBR MP3s;
+# each writes its own section of docs/benchmarks.md:
 #   parse:  `audiostream scan` against FFmpeg and GStreamer   ("## Parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
+#   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
+#           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse or decode        (default both)
+#   BENCH_ONLY      run one benchmark: parse, decode or daemon (default all three)
 #   BENCH_MB        size of the parse input in MB             (default 500)
 #   BENCH_DECODE_MIN  minutes of audio in the decode input    (default 40: ~1.5 s per decode)
 #   BENCH_RUNS      timed runs per command                    (default 10, after 1 warm-up run)
+#   BENCH_SUBSCRIBERS  subscriber counts of the daemon benchmark (default "1 100 1000 5000")
+#   BENCH_WINDOW    seconds measured per count, after 3 s of warm-up (default 20)
 #   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored)
 #   BENCH_DOC       report to write                           (default docs/benchmarks.md)
 set -euo pipefail
@@ -22,12 +26,15 @@ only=${BENCH_ONLY:-}
 target_mb=${BENCH_MB:-500}
 decode_minutes=${BENCH_DECODE_MIN:-40}
 runs=${BENCH_RUNS:-10}
+subscriber_counts=${BENCH_SUBSCRIBERS:-1 100 1000 5000}
+window=${BENCH_WINDOW:-20}
 data=${BENCH_DATA:-bench-data}
 doc=${BENCH_DOC:-docs/benchmarks.md}
+build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | decode) ;;
-    *) echo "bench: BENCH_ONLY must be parse or decode, not '$only'" >&2; exit 1 ;;
+    '' | parse | decode | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, decode or daemon, not '$only'" >&2; exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -39,7 +46,13 @@ if wants parse; then
         { echo "bench: GStreamer mpegaudioparse missing (gstreamer1.0-plugins-good)" >&2; exit 1; }
 fi
 if wants decode; then need mpg123; fi
+if wants daemon; then need icecast2; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
+if wants daemon; then
+    for product in audiostreamd SubscriberLoad; do
+        [[ -x $build/$product ]] || { echo "bench: $build/$product not built (swift build -c release)" >&2; exit 1; }
+    done
+fi
 
 # --- Inputs -----------------------------------------------------------------
 # One minute of 44.1 kHz stereo (pink noise left, 440 Hz right; sox -R makes it
@@ -153,5 +166,118 @@ bench_decode() {
     echo "bench: wrote the decode section of $doc"
 }
 
+# --- Live fan-out -----------------------------------------------------------
+# icecast_config PORT CLIENTS PASSWORD FOLDER: an Icecast 2.4 configuration on 127.0.0.1 with room for
+# CLIENTS clients, no burst on connect (listeners start at the live edge, as audiostreamd's subscribers
+# do with burst 0), and a source timeout longer than connecting thousands of listeners takes.
+icecast_config() {
+    local port=$1 clients=$2 password=$3 folder=$4 owner=''
+    # Icecast refuses to run as root unless told whom to become (Debian's package makes the icecast2 user).
+    if [[ $(id -u) -eq 0 ]]; then owner='<changeowner><user>icecast2</user><group>icecast</group></changeowner>'; fi
+    cat <<EOF
+<icecast>
+  <location>localhost</location>
+  <admin>bench@localhost</admin>
+  <limits>
+    <clients>$clients</clients>
+    <sources>2</sources>
+    <queue-size>524288</queue-size>
+    <client-timeout>30</client-timeout>
+    <header-timeout>15</header-timeout>
+    <source-timeout>60</source-timeout>
+    <burst-on-connect>0</burst-on-connect>
+    <burst-size>0</burst-size>
+  </limits>
+  <authentication>
+    <source-password>$password</source-password>
+    <admin-user>admin</admin-user>
+    <admin-password>$password</admin-password>
+  </authentication>
+  <hostname>127.0.0.1</hostname>
+  <listen-socket><port>$port</port><bind-address>127.0.0.1</bind-address></listen-socket>
+  <fileserve>0</fileserve>
+  <paths>
+    <basedir>/usr/share/icecast2</basedir>
+    <logdir>$folder</logdir>
+    <webroot>/usr/share/icecast2/web</webroot>
+    <adminroot>/usr/share/icecast2/admin</adminroot>
+  </paths>
+  <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+  <security><chroot>0</chroot>$owner</security>
+</icecast>
+EOF
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now.
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# run_logged COMMAND...: records the command, as run, in the commands file the report quotes, then runs it.
+run_logged() {
+    printf '%s\n' "$*" >>"$commands"
+    "$@"
+}
+
+icecast_pid=''
+stop_icecast() {
+    [[ -n $icecast_pid ]] || return 0
+    kill "$icecast_pid" 2>/dev/null || true
+    wait "$icecast_pid" 2>/dev/null || true
+    icecast_pid=''
+}
+
+# start_icecast FOLDER N: starts Icecast with room for N listeners on a free port; sets icecast_pid and port.
+start_icecast() {
+    local folder=$1 n=$2 tries=0
+    port=$(free_port)
+    mkdir -m 777 "$folder"   # Icecast writes its logs there after switching to the icecast2 user
+    icecast_config "$port" $(( n + 100 )) "$password" "$folder" >"$folder/icecast.xml"
+    printf '%s\n' "icecast2 -c $folder/icecast.xml" >>"$commands"
+    icecast2 -c "$folder/icecast.xml" >"$folder/icecast.out" 2>&1 &
+    icecast_pid=$!
+    until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+        (( ++tries < 100 )) || { echo "bench: Icecast did not start:" >&2; cat "$folder/icecast.out" >&2; exit 1; }
+        sleep 0.1
+    done
+}
+
+bench_daemon() {
+    local most=0 n
+    for n in $subscriber_counts; do (( n > most )) && most=$n; done
+    # The generator and the relay it measures each hold a socket per subscriber.
+    ulimit -n "$(ulimit -Hn)"
+    (( $(ulimit -n) >= most + 200 )) ||
+        { echo "bench: open-file limit $(ulimit -n) is too low for $most subscribers" >&2; exit 1; }
+
+    # Short, as socket paths must fit in 108 bytes, and open to the icecast2 user.
+    work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)
+    chmod 755 "$work"
+    trap 'stop_icecast; rm -rf "$work"' EXIT
+    password=bench-$RANDOM$RANDOM
+    commands=$data/daemon-commands.txt
+    : >"$commands"
+    local common=(--input "$seed" --warmup 3 --seconds "$window" --tail 2) reports=()
+    for n in $subscriber_counts; do
+        echo "bench: audiostreamd, $n subscribers"
+        mkdir "$work/daemon-$n"
+        run_logged "$build/SubscriberLoad" daemon --daemon "$build/audiostreamd" --folder "$work/daemon-$n" \
+            --subscribers "$n" "${common[@]}" --report "$data/daemon-$n.json"
+
+        echo "bench: Icecast, $n listeners"
+        start_icecast "$work/icecast-$n" "$n"
+        run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
+            --subscribers "$n" "${common[@]}" --report "$data/icecast-$n.json"
+        stop_icecast
+        reports+=("$data/daemon-$n.json" "$data/icecast-$n.json")
+    done
+
+    BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SEED_FILE=$seed BENCH_SEED_BYTES=$seed_bytes \
+    BENCH_SEED_PACKETS=$seed_packets BENCH_V_ICECAST=$(icecast2 -v) \
+        python3 "$here/daemon_report.py"
+    echo "bench: wrote the live fan-out section of $doc"
+}
+
 if wants parse; then bench_parse; fi
 if wants decode; then bench_decode; fi
+if wants daemon; then bench_daemon; fi

@@ -53,10 +53,11 @@ Made once and cached (git-ignored): `{env['BENCH_SEED']}; cat seed.mp3 × {env['
 The file is read once before timing so it is in the page cache."""
 
 
-def context(*peer_versions):
-    """The "Run on", machine and tools paragraphs; `peer_versions` go between Swift's and hyperfine's."""
+def context(*peer_versions, timer=env.get("BENCH_V_HYPERFINE")):
+    """The "Run on", machine and tools paragraphs; `peer_versions` go between Swift's and the `timer`'s
+    (hyperfine's unless the section times itself: None)."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    tools = "; ".join([f"{env['BENCH_V_SWIFT']} (release build)", *peer_versions, env["BENCH_V_HYPERFINE"]])
+    tools = "; ".join([f"{env['BENCH_V_SWIFT']} (release build)", *peer_versions, *filter(None, [timer])])
     return f"""Run on {now} at revision `{env['BENCH_REV']}` by `bash Benchmarks/bench.sh`.
 
 **Machine:** {env['BENCH_NPROC']} CPUs, {env['BENCH_CPU']}, {env['BENCH_MEM']} RAM, {env['BENCH_KERNEL']}.

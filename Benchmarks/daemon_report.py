@@ -1,0 +1,159 @@
+"""Turns SubscriberLoad's JSON reports into the "Live fan-out" section of docs/benchmarks.md.
+
+bench.sh sets BENCH_REPORTS (the JSON files: audiostreamd's then Icecast's for each subscriber count),
+BENCH_COMMANDS (a file of the commands as they ran), BENCH_SEED_FILE, BENCH_SEED_BYTES, BENCH_SEED_PACKETS
+(ffprobe's frame count) and BENCH_V_ICECAST, besides the variables every section shares (see
+bench_report.py). Only this section is replaced.
+"""
+import json
+
+from bench_report import context, env, table, write_section
+
+HEADER = "## Live fan-out (audiostreamd)"
+TARGET_COUNT = 5000     # subscribers the targets apply to
+TARGET_P99_MS = 10.0    # relay latency, 99th percentile
+TARGET_CPU = 100.0      # % of one core
+
+reports = [json.load(open(path)) for path in env["BENCH_REPORTS"].split()]
+seed_packets = int(env["BENCH_SEED_PACKETS"])
+for r in reports:
+    if r["inputFrames"] != seed_packets:
+        raise SystemExit(f"{r['relay']}: the generator found {r['inputFrames']} frames, ffprobe {seed_packets}")
+    if r["earlyFrames"]:
+        raise SystemExit(f"{r['relay']} ×{r['subscribers']}: {r['earlyFrames']} frames arrived before the write "
+                         "that makes them sendable: the latency definition does not hold")
+
+first = reports[0]
+frame_ms = first["frameSeconds"] * 1000
+window_frames = first["windowFrames"]
+commands = open(env["BENCH_COMMANDS"]).read().strip()
+icecast_version = env["BENCH_V_ICECAST"]
+
+
+def name(r):
+    return "audiostreamd" if r["relay"] == "audiostreamd" else icecast_version
+
+
+def losses(r):
+    """Subscribers missing frames / overflow events (packets they said were dropped) / closed early."""
+    return (f"{r['subscribersMissingFrames']} / {r['overflowEvents']} ({r['droppedPacketsReported']}) / "
+            f"{r['closedEarly']}")
+
+
+def own_count(r):
+    """What the relay says itself about drops and lag."""
+    view = r["relayView"]
+    if r["relay"] == "audiostreamd":
+        return (f"{view['droppedPackets']} dropped, lag ≤ {view['maxLagSeconds']:.2f} s, "
+                f"{view['slowDisconnects']} slow disconnects")
+    return f"{view['slowListeners']} slow listeners"
+
+
+def row(r):
+    relay, own, memory = r["relayLatency"], r["ownBytesLatency"], r["relayMemory"]
+    return [name(r), f"{relay['p50']:.2f} / {relay['p99']:.2f} / {relay['max']:.2f}",
+            f"{own['p50']:.1f} / {own['p99']:.1f}",
+            f"{r['receivedFrames']:,} / {r['windowFrames'] * r['subscribers']:,}", losses(r), own_count(r),
+            f"{r['relayCPUPercent']:.1f}",
+            f"{memory['residentKiB'] / 1024:.1f} ({memory['peakResidentKiB'] / 1024:.1f})",
+            f"{r['generatorCPUPercent']:.1f}", f"{r['connectSeconds']:.1f}"]
+
+
+HEAD = ["Relay", "Relay latency ms p50 / p99 / max", "Own-bytes latency ms p50 / p99", "Frames received / expected",
+        "Missing / overflow (dropped) / closed early", "Relay's own count", "CPU % of one core", "RSS MiB (peak)",
+        "Generator CPU %", "Connect s"]
+
+counts = sorted({r["subscribers"] for r in reports})
+tables = "\n\n".join(
+    f"### {n:,} subscriber{'s' if n > 1 else ''}\n\n" + table(HEAD, [row(r) for r in reports if r["subscribers"] == n])
+    for n in counts)
+
+
+def no_drops(r):
+    view = r["relayView"]
+    return (r["subscribersMissingFrames"] == 0 and r["overflowEvents"] == 0 and r["closedEarly"] == 0
+            and r["refused"] == 0 and view.get("droppedPackets", 0) == 0 and view.get("slowDisconnects", 0) == 0)
+
+
+def verdict():
+    ours = next((r for r in reports if r["relay"] == "audiostreamd" and r["subscribers"] == TARGET_COUNT), None)
+    if ours is None:
+        return f"The targets apply to {TARGET_COUNT:,} subscribers, which this run did not measure."
+    def judged(value, limit, shown):
+        """Met or not, with the figure; a figure within 10 % of its limit may land on the other side next run."""
+        close = " — within 10 % of the limit, so a repeat run may land on the other side" if abs(
+            value - limit) < 0.1 * limit else ""
+        return f"{'met' if value < limit else '**not met**'} ({shown}{close})"
+
+    p99, cpu = ours["relayLatency"]["p99"], ours["relayCPUPercent"]
+    drops = "met" if no_drops(ours) else "**not met**"
+    return (f"**Targets at {TARGET_COUNT:,} subscribers:** no drops — {drops}; "
+            f"under one core — {judged(cpu, TARGET_CPU, f'{cpu:.1f} %')}; "
+            f"relay latency p99 under {TARGET_P99_MS:.0f} ms — {judged(p99, TARGET_P99_MS, f'{p99:.2f} ms')}.")
+
+
+mismatches = sum(r["mismatches"] for r in reports)
+checked = ("Every packet (audiostreamd) and every listener read (Icecast) was compared with the bytes fed at its "
+           "offset: all matched." if mismatches == 0 else
+           f"**{mismatches} deliveries differed from the bytes fed at their offset** (see the JSON reports).")
+
+section = f"""{HEADER}
+
+One live 128 kb/s stream fanned out to 1, 100, 1,000 and 5,000 local subscribers: latency from input byte
+to subscriber receipt, drops, and the relay's CPU and memory, against Icecast with as many HTTP listeners,
+measured in the same run by the same load generator.
+Target: 5,000 subscribers with no drops, under one core, relay latency p99 under {TARGET_P99_MS:.0f} ms.
+
+{context(icecast_version, timer=None)}
+
+**Input:** `{env['BENCH_SEED_FILE']}`, {int(env['BENCH_SEED_BYTES']):,} bytes, 128 kb/s CBR MPEG-1 Layer III, 44.1 kHz,
+{seed_packets:,} frames (ffprobe; the generator's parser found as many), made as for the sections above:
+`{env['BENCH_SEED']}`.
+
+**Commands** (`BENCH_ONLY=daemon make bench` runs them, one count after the other, with `ulimit -n` raised to its
+hard limit; each `icecast2` was stopped after its run):
+
+```
+{commands}
+```
+
+**How.** `SubscriberLoad` (Benchmarks/SubscriberLoad: one thread, non-blocking sockets, epoll) writes the MP3 one
+frame per `write` at real-time pace (a frame every {frame_ms:.1f} ms) and reads every subscriber on the same
+thread. For audiostreamd it starts the daemon (`audiostreamd --config FOLDER/config.yaml --log-level warning`)
+with one stream, `source: stdin`, default subscriber limits (queueSeconds 5, disconnectAfter 10, historySeconds 10),
+feeds its standard input through a pipe, and connects each subscriber to the stream socket with the hello
+`{{"protocol":1,"kinds":["packets"],"pcm":"s16","burst":0}}`. For Icecast, bench.sh starts `icecast2` on
+127.0.0.1 with a generated configuration (`<clients>` N + 100, `<burst-on-connect>0`, `<burst-size>0`,
+`<queue-size>524288` (the default), `<source-timeout>60`); the generator is its source (HTTP `PUT` of
+`audio/mpeg` with basic auth, fed the same frames the same way) and its N listeners `GET` the mount over
+loopback TCP, one connect per millisecond (Icecast 2.4 listens with a backlog of 5, and a burst of connects
+overflows it). Every subscriber is connected, and counted by the relay itself (`audiostream status` on the
+control socket; Icecast's `/admin/stats`), before the first byte is fed. Each run feeds 3 s of warm-up, a
+measured window of {window_frames:,} frames ({first['windowSeconds']:.1f} s), then 2 s more so the window's last
+frames can get out.
+
+**Latency.** *Relay latency*, the target's: time of receipt by the subscriber minus the time of the write that
+made the frame sendable. audiostreamd's parser emits a frame only once the next frame's header has arrived
+(its confirmation rule), so for audiostreamd that is the write carrying the following frame; Icecast 2.4 queues
+MP3 in 1400-byte blocks and sends only whole ones (format_mp3.c, `REFBUF_SIZE`), so for Icecast it is the write
+that completed the block holding the frame's last byte. *Own-bytes latency*: receipt minus the write of the
+frame's own bytes: what a listener gets, including the wait each design adds (one frame, {frame_ms:.1f} ms, for
+audiostreamd's confirmation; up to a block, 87.5 ms at 16,000 B/s, for Icecast). Both clocks are one
+CLOCK_MONOTONIC in one process: a write is timed just before `write()`, a receipt just after the `read()` that
+returned it. As the generator reads its sockets in turn, on the same two cores as the relay, a receipt time
+includes the wait for its turn: the figures are upper bounds, and the generator's CPU is shown beside the
+relay's. Percentiles are nearest-rank over every (subscriber, frame) pair of the window.
+
+**Other columns.** Frames received / expected: the window's frames, over all subscribers. Missing: subscribers
+that lacked any of them; overflow: audiostreamd's overflow discontinuity events (with the packets they said were
+dropped); closed early: connections that ended before the feed did. Relay's own count: audiostreamd's status
+(dropped packets summed over subscribers, largest queue, slow-subscriber disconnects) or Icecast's stats, taken
+after the feed. CPU: utime + stime from /proc/PID/stat over the window, as a percentage of one core; RSS:
+VmRSS at the end of the window, peak VmHWM. {checked}
+
+{tables}
+
+{verdict()}
+"""
+
+write_section(HEADER, section)
