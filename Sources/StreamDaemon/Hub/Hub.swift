@@ -90,28 +90,28 @@ final class Hub {
         } else {
             properties.append((id, message))
         }
-        publish(QueuedMessage(buffer: message, audio: nil)) { $0.contains(.properties) }
+        publish(QueuedMessage(buffer: message, audio: nil), to: .properties)
     }
 
     func publishMetadata(_ message: ByteBuffer) {
         lastMetadata = message
-        publish(QueuedMessage(buffer: message, audio: nil)) { $0.contains(.metadata) }
+        publish(QueuedMessage(buffer: message, audio: nil), to: .metadata)
     }
 
     /// An event every subscriber gets: a discontinuity of the input, the end.
     func publishEvent(_ message: ByteBuffer) {
-        publish(QueuedMessage(buffer: message, audio: nil)) { _ in true }
+        publish(QueuedMessage(buffer: message, audio: nil), to: nil)
     }
 
     func publishPacket(_ message: QueuedMessage) {
         remember(message)
-        publish(message) { $0.contains(.packets) }
+        publish(message, to: .packets)
     }
 
     /// PCM in the encoding each subscriber asked for.
     func publishPCM(_ messages: [WirePCMEncoding: QueuedMessage]) {
         let now = NIODeadline.now()
-        for subscriber in subscribers where subscriber.hello.kinds.contains(.pcm) {
+        for subscriber in subscribers where subscriber.wanted & Hello.Kind.pcm.bit != 0 {
             guard let message = messages[subscriber.hello.pcmEncoding] else { continue }
             deliver(message, to: subscriber, now: now)
         }
@@ -137,9 +137,11 @@ final class Hub {
         }
     }
 
-    private func publish(_ message: QueuedMessage, to wants: (Set<Hello.Kind>) -> Bool) {
+    /// Delivers to the subscribers that asked for `kind`, or to all when nil.
+    private func publish(_ message: QueuedMessage, to kind: Hello.Kind?) {
         let now = NIODeadline.now()
-        for subscriber in subscribers where wants(subscriber.hello.kinds) {
+        let bit = kind?.bit ?? 0
+        for subscriber in subscribers where subscriber.wanted & bit == bit {
             deliver(message, to: subscriber, now: now)
         }
     }

@@ -9,6 +9,8 @@ import NIOCore
 final class Subscriber {
     let id: Int
     let hello: Hello
+    /// The hello's kinds as bits (`Hello.Kind.bit`), tested for every message.
+    let wanted: UInt8
     let connectedAt: NIODeadline
     private let sink: SubscriberSink
     private let limits: SubscriberLimits
@@ -27,6 +29,7 @@ final class Subscriber {
     init(id: Int, hello: Hello, sink: SubscriberSink, limits: SubscriberLimits, now: NIODeadline) {
         self.id = id
         self.hello = hello
+        wanted = hello.kinds.reduce(0) { $0 | $1.bit }
         self.sink = sink
         self.limits = limits
         connectedAt = now

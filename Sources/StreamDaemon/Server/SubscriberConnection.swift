@@ -45,12 +45,14 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { subscription?.subscriber.drain() }
+        isWritable = context.channel.isWritable
+        if isWritable { subscription?.subscriber.drain() }
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
+        isWritable = false
         if let (hub, subscriber) = subscription {
             hub.remove(subscriber)
             stream.logger.debug("subscriber \(subscriber.id) left")
@@ -79,7 +81,8 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
 
     // MARK: - SubscriberSink
 
-    var isWritable: Bool { context?.channel.isWritable ?? false }
+    /// Kept from `channelWritabilityChanged`, as the hub asks it for every message of every subscriber.
+    private(set) var isWritable = true
 
     func write(_ message: ByteBuffer) {
         context?.write(wrapOutboundOut(message), promise: nil)

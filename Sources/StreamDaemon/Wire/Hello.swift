@@ -5,6 +5,9 @@ public struct Hello: Equatable, Sendable {
     /// What a subscriber can receive. Discontinuity and end events reach every subscriber.
     public enum Kind: String, CaseIterable, Sendable {
         case packets, pcm, properties, metadata
+
+        /// The kind as one bit, for masks tested per message.
+        var bit: UInt8 { 1 << Self.allCases.firstIndex(of: self)! }
     }
 
     public var kinds: Set<Kind>
