@@ -49,8 +49,7 @@ final class StreamService: @unchecked Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(WireFrameDecoder()), SubscriberConnection(stream: self))
+                    try channel.pipeline.syncOperations.addHandler(SubscriberConnection(stream: self))
                 }
             }
             .bind(unixDomainSocketPath: path)

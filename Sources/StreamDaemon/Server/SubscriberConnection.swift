@@ -3,8 +3,11 @@ import NIOCore
 
 /// One subscriber's socket: waits for its hello, then joins the stream's hub on its event loop and writes what
 /// the hub queues.
+///
+/// It reads the hello itself rather than behind a decoder handler: as the only handler of the channel, every
+/// write goes straight to the socket, which matters with thousands of subscribers per packet.
 final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
-    typealias InboundIn = WireFrame
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// How long a connection may stay silent before its hello.
@@ -14,6 +17,8 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
     private var context: ChannelHandlerContext?
     private var subscription: (hub: Hub, subscriber: Subscriber)?
     private var helloDeadline: Scheduled<Void>?
+    /// Bytes of the hello received so far.
+    private var received: ByteBuffer?
 
     init(stream: StreamService) {
         self.stream = stream
@@ -27,18 +32,25 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        guard subscription == nil, frame.type == WireMessageType.hello.rawValue else {
-            refuse(WireError.unexpectedMessage(frame.type), context: context)
-            return
+        var bytes = unwrapInboundIn(data)
+        if received == nil {
+            received = bytes
+        } else {
+            received!.writeBuffer(&bytes)
         }
-        helloDeadline?.cancel()
         do {
-            let hello = try Hello(json: Array(frame.payload.readableBytesView))
-            let hub = stream.hubs.hub(on: context.eventLoop)
-            let subscriber = hub.add(self, hello: hello, welcome: stream.welcome(allocator: context.channel.allocator))
-            subscription = (hub, subscriber)
-            stream.logger.debug("subscriber \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds.map(\.rawValue).sorted())"])
+            while let frame = try WireFrameDecoder.nextFrame(from: &received!) {
+                guard subscription == nil, frame.type == WireMessageType.hello.rawValue else {
+                    throw WireError.unexpectedMessage(frame.type)
+                }
+                helloDeadline?.cancel()
+                let hello = try Hello(json: Array(frame.payload.readableBytesView))
+                let hub = stream.hubs.hub(on: context.eventLoop)
+                let welcome = stream.welcome(allocator: context.channel.allocator)
+                let subscriber = hub.add(self, hello: hello, welcome: welcome)
+                subscription = (hub, subscriber)
+                stream.logger.debug("subscriber \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds)"])
+            }
         } catch {
             refuse(error, context: context)
         }
@@ -63,11 +75,7 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if error is WireError {
-            refuse(error, context: context)
-        } else {
-            context.close(promise: nil)
-        }
+        context.close(promise: nil)
     }
 
     /// Says what was wrong, then closes.

@@ -11,15 +11,21 @@ struct WireFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = WireFrame
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return .needMoreData }
+        guard let frame = try Self.nextFrame(from: &buffer) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(frame))
+        return .continue
+    }
+
+    /// Takes the first whole message off `buffer`, or nil while it is incomplete.
+    /// - Throws: `WireError.badLength` for a length outside the protocol's range.
+    static func nextFrame(from buffer: inout ByteBuffer) throws -> WireFrame? {
+        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
         guard length >= 1, length <= WireProtocol.maximumMessageSize else {
             throw WireError.badLength(Int(length))
         }
-        guard buffer.readableBytes >= 4 + Int(length) else { return .needMoreData }
+        guard buffer.readableBytes >= 4 + Int(length) else { return nil }
         buffer.moveReaderIndex(forwardBy: 4)
         let type: UInt8 = buffer.readInteger()!
-        let payload = buffer.readSlice(length: Int(length) - 1)!
-        context.fireChannelRead(wrapInboundOut(WireFrame(type: type, payload: payload)))
-        return .continue
+        return WireFrame(type: type, payload: buffer.readSlice(length: Int(length) - 1)!)
     }
 }
