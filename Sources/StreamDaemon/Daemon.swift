@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Logging
 import NIOCore
@@ -9,6 +8,10 @@ public enum Daemon {
     /// Runs the streams of `configFile`: SIGHUP reloads it, SIGTERM and SIGINT stop the daemon.
     /// - Returns: the exit status: 0 after a clean stop, 1 when the daemon could not start.
     public static func run(configFile: String) -> Int32 {
+        let signals = SignalRouter()
+        // The router must outlive the run: its deinit stops catching signals.
+        defer { withExtendedLifetime(signals) {} }
+        signal(SIGPIPE, SIG_IGN)
         let logger = Logger(label: "audiostreamd")
         let config: DaemonConfig
         do {
@@ -17,22 +20,17 @@ public enum Daemon {
             logger.critical("\(error)")
             return 1
         }
-        signal(SIGPIPE, SIG_IGN)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         defer { try? group.syncShutdownGracefully() }
         let supervisor = Supervisor(configFile: configFile, config: config, group: group)
-        let signals = [
-            watch(SIGTERM) { supervisor.stop() }, watch(SIGINT) { supervisor.stop() },
-            watch(SIGHUP) { supervisor.reload() },
-        ]
-        defer { signals.forEach { $0.cancel() } }
+        signals.attach(supervisor)
         do {
             try supervisor.start().wait()
         } catch {
-            logger.critical("cannot start: \(error)")
-            supervisor.stop()
-            _ = try? supervisor.finished.futureResult.wait()
-            return 1
+            let status: Int32 = signals.stopRequested ? 0 : 1
+            if status != 0 { logger.critical("cannot start: \(error)") }
+            supervisor.stop(status: status)
+            return (try? supervisor.finished.futureResult.wait()) ?? 1
         }
         logger.info("running \(config.streams.count) stream(s) from \(configFile)")
         return (try? supervisor.finished.futureResult.wait()) ?? 1
@@ -42,13 +40,5 @@ public enum Daemon {
     /// - Throws: `ConfigError` locating the first problem.
     public static func check(configFile: String) throws -> DaemonConfig {
         try ConfigLoader(file: configFile).load()
-    }
-
-    private static func watch(_ number: Int32, _ action: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler(handler: action)
-        source.resume()
-        return source
     }
 }

@@ -17,6 +17,8 @@ final class StreamService: @unchecked Sendable {
     private let startedAt = NIODeadline.now()
     private var listener: Channel?
     private var state = State.starting
+    /// Why the source ended, if it failed; read once the stream has ended.
+    private(set) var failure: String?
     /// Called on the event loop once the source has ended and the subscribers have been served.
     private let onEnd: @Sendable (StreamService) -> Void
 
@@ -54,6 +56,12 @@ final class StreamService: @unchecked Sendable {
             }
             .bind(unixDomainSocketPath: path)
             .flatMapThrowing { [self] channel in
+                // Stopped while binding: the socket is no one's.
+                guard state == .starting else {
+                    channel.close(promise: nil)
+                    SocketFile.remove(path)
+                    throw StreamStoppedError()
+                }
                 do {
                     try SocketFile.applyOwnership(config.socket)
                 } catch {
@@ -126,6 +134,7 @@ final class StreamService: @unchecked Sendable {
     private func sourceEnded(failure: String?) {
         guard state == .running else { return }
         reader.stop()
+        self.failure = failure
         if let failure {
             logger.error("source failed: \(failure)")
         } else {
@@ -157,6 +166,11 @@ final class StreamService: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A stream stopped before it had started.
+struct StreamStoppedError: Error, CustomStringConvertible {
+    var description: String { "stopped while starting" }
 }
 
 extension StreamService {

@@ -17,6 +17,10 @@ final class Supervisor: @unchecked Sendable {
     private var endedStreams: [String: StreamConfig] = [:]
     private var control: (path: String, channel: Channel)?
     private var stopping = false
+    private var reloading = false
+    private var reloadRequested = false
+    /// Streams that ended because their source failed.
+    private var streamsFailed = 0
     /// Succeeds when the daemon has stopped, with its exit status.
     let finished: EventLoopPromise<Int32>
 
@@ -40,40 +44,64 @@ final class Supervisor: @unchecked Sendable {
     }
 
     /// Re-reads the configuration: streams that changed are restarted, new ones started, removed ones stopped;
-    /// unchanged streams and their subscribers are left alone. A bad file changes nothing.
+    /// unchanged streams and their subscribers are left alone. A bad file changes nothing. A reload asked for
+    /// while one is being applied runs once that one is done, with the file as it is then.
     func reload() {
         eventLoop.execute { [self] in
             guard !stopping else { return }
-            let newConfig: DaemonConfig
-            do {
-                newConfig = try ConfigLoader(file: configFile).load()
-            } catch {
-                logger.error("reload refused, keeping the running configuration: \(error)")
-                return
-            }
-            logger.info("reloading \(configFile)")
-            let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
-            let changed = streams.values.filter { wanted[$0.config.name] != $0.config }
-            let stops = changed.map { service in
-                streams[service.config.name] = nil
-                service.logger.info(wanted[service.config.name] == nil ? "removed" : "changed; restarting")
-                return service.stop(grace: .zero)
-            }
-            config = newConfig
-            EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
-                for stream in newConfig.streams where streams[stream.name] == nil && endedStreams[stream.name] != stream {
-                    startStream(stream).whenFailure { [self] in logger.error("stream \(stream.name) not started: \($0)") }
-                }
-                if control?.path != newConfig.controlSocket {
-                    stopControl()
-                    startControl(newConfig.controlSocket).whenFailure { [self] in logger.error("control socket: \($0)") }
-                }
+            if reloading {
+                reloadRequested = true
+            } else {
+                applyReload()
             }
         }
     }
 
-    /// Ends every stream, giving subscribers a moment to take what is queued, then reports exit status 0.
-    func stop() {
+    private func applyReload() {
+        let newConfig: DaemonConfig
+        do {
+            newConfig = try ConfigLoader(file: configFile).load()
+        } catch {
+            logger.error("reload refused, keeping the running configuration: \(error)")
+            return
+        }
+        logger.info("reloading \(configFile)")
+        reloading = true
+        let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
+        let changed = streams.values.filter { wanted[$0.config.name] != $0.config }
+        let stops = changed.map { service in
+            streams[service.config.name] = nil
+            service.logger.info(wanted[service.config.name] == nil ? "removed" : "changed; restarting")
+            return service.stop(grace: .zero)
+        }
+        config = newConfig
+        EventLoopFuture.andAllComplete(stops, on: eventLoop).flatMap { [self] () -> EventLoopFuture<Void> in
+            guard !stopping else { return eventLoop.makeSucceededVoidFuture() }
+            // The control socket moves first: a stream may be given its old path.
+            var starts: [EventLoopFuture<Void>] = []
+            if control?.path != newConfig.controlSocket {
+                stopControl()
+                starts.append(startControl(newConfig.controlSocket).recover { [self] in
+                    logger.error("control socket not started: \($0)")
+                })
+            }
+            for stream in newConfig.streams where streams[stream.name] == nil && endedStreams[stream.name] != stream {
+                starts.append(startStream(stream).recover { [self] in
+                    logger.error("stream \(stream.name) not started: \($0)")
+                })
+            }
+            return EventLoopFuture.andAllComplete(starts, on: eventLoop)
+        }.whenComplete { [self] _ in
+            reloading = false
+            if reloadRequested && !stopping {
+                reloadRequested = false
+                applyReload()
+            }
+        }
+    }
+
+    /// Ends every stream, giving subscribers a moment to take what is queued, then reports `status`.
+    func stop(status: Int32 = 0) {
         eventLoop.execute { [self] in
             guard !stopping else { return }
             stopping = true
@@ -82,7 +110,7 @@ final class Supervisor: @unchecked Sendable {
             streams.removeAll()
             EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
                 stopControl()
-                finished.succeed(0)
+                finished.succeed(status)
             }
         }
     }
@@ -116,9 +144,11 @@ final class Supervisor: @unchecked Sendable {
         guard streams[service.config.name] === service else { return }
         streams[service.config.name] = nil
         endedStreams[service.config.name] = service.config
-        if streams.isEmpty && !stopping {
+        if service.failure != nil { streamsFailed += 1 }
+        if streams.isEmpty && !stopping && !reloading {
+            // Exit 1 when a source failed, so that a supervisor such as systemd restarts the daemon.
             logger.info("every stream has ended")
-            stop()
+            stop(status: streamsFailed > 0 ? 1 : 0)
         }
     }
 

@@ -157,6 +157,20 @@ import Testing
                 pace: fast  # ← streams[0].pace
                 socket: music.sock
             """, mentions: "realtime"),
+        Refusal(name: "pace too slow to compute", yaml: """
+            streams:
+              - name: music
+                source: file:\(music)
+                pace: 0.000000000001  # ← streams[0].pace
+                socket: music.sock
+            """, mentions: "0.01 to 1000"),
+        Refusal(name: "disconnectAfter beyond a day", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                disconnectAfter: 1e10  # ← streams[0].disconnectAfter
+            """, mentions: "at most 86400"),
         Refusal(name: "zero pace", yaml: """
             streams:
               - name: music

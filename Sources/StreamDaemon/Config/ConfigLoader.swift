@@ -102,8 +102,8 @@ public struct ConfigLoader {
         case "realtime": return .realTime(speed: 1)
         case "none": return .unpaced
         default:
-            guard let speed = node.float, speed > 0, speed.isFinite else {
-                throw error(node, key, "expected realtime, none or a speed such as 4 (times real time)")
+            guard let speed = node.float, (0.01...1000).contains(speed) else {
+                throw error(node, key, "expected realtime, none or a speed from 0.01 to 1000 (times real time)")
             }
             return .realTime(speed: speed)
         }
@@ -196,11 +196,15 @@ public struct ConfigLoader {
         return value
     }
 
+    /// Longest accepted duration: a day is already far beyond any sensible queue or wait.
+    private static let maximumSeconds = 86400.0
+
     private func seconds(_ node: Node?, key: String, allowZero: Bool = false) throws -> Double? {
         guard let node else { return nil }
-        guard node.scalar != nil, let value = node.float, value.isFinite, value > 0 || (allowZero && value == 0) else {
-            throw error(node, key, allowZero ? "expected seconds, 0 or more" : "expected seconds, more than 0")
-        }
+        let lowest = allowZero ? "0" : "more than 0"
+        guard node.scalar != nil, let value = node.float, value <= Self.maximumSeconds,
+              value > 0 || (allowZero && value == 0)
+        else { throw error(node, key, "expected seconds, \(lowest) and at most \(Int(Self.maximumSeconds))") }
         return value
     }
 

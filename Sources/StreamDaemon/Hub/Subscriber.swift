@@ -17,6 +17,11 @@ final class Subscriber {
     private var queue = CircularBuffer<QueuedMessage>()
     /// Seconds of audio in `queue`.
     private(set) var queuedSeconds = 0.0
+    /// Bytes of events in `queue`: they are never dropped, so a subscriber that lets them pile up is dropped.
+    private var queuedEventBytes = 0
+    /// Events a subscriber may leave unread; far more than any stream's properties, tags and discontinuities
+    /// between two reads of a live subscriber.
+    static let maximumQueuedEventBytes = 1 << 20
     /// What was dropped since the last overflow event was sent.
     private var pendingOverflow: (packets: Int, frames: Int, bytes: Int)?
     /// When the subscriber started dropping without catching up since, or nil.
@@ -36,10 +41,15 @@ final class Subscriber {
     }
 
     /// Queues a message, dropping the oldest audio if the queue is over its limit.
-    /// - Returns: false when the subscriber has been behind too long and must be disconnected.
+    /// - Returns: false when the subscriber must be disconnected: it has been behind for `disconnectAfter`, or
+    ///   has left `maximumQueuedEventBytes` of events unread.
     func enqueue(_ message: QueuedMessage, now: NIODeadline) -> Bool {
         queue.append(message)
-        queuedSeconds += message.audio?.seconds ?? 0
+        if let audio = message.audio {
+            queuedSeconds += audio.seconds
+        } else {
+            queuedEventBytes += message.buffer.readableBytes
+        }
         // Over the limit, first hand the sink what it takes: a chunk may hold more audio than the queue, and a
         // subscriber that keeps up must not lose packets because writes are batched per chunk.
         if queuedSeconds > limits.queueSeconds { drain() }
@@ -47,6 +57,7 @@ final class Subscriber {
         while queuedSeconds > limits.queueSeconds + 1e-9, dropOldestAudio() {
             behindSince = behindSince ?? now
         }
+        guard queuedEventBytes <= Self.maximumQueuedEventBytes else { return false }
         guard let behindSince else { return true }
         return now - behindSince < .nanoseconds(Int64(limits.disconnectAfter * 1e9))
     }
@@ -62,11 +73,13 @@ final class Subscriber {
                     pendingOverflow = nil
                 }
             }
+            if message.audio == nil { queuedEventBytes -= message.buffer.readableBytes }
             send(message.buffer)
             wrote = true
         }
         if queue.isEmpty {
             queuedSeconds = 0
+            queuedEventBytes = 0
             behindSince = nil
         }
         if wrote { sink.flush() }

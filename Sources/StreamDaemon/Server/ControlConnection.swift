@@ -9,10 +9,19 @@ final class ControlConnection: ChannelInboundHandler {
     /// Answers a command name with the response's JSON, or nil for an unknown command.
     typealias Respond = @Sendable (String) -> EventLoopFuture<JSON>?
 
+    /// How long a client may take to send its request.
+    static let requestTimeout = TimeAmount.seconds(5)
+
     private let respond: Respond
 
     init(respond: @escaping Respond) {
         self.respond = respond
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: Self.requestTimeout) { channel.close(promise: nil) }
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -33,27 +33,41 @@ final class SubscriberConnection: ChannelInboundHandler, SubscriberSink {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
+        // After the hello a subscriber only reads: anything it sends is refused, never buffered.
+        guard subscription == nil else {
+            refuse(WireError.unexpectedMessage(bytes.readableBytesView.first ?? 0), context: context)
+            return
+        }
         if received == nil {
             received = bytes
         } else {
             received!.writeBuffer(&bytes)
         }
         do {
-            while let frame = try WireFrameDecoder.nextFrame(from: &received!) {
-                guard subscription == nil, frame.type == WireMessageType.hello.rawValue else {
-                    throw WireError.unexpectedMessage(frame.type)
-                }
-                helloDeadline?.cancel()
-                let hello = try Hello(json: Array(frame.payload.readableBytesView))
-                let hub = stream.hubs.hub(on: context.eventLoop)
-                let welcome = stream.welcome(allocator: context.channel.allocator)
-                let subscriber = hub.add(self, hello: hello, welcome: welcome)
-                subscription = (hub, subscriber)
-                stream.logger.debug("subscriber \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds)"])
+            let maximumSize = WireFrameDecoder.maximumRequestSize
+            guard let frame = try WireFrameDecoder.nextFrame(from: &received!, maximumSize: maximumSize) else { return }
+            guard frame.type == WireMessageType.hello.rawValue, received!.readableBytes == 0 else {
+                throw WireError.unexpectedMessage(frame.type)
             }
+            received = nil
+            helloDeadline?.cancel()
+            join(try Hello(json: Array(frame.payload.readableBytesView)), context: context)
         } catch {
             refuse(error, context: context)
         }
+    }
+
+    /// Adds the subscriber to the hub of this loop. The welcome is written at once, and a peer already gone
+    /// closes the channel during that write: such a subscriber is taken out again at once.
+    private func join(_ hello: Hello, context: ChannelHandlerContext) {
+        let hub = stream.hubs.hub(on: context.eventLoop)
+        let subscriber = hub.add(self, hello: hello, welcome: stream.welcome(allocator: context.channel.allocator))
+        guard context.channel.isActive else {
+            hub.remove(subscriber)
+            return
+        }
+        subscription = (hub, subscriber)
+        stream.logger.debug("subscriber \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds)"])
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

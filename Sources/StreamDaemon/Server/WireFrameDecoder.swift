@@ -10,17 +10,22 @@ struct WireFrame {
 struct WireFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = WireFrame
 
+    /// What a client sends is a small JSON object: a hello or a request is refused beyond this.
+    static let maximumRequestSize = 64 * 1024
+
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let frame = try Self.nextFrame(from: &buffer) else { return .needMoreData }
+        guard let frame = try Self.nextFrame(from: &buffer, maximumSize: Self.maximumRequestSize) else {
+            return .needMoreData
+        }
         context.fireChannelRead(wrapInboundOut(frame))
         return .continue
     }
 
     /// Takes the first whole message off `buffer`, or nil while it is incomplete.
-    /// - Throws: `WireError.badLength` for a length outside the protocol's range.
-    static func nextFrame(from buffer: inout ByteBuffer) throws -> WireFrame? {
+    /// - Throws: `WireError.badLength` for a length of 0 or over `maximumSize`.
+    static func nextFrame(from buffer: inout ByteBuffer, maximumSize: Int) throws -> WireFrame? {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
-        guard length >= 1, length <= WireProtocol.maximumMessageSize else {
+        guard length >= 1, length <= maximumSize else {
             throw WireError.badLength(Int(length))
         }
         guard buffer.readableBytes >= 4 + Int(length) else { return nil }

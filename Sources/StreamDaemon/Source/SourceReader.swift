@@ -50,7 +50,7 @@ final class SourceReader: Sendable {
             var audioSeconds = 0.0
             var discontinuity = false
             repeat {
-                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                let descriptor = open(path, discontinuity ? 5 : 0)
                 guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
                 defer { close(descriptor) }
                 // Small chunks when paced, so packets leave evenly rather than in bursts.
@@ -64,6 +64,17 @@ final class SourceReader: Sendable {
             } while loop && !isStopped
             return nil
         }
+    }
+
+    /// Opens the file, trying again once a second up to `retries` times: a looped file that opened before may
+    /// fail for a moment (descriptors exhausted, the file being replaced) without the stream ending for good.
+    private func open(_ path: String, _ retries: Int) -> Int32 {
+        var descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        for _ in 0..<retries where descriptor < 0 && !isStopped {
+            sleep(1)
+            descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        }
+        return descriptor
     }
 
     private func read(

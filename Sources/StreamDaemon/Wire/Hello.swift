@@ -70,7 +70,7 @@ public enum WireError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .badHello(let reason): "bad hello: \(reason)"
         case .unexpectedMessage(let type): "unexpected message type \(type)"
-        case .badLength(let length): "message length \(length) is not within 1...\(WireProtocol.maximumMessageSize)"
+        case .badLength(let length): "a message length of \(length) is out of range"
         case .truncated: "the connection ended inside a message"
         }
     }
