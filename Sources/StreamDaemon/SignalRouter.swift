@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// Catches SIGTERM, SIGINT and SIGHUP from the very start of the process, before the supervisor exists: a stop
 /// asked for while the daemon starts is kept and applied once it can be, and an early reload is moot since
 /// the configuration is read afterwards anyway.
-final class SignalRouter: Sendable {
+public final class SignalRouter: Sendable {
     private let state = NIOLockedValueBox<(supervisor: Supervisor?, stopRequested: Bool)>((nil, false))
     private let sources: [UncheckedSignalSource]
 
@@ -19,14 +19,23 @@ final class SignalRouter: Sendable {
             supervisor?.stop()
         }
         let reload: @Sendable () -> Void = { state.withLockedValue { $0.supervisor }?.reload() }
+        Self.holdSignals()
         sources = [(SIGTERM, stop), (SIGINT, stop), (SIGHUP, reload)].map { number, action in
-            // The default actions would end the process; the dispatch source sees the signal all the same.
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler(handler: action)
             source.resume()
             return UncheckedSignalSource(source: source)
         }
+    }
+
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and every thread it starts later: their default
+    /// actions (ending the process) never run, and a signal that arrives before the router exists stays
+    /// pending until its dispatch source reads it. Call it first thing in `main`.
+    public static func holdSignals() {
+        var held = sigset_t()
+        sigemptyset(&held)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&held, number) }
+        pthread_sigmask(SIG_BLOCK, &held, nil)
     }
 
     deinit {

@@ -20,6 +20,11 @@ struct Audiostreamd: ParsableCommand {
     @Option(name: .long, help: "The least severe log level written: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
+    static func main() {
+        SignalRouter.holdSignals()
+        main(nil)
+    }
+
     func run() throws {
         if check {
             do {

@@ -239,6 +239,21 @@ import Testing
         #expect(late.sink.closing == .afterPendingWrites)
     }
 
+    @Test func aSubscriberLeavingAMegabyteOfEventsUnreadIsDisconnected() throws {
+        let hub = Hub(limits: Self.roomy)
+        let stalled = Member(hub, [.metadata], writable: false)
+        let reading = Member(hub, [.metadata])
+        let event = TestEvent.metadata(String(repeating: "x", count: 1000))
+        // Events are never dropped, so only the cap bounds what a stalled subscriber holds.
+        let count = Subscriber.maximumQueuedEventBytes / event.buffer.readableBytes + 1
+        for _ in 0..<count { event.publish(to: hub) }
+        hub.flush()
+
+        #expect(stalled.sink.closing == .now)
+        #expect(hub.subscribers.map(\.id) == [reading.subscriber.id])
+        #expect(try reading.received().count == 1 + count)
+    }
+
     @Test func aReadingSubscriberLosesNothingPublishedBetweenTwoFlushes() throws {
         let hub = Hub(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0))
         let reading = Member(hub, [.packets])

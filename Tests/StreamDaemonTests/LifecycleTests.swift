@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import StreamDaemon
 import Testing
 
 /// Signals, reloads and socket files, on the real daemon binary.
@@ -75,6 +76,40 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
         #expect(subscribers[0].finish().status == 0)
+    }
+
+    @Test func subscribersThatLeaveRightAfterTheirHelloAreForgotten() throws {
+        let daemon = try DaemonHarness(config: "control: control.sock\nstreams:\n" + Self.stream("radio"))
+        try daemon.waitForSocket("radio.sock")
+        for _ in 0..<200 {
+            let client = try WireClient(path: daemon.path("radio.sock"))
+            try client.send(.hello, json: Hello(kinds: [.metadata]).json)
+        }
+        let steady = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets", folder: daemon.folder,
+                                           name: "steady")
+        try daemon.waitUntil("only the steady subscriber to be left") { try daemon.subscriberCount("radio") == 1 }
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        #expect(steady.finish().status == 0)
+    }
+
+    @Test func aReloadCanGiveAStreamTheOldControlSocket() throws {
+        let daemon = try DaemonHarness(config: "control: first.sock\nstreams:\n" + Self.stream("kept"))
+        try daemon.waitForSocket("first.sock")
+        try ("control: second.sock\nstreams:\n" + Self.stream("kept") + """
+              - name: moved
+                source: file:\(Self.music)
+                loop: true
+                socket: first.sock
+
+            """).write(toFile: daemon.path("config.yaml"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForSocket("second.sock")
+        try daemon.waitUntil("the moved stream to run") {
+            try daemon.status(control: "second.sock")["streams"].map { "\($0)".contains("moved") } ?? false
+        }
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
     }
 
     @Test func theSocketGetsItsConfiguredModeAndGroup() throws {

@@ -50,9 +50,9 @@ final class Subscriber {
         } else {
             queuedEventBytes += message.buffer.readableBytes
         }
-        // Over the limit, first hand the sink what it takes: a chunk may hold more audio than the queue, and a
-        // subscriber that keeps up must not lose packets because writes are batched per chunk.
-        if queuedSeconds > limits.queueSeconds { drain() }
+        // Over a limit, first hand the sink what it takes: a chunk may hold more than the queue, and a
+        // subscriber that keeps up must not lose packets, nor be dropped, because writes are batched per chunk.
+        if queuedSeconds > limits.queueSeconds || queuedEventBytes > Self.maximumQueuedEventBytes { drain() }
         // The tolerance keeps rounding in the running sum from dropping a packet that fits exactly.
         while queuedSeconds > limits.queueSeconds + 1e-9, dropOldestAudio() {
             behindSince = behindSince ?? now
