@@ -14,10 +14,16 @@ enum SocketFile {
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw SocketFileError(path: path, problem: "exists and is not a socket; not touching it")
         }
-        if (try? WireClient(path: path)) != nil {
-            throw SocketFileError(path: path, problem: "is in use by another running process")
+        // Only a refused connection proves nobody listens: a full backlog or a permission error does not.
+        do {
+            _ = try WireClient(path: path)
+        } catch let error as WireClientError where error.code == ECONNREFUSED {
+            unlink(path)
+            return
+        } catch {
+            throw SocketFileError(path: path, problem: "cannot be probed (\(error)); not replacing it")
         }
-        unlink(path)
+        throw SocketFileError(path: path, problem: "is in use by another running process")
     }
 
     /// Sets the socket's permission bits, owner and group as configured.

@@ -10,13 +10,13 @@ public final class WireClient {
     /// - Throws: `WireClientError` naming the path and the system's reason.
     public init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw WireClientError(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw WireClientError(path: path, code: errno) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard path.utf8.count < capacity else {
             close(descriptor)
-            throw WireClientError(path: path, reason: "path longer than \(capacity - 1) bytes")
+            throw WireClientError(path: path, code: ENAMETOOLONG)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: path.utf8)
@@ -28,9 +28,9 @@ public final class WireClient {
             }
         }
         guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             close(descriptor)
-            throw WireClientError(path: path, reason: reason)
+            throw WireClientError(path: path, code: code)
         }
     }
 
@@ -49,7 +49,7 @@ public final class WireClient {
         while sent < message.count {
             let count = message[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw WireClientError(path: "socket", reason: String(cString: strerror(errno))) }
+            guard count > 0 else { throw WireClientError(path: "socket", code: errno) }
             sent += count
         }
     }
@@ -91,7 +91,8 @@ public final class WireClient {
 /// A socket that could not be reached.
 public struct WireClientError: Error, CustomStringConvertible {
     public let path: String
-    public let reason: String
+    /// The `errno` of the failed call.
+    public let code: Int32
 
-    public var description: String { "cannot connect to \(path): \(reason)" }
+    public var description: String { "cannot connect to \(path): \(String(cString: strerror(code)))" }
 }
