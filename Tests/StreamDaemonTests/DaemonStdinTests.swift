@@ -5,18 +5,10 @@ import Testing
 /// The daemon end to end with a `stdin` stream: real binaries, real sockets, expected values from ffprobe and
 /// mpg123 (recorded by the fixture script).
 @Suite(.serialized) struct DaemonStdinTests {
-    static let config = """
-        control: control.sock
-        streams:
-          - name: radio
-            source: stdin
-            socket: radio.sock
-        """
-
     @Test(arguments: ["l3-vbr-v2.mp3", "tags-id3v24-and-v1-and-ape.mp3"])
     func everySubscriberGetsEveryPacketInOrder(fixture name: String) throws {
         let fixture = Fixtures.named(name)
-        let daemon = try DaemonHarness(config: Self.config)
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
         try daemon.waitForSocket("radio.sock")
         let subscribers = try (0..<24).map { index in
             try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets,metadata,properties",
@@ -49,7 +41,7 @@ import Testing
     @Test(arguments: ["s16", "f32"])
     func pcmSubscribersGetWhatMpg123Decodes(format: String) throws {
         let fixture = Fixtures.named("l3-vbr-v2.mp3")
-        let daemon = try DaemonHarness(config: Self.config)
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
         try daemon.waitForSocket("radio.sock")
         let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
                                                name: "pcm", arguments: ["--format", format])

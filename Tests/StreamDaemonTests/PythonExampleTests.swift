@@ -9,18 +9,10 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("examples/subscribe.py")
 
-    static let config = """
-        control: control.sock
-        streams:
-          - name: radio
-            source: stdin
-            socket: radio.sock
-        """
-
     @Test(arguments: ["l3-vbr-v2.mp3", "tags-id3v24-and-v1-and-ape.mp3"])
     func theScriptPrintsEveryPacketThenTheEnd(fixture name: String) throws {
         let fixture = Fixtures.named(name)
-        let daemon = try DaemonHarness(config: Self.config)
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
         try daemon.waitForSocket("radio.sock")
         let script = try PythonSubscriber(socket: daemon.path("radio.sock"), folder: daemon.folder)
         try daemon.waitUntil("the script to subscribe") { try daemon.subscriberCount("radio") == 1 }
@@ -42,7 +34,7 @@ import Testing
     }
 
     @Test func aRefusedHelloEndsTheScriptWithStatus1() throws {
-        let daemon = try DaemonHarness(config: Self.config)
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
         try daemon.waitForSocket("radio.sock")
         let script = try PythonSubscriber(socket: daemon.path("radio.sock"), kinds: "packets,video",
                                           folder: daemon.folder)

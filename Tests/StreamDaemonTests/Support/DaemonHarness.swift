@@ -8,6 +8,15 @@ final class DaemonHarness {
     private let standardInput = Pipe()
     private let logFile: URL
 
+    /// One stream, `radio`, reading the daemon's standard input, and a control socket.
+    static let standardInputConfig = """
+        control: control.sock
+        streams:
+          - name: radio
+            source: stdin
+            socket: radio.sock
+        """
+
     /// The built binaries beside the test bundle.
     static func binary(_ name: String) -> URL {
         let folder = Bundle.main.bundleURL
