@@ -54,19 +54,15 @@ final class StreamService: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(SubscriberConnection(stream: self))
                 }
             }
-            .bind(unixDomainSocketPath: path)
+            .bind(unixDomainSocketPath: SocketFile.temporaryPath(for: path))
             .flatMapThrowing { [self] channel in
-                // Stopped while binding: the socket is no one's.
-                guard state == .starting else {
-                    channel.close(promise: nil)
-                    SocketFile.remove(path)
-                    throw StreamStoppedError()
-                }
                 do {
-                    try SocketFile.applyOwnership(config.socket)
+                    // Stopped while binding: the socket is no one's.
+                    guard state == .starting else { throw StreamStoppedError() }
+                    try SocketFile.publish(config.socket)
                 } catch {
                     channel.close(promise: nil)
-                    SocketFile.remove(path)
+                    SocketFile.remove(SocketFile.temporaryPath(for: path))
                     throw error
                 }
                 listener = channel

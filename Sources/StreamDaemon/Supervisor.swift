@@ -167,9 +167,15 @@ final class Supervisor: @unchecked Sendable {
                         ControlConnection { [self] command in command == "status" ? status() : nil })
                 }
             }
-            .bind(unixDomainSocketPath: path)
+            .bind(unixDomainSocketPath: SocketFile.temporaryPath(for: path))
             .hop(to: eventLoop)
-            .map { [self] channel in
+            .flatMapThrowing { [self] channel in
+                do {
+                    try SocketFile.publish(SocketConfig(path: path))
+                } catch {
+                    channel.close(promise: nil)
+                    throw error
+                }
                 control = (path, channel)
                 logger.info("control socket on \(path)")
             }

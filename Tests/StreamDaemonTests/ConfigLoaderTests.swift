@@ -258,7 +258,7 @@ import Testing
               - name: radio
                 source: stdin
                 socket: \(String(repeating: "s", count: 108)).sock  # ← streams[0].socket
-            """, mentions: "107"),
+            """, mentions: "longer than 102 bytes"),
         Refusal(name: "two stdin streams", yaml: """
             streams:
               - name: radio

@@ -36,7 +36,7 @@ public struct ConfigLoader {
             throw syntaxError(error, in: text)
         }
         let document = try mapping(root, key: "", allowed: ["control", "streams"])
-        let control = try document["control"].map { try path($0, key: "control") }
+        let control = try document["control"].map { try socketPath($0, key: "control") }
         guard let streamsNode = document["streams"] else {
             throw ConfigError(file: file, line: root.mark?.line, key: "streams", problem: "missing: list at least one stream")
         }
@@ -112,9 +112,9 @@ public struct ConfigLoader {
     private static let socketKeys: Set<String> = ["path", "mode", "owner", "group"]
 
     private func socket(_ node: Node, key: String) throws -> SocketConfig {
-        guard node.mapping != nil else { return SocketConfig(path: try path(node, key: key)) }
+        guard node.mapping != nil else { return SocketConfig(path: try socketPath(node, key: key)) }
         let fields = try mapping(node, key: key, allowed: Self.socketKeys)
-        var socket = SocketConfig(path: try path(try required(fields, "path", in: node, key: key), key: "\(key).path"))
+        var socket = SocketConfig(path: try socketPath(try required(fields, "path", in: node, key: key), key: "\(key).path"))
         if let modeNode = fields["mode"] {
             let text = try string(modeNode, key: "\(key).mode")
             guard (3...4).contains(text.count), let mode = UInt32(text, radix: 8), mode <= 0o777 else {
@@ -182,12 +182,12 @@ public struct ConfigLoader {
         return scalar.string
     }
 
-    private func path(_ node: Node, key: String) throws -> String {
+    private func socketPath(_ node: Node, key: String) throws -> String {
         let text = try string(node, key: key)
         guard !text.isEmpty else { throw error(node, key, "expected a path") }
         let path = resolve(text)
-        // sun_path holds 108 bytes, the last one the terminating zero.
-        guard path.utf8.count < 108 else { throw error(node, key, "the socket path is longer than 107 bytes") }
+        let limit = SocketFile.maximumPathLength
+        guard path.utf8.count <= limit else { throw error(node, key, "the socket path is longer than \(limit) bytes") }
         return path
     }
 

@@ -1,14 +1,32 @@
 import Foundation
 
 /// The file of a listening Unix socket: made ready before binding, given its owner and mode, removed on exit.
+///
+/// A socket is bound under a temporary name beside its path and renamed into place once it listens with its
+/// final mode and owner, so a client that finds the path can connect at once, and only as permitted.
 enum SocketFile {
-    /// Creates the socket's folder and removes a stale socket left by a crash.
+    /// The longest socket path: `sun_path` holds 108 bytes with the terminating zero, and the temporary name
+    /// is a few bytes longer than the path.
+    static let maximumPathLength = 107 - temporarySuffix.utf8.count - 1
+
+    private static let temporarySuffix = ".new"
+
+    /// Where the socket for `path` is bound before it is published: a hidden name in the same folder, so the
+    /// rename is atomic.
+    static func temporaryPath(for path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = "." + (path as NSString).lastPathComponent + temporarySuffix
+        return folder.isEmpty ? name : folder + "/" + name
+    }
+
+    /// Creates the socket's folder, removes a stale socket left by a crash and any stale temporary name.
     /// - Throws: `SocketFileError` when the path holds something else, or a socket a live process answers on.
     static func prepare(_ path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
+        unlink(temporaryPath(for: path))
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
@@ -26,9 +44,24 @@ enum SocketFile {
         throw SocketFileError(path: path, problem: "is in use by another running process")
     }
 
-    /// Sets the socket's permission bits, owner and group as configured.
-    static func applyOwnership(_ socket: SocketConfig) throws {
-        if let mode = socket.mode, chmod(socket.path, mode_t(mode)) != 0 {
+    /// Gives the socket bound at `temporaryPath(for: socket.path)` its mode and owner, then moves it to its path.
+    /// - Throws: `SocketFileError`, having removed the temporary name.
+    static func publish(_ socket: SocketConfig) throws {
+        let temporary = temporaryPath(for: socket.path)
+        do {
+            try applyOwnership(socket, at: temporary)
+            guard rename(temporary, socket.path) == 0 else {
+                throw SocketFileError(path: socket.path, problem: "cannot be put in place: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Sets the permission bits, owner and group of the socket file at `path` as `socket` configures them.
+    private static func applyOwnership(_ socket: SocketConfig, at path: String) throws {
+        if let mode = socket.mode, chmod(path, mode_t(mode)) != 0 {
             throw SocketFileError(path: socket.path, problem: "chmod failed: \(String(cString: strerror(errno)))")
         }
         guard socket.owner != nil || socket.group != nil else { return }
@@ -42,7 +75,7 @@ enum SocketFile {
             guard let entry = getgrnam(name) else { throw SocketFileError(path: socket.path, problem: "no group \(name)") }
             group = entry.pointee.gr_gid
         }
-        if chown(socket.path, owner, group) != 0 {
+        if chown(path, owner, group) != 0 {
             throw SocketFileError(path: socket.path, problem: "chown failed: \(String(cString: strerror(errno)))")
         }
     }

@@ -64,12 +64,21 @@ final class DaemonHarness {
         try waitUntil("\(name) to listen", timeout: timeout) { (try? WireClient(path: path(name))) != nil }
     }
 
-    /// Polls `condition` every 20 ms until it holds.
-    /// - Throws: `HarnessError.timedOut` after `timeout`, with the daemon's log.
+    /// Polls `condition` every 20 ms until it holds. An error counts as not yet: the daemon starts its sockets
+    /// concurrently, so the control socket may come up after a stream's.
+    /// - Throws: `HarnessError.timedOut` after `timeout`, with the last error and the daemon's log.
     func waitUntil(_ what: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while try !condition() {
-            guard Date() < deadline else { throw HarnessError.timedOut(what, log: log) }
+        var lastError: Error?
+        while true {
+            do {
+                if try condition() { return }
+            } catch {
+                lastError = error
+            }
+            guard Date() < deadline else {
+                throw HarnessError.timedOut(what, log: (lastError.map { "last error: \($0)\n" } ?? "") + log)
+            }
             usleep(20_000)
         }
     }
