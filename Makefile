@@ -17,7 +17,7 @@ run: build
 ## make test: install what a fresh Debian machine lacks, build, and run every test.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash scripts/test.sh
 
 ## make bench: parse and decode against ffmpeg, GStreamer and mpg123, and the daemon's fan-out; writes docs/benchmarks.md.
 bench: tool-deps

@@ -24,7 +24,7 @@ import Testing
         }
         for subscriber in subscribers {
             let result = subscriber.finish()
-            #expect(result.status == 0)
+            #expect(result.status == 0, "\(result.errors)")
             let events = result.lines.compactMap(Self.object)
             let packets = events.filter { $0["event"] as? String == "packet" }
                 .map { "\($0["offset"] as! Int),\($0["size"] as! Int)" }
@@ -34,7 +34,7 @@ import Testing
             #expect(events.contains { $0["event"] as? String == "property" && $0["id"] as? String == "redy" })
         }
         // stdin cannot start again: with its only stream ended, the daemon is done.
-        #expect(try daemon.waitForExit() == 0)
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
         #expect(!FileManager.default.fileExists(atPath: daemon.path("radio.sock")))
     }
 
@@ -50,7 +50,7 @@ import Testing
         try daemon.closeInput()
 
         let result = subscriber.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.errors)")
         let key = format == "s16" ? "mpg123S16Md5" : "mpg123F32Md5"
         #expect(try md5([UInt8](result.output)) == fixture.facts?[key] as? String)
         let frames = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
@@ -79,7 +79,7 @@ import Testing
         daemon.feed(Data("OggS".utf8) + Data(repeating: 0, count: 4096))
 
         let result = subscriber.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.errors)")
         #expect(result.lines == [#"{"event":"end"}"#])
         try daemon.waitUntil("the error to be logged") { daemon.log.contains("stream=radio") && daemon.log.contains("cannot parse") }
         #expect(try daemon.streamStatus("music")?["state"] as? String == "running")

@@ -29,7 +29,7 @@ import Testing
         daemon.signal(signal)
         #expect(try daemon.waitForExit() == 0)
         let result = subscriber.finish()
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.errors)")
         #expect(result.lines.last == #"{"event":"end"}"#)
         for socket in ["radio.sock", "control.sock"] {
             #expect(!FileManager.default.fileExists(atPath: daemon.path(socket)))
@@ -56,7 +56,7 @@ import Testing
         // Subscribers of the changed and removed streams were told the end; the kept one is still served.
         for subscriber in subscribers.dropFirst() {
             let result = subscriber.finish()
-            #expect(result.status == 0)
+            #expect(result.status == 0, "\(result.errors)")
             #expect(result.lines.last == #"{"event":"end"}"#)
         }
         #expect(!FileManager.default.fileExists(atPath: daemon.path("removed.sock")))
