@@ -10,12 +10,7 @@ public enum EventJSON {
                 ("event", .string("property")), ("id", .string(id.description)), ("value", value(propertyValue)),
             ])]
         case .packets(let batch):
-            return packets(in: batch).map { packet in
-                .object([
-                    ("event", .string("packet")), ("offset", .number(packet.offset)), ("size", .number(packet.size)),
-                    ("frames", .number(packet.frames)),
-                ])
-            }
+            return packets(in: batch).map(packet)
         case .metadata(let event):
             return [.object([
                 ("event", .string("metadata")), ("source", .string(event.metadata.source)),
@@ -32,6 +27,14 @@ public enum EventJSON {
     }
 
     public static let end = JSON.object([("event", .string("end"))])
+
+    /// One packet of a batch, as `packets(in:)` lists it.
+    public static func packet(_ packet: (offset: Int64, size: Int64, frames: Int64)) -> JSON {
+        .object([
+            ("event", .string("packet")), ("offset", .number(packet.offset)), ("size", .number(packet.size)),
+            ("frames", .number(packet.frames)),
+        ])
+    }
 
     /// Each packet of a batch with its absolute offset, size and PCM frames.
     public static func packets(in batch: PacketBatch) -> [(offset: Int64, size: Int64, frames: Int64)] {

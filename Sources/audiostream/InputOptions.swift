@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioFileStream
+import StreamDaemon
 
 /// The input and how it is fed to the parser, shared by every subcommand that parses.
 struct InputOptions: ParsableArguments {
@@ -20,7 +21,17 @@ struct InputOptions: ParsableArguments {
         valueName: "A:B"))
     var skip: [SkipRange] = []
 
+    @Option(help: ArgumentHelp(
+        "The input is an ICY body with a metadata block after every N audio bytes (the icy-metaint header).",
+        valueName: "N"))
+    var icyMetaint: Int?
+
     func validate() throws {
+        if let icyMetaint {
+            guard icyMetaint > 0 else { throw ValidationError("--icy-metaint must be 1 or more") }
+            // Skipped bytes would lose the count that finds the next block.
+            guard skip.isEmpty else { throw ValidationError("--skip cannot be combined with --icy-metaint") }
+        }
         guard (1...Self.largestChunk).contains(chunkSize) else {
             throw ValidationError("--chunk-size must be between 1 and \(Self.largestChunk)")
         }
@@ -38,15 +49,29 @@ struct InputOptions: ParsableArguments {
     }
 
     /// Reads the whole input into `stream` as the options say, then finishes it.
-    func feed(_ stream: AudioFileStream) throws {
+    /// - Parameter metadata: takes each ICY metadata block with the count of audio bytes before it.
+    func feed(_ stream: AudioFileStream, metadata: (ICYMetadata, Int64) -> Void = { _, _ in }) throws {
         var chunks: ChunkSizes = randomChunks.map { .random(SplitMix64(seed: $0)) } ?? .fixed(chunkSize)
         let reader = try InputFile(path: input)
-        var plan = FeedPlan(skips: skip)
-        try reader.forEachChunk(sizes: &chunks) { chunk, offset in
-            for segment in plan.segments(of: chunk.count, at: offset) {
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[segment.range])
-                try stream.parse(bytes, discontinuity: segment.resumesAfterSkip,
-                                 offset: segment.resumesAfterSkip ? segment.offset : nil)
+        if let icyMetaint {
+            var demuxer = ICYDemuxer(metaint: icyMetaint)
+            var audioBytes: Int64 = 0
+            try reader.forEachChunk(sizes: &chunks) { chunk, _ in
+                try demuxer.split(chunk) { audio in
+                    try stream.parse(audio)
+                    audioBytes += Int64(audio.count)
+                } metadata: { block in
+                    ICYMetadata(block: block).map { metadata($0, audioBytes) }
+                }
+            }
+        } else {
+            var plan = FeedPlan(skips: skip)
+            try reader.forEachChunk(sizes: &chunks) { chunk, offset in
+                for segment in plan.segments(of: chunk.count, at: offset) {
+                    let bytes = UnsafeRawBufferPointer(rebasing: chunk[segment.range])
+                    try stream.parse(bytes, discontinuity: segment.resumesAfterSkip,
+                                     offset: segment.resumesAfterSkip ? segment.offset : nil)
+                }
             }
         }
         try stream.finish()

@@ -1,0 +1,99 @@
+/// One ICY metadata block: `StreamTitle='…';StreamUrl='…';` and whatever other keys the server sends.
+public struct ICYMetadata: Equatable, Sendable {
+    /// The block's text without its NUL padding: UTF-8 when valid, otherwise Windows-1252.
+    public let raw: String
+    /// The block's `key='value'` pairs in order.
+    public let fields: [Field]
+
+    public struct Field: Equatable, Sendable {
+        public let key: String
+        public let value: String
+    }
+
+    /// The title; an empty one is a real "title cleared". Nil when the block has no StreamTitle.
+    public var streamTitle: String? { value(of: "StreamTitle") }
+    public var streamUrl: String? { value(of: "StreamUrl") }
+
+    /// Reads a block; nil when it holds only padding.
+    public init?(block: UnsafeRawBufferPointer) {
+        var end = block.count
+        while end > 0, block[end - 1] == 0 { end -= 1 }
+        guard end > 0 else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: block[..<end])
+        self.init(text: String(validating: bytes, as: UTF8.self) ?? Windows1252.decode(bytes))
+    }
+
+    /// Reads the text of a block.
+    public init(text: String) {
+        raw = text
+        fields = Self.fields(of: Substring(text))
+    }
+
+    /// The value of the first field named `key`, compared without case as servers differ.
+    public func value(of key: String) -> String? {
+        fields.first { $0.key.lowercased() == key.lowercased() }?.value
+    }
+
+    /// The `metadata` event of the `events` schema, for a block found after `offset` audio bytes.
+    public func json(offset: Int64) -> JSON {
+        .object([
+            ("event", .string("metadata")), ("source", .string("icy")), ("offset", .number(offset)),
+            ("streamTitle", .optional(streamTitle, JSON.string)), ("streamUrl", .optional(streamUrl, JSON.string)),
+            ("raw", .string(raw)),
+        ])
+    }
+
+    /// Splits `key='value';…`. Titles may hold `'` and `;`, so a value ends only at a quote followed by the
+    /// end of the text, or by `;` and then the end or another `key=`.
+    private static func fields(of text: Substring) -> [Field] {
+        var fields: [Field] = []
+        var rest = text
+        while let equals = rest.firstIndex(of: "=") {
+            let key = rest[..<equals].trimmingSpaces
+            var value = rest[rest.index(after: equals)...]
+            guard value.first == "'" else {
+                // Unquoted: up to the next semicolon.
+                let end = value.firstIndex(of: ";") ?? value.endIndex
+                if !key.isEmpty { fields.append(Field(key: String(key), value: String(value[..<end]))) }
+                rest = end < value.endIndex ? value[value.index(after: end)...] : value[value.endIndex...]
+                continue
+            }
+            value = value.dropFirst()
+            let end = closingQuote(in: value) ?? value.endIndex
+            if !key.isEmpty { fields.append(Field(key: String(key), value: String(value[..<end]))) }
+            rest = end < value.endIndex ? value[value.index(after: end)...] : value[value.endIndex...]
+            if rest.first == ";" { rest = rest.dropFirst() }
+        }
+        return fields
+    }
+
+    /// The first quote in `value` that can end it.
+    private static func closingQuote(in value: Substring) -> Substring.Index? {
+        var search = value[...]
+        while let quote = search.firstIndex(of: "'") {
+            var after = value[value.index(after: quote)...]
+            if after.trimmingSpaces.isEmpty { return quote }
+            if after.first == ";" {
+                after = after.dropFirst()
+                if after.trimmingSpaces.isEmpty || startsWithKey(after) { return quote }
+            }
+            search = value[value.index(after: quote)...]
+        }
+        return nil
+    }
+
+    /// Whether `text` begins with `Identifier=`.
+    private static func startsWithKey(_ text: Substring) -> Bool {
+        let text = text.drop { $0 == " " }
+        guard let equals = text.firstIndex(of: "="), equals > text.startIndex else { return false }
+        return text[..<equals].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return self[endIndex...] }
+        return self[first...last]
+    }
+}

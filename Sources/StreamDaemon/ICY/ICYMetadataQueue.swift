@@ -1,0 +1,23 @@
+/// ICY metadata waiting for its place among the packets.
+///
+/// A block is read at its audio offset, but the parser hands a packet on only once the next header confirms it.
+/// So each block waits here and goes out just before the first packet that starts at or after its offset (or a
+/// discontinuity there, or the end): the same order in any chunking.
+public struct ICYMetadataQueue {
+    private var waiting: [(metadata: ICYMetadata, offset: Int64)] = []
+
+    public init() {}
+
+    /// Queues a block found after `offset` bytes of audio.
+    public mutating func append(_ metadata: ICYMetadata, at offset: Int64) {
+        waiting.append((metadata, offset))
+    }
+
+    /// Hands over, oldest first, the blocks due before whatever starts at `offset`; `Int64.max` hands over all.
+    public mutating func release(upTo offset: Int64, _ body: (ICYMetadata, Int64) throws -> Void) rethrows {
+        guard let first = waiting.first, first.offset <= offset else { return }
+        let due = waiting.prefix { $0.offset <= offset }
+        waiting.removeFirst(due.count)
+        for (metadata, offset) in due { try body(metadata, offset) }
+    }
+}
