@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -27,6 +28,8 @@ let package = Package(
                 "MPEGDecoder",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
-            dependencies: ["StreamDaemon", "AudioFileStream", "FixtureSupport", "audiostreamd", "audiostream"]
+            dependencies: ["StreamDaemon", "AudioFileStream", "FixtureSupport", "audiostreamd", "audiostream", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -57,6 +57,13 @@ public final class AudioFileStream {
         try bytes.withUnsafeBytes { try parse($0, discontinuity: discontinuity, offset: offset) }
     }
 
+    /// Says that the next bytes will not follow the previous ones, as `parse(_:discontinuity:offset:)` does, and
+    /// why: the discontinuity event carries `reason`, such as `.reconnect` when a network source connected again.
+    public func markDiscontinuity(_ reason: Discontinuity.Reason) throws {
+        guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        handleDiscontinuity(at: nil, flagged: true, reason: reason)
+    }
+
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes.
     public func finish() throws {
         guard !isFinished else { return }
@@ -70,7 +77,7 @@ public final class AudioFileStream {
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a
     /// partial one is dropped; then the reader looks for a boundary again. Before the first packet nothing is
     /// dropped, since players flag discontinuities from ReadyToProducePackets on.
-    private func handleDiscontinuity(at offset: Int64?, flagged: Bool) {
+    private func handleDiscontinuity(at offset: Int64?, flagged: Bool, reason: Discontinuity.Reason = .input) {
         let expectedOffset = pendingOffset + Int64(pending.count)
         let jumps = offset.map { $0 != expectedOffset } ?? false
         guard flagged || jumps else { return }
@@ -89,7 +96,7 @@ public final class AudioFileStream {
             pendingOffset = offset ?? expectedOffset
         }
         let skipped = unparsed + max((offset ?? expectedOffset) - expectedOffset, 0)
-        output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: .input)
+        output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: reason)
     }
 
     /// Chooses the reader by sniffing once enough bytes are held; returns false while more are needed to decide.

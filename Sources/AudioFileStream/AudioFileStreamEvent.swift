@@ -41,6 +41,8 @@ public struct Discontinuity: Equatable, Sendable {
         case input
         /// The parser skipped bytes that were not a confirmed packet or tag.
         case resync
+        /// The caller's source connected again: the bytes come from a new connection.
+        case reconnect
     }
 
     /// The absolute stream offset where parsing continues.

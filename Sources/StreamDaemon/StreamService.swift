@@ -2,7 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// One configured stream at run time: its listening socket, source reader, pipeline and hubs.
+/// One configured stream at run time: its listening socket, source, pipeline and hubs.
 ///
 /// The stream's state lives on its own event loop, with its pipeline; subscriber connections are spread over
 /// every loop of the group, each joining the hub of its loop, so no part needs a lock.
@@ -13,7 +13,12 @@ final class StreamService: @unchecked Sendable {
     let hubs: HubGroup
     private let group: EventLoopGroup
     private let pipeline: StreamPipeline
-    private let reader: SourceReader
+    /// Reads standard input or a file on a thread of its own.
+    private let reader: SourceReader?
+    /// Receives an HTTP source on the stream's loop.
+    private var httpSource: HTTPSource?
+    /// Why the network source last lost its connection.
+    private var lastSourceError: String?
     private let startedAt = NIODeadline.now()
     private var listener: Channel?
     private var state = State.starting
@@ -33,6 +38,9 @@ final class StreamService: @unchecked Sendable {
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger)
         pipeline = StreamPipeline(hubs: hubs, logger: logger)
         reader = SourceReader(config: config.source)
+        if case .http(let http) = config.source {
+            httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, delegate: self)
+        }
     }
 
     /// Listens on the stream's socket, then starts reading the source.
@@ -68,15 +76,17 @@ final class StreamService: @unchecked Sendable {
                 listener = channel
                 state = .running
                 logger.info("listening on \(path)")
-                reader.start { [self] output in deliver(output) }
+                reader?.start { [self] output in deliver(output) }
+                httpSource?.start()
             }
     }
 
     /// Stops the source, sends the end event, gives subscribers up to `grace` to take what is queued, then
     /// closes everything and removes the socket.
     func stop(grace: TimeAmount) -> EventLoopFuture<Void> {
-        reader.stop()
+        reader?.stop()
         return eventLoop.flatSubmit { [self] in
+            httpSource?.stop()
             if state != .ended { pipeline.finish() }
             state = .stopped
             return finish(grace: grace)
@@ -102,7 +112,7 @@ final class StreamService: @unchecked Sendable {
                 ("name", .string(config.name)), ("source", .string(config.source.description)),
                 ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
                 ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
-            ] + pipeline.statistics.json + [
+            ] + sourceStatus + pipeline.statistics.json + [
                 ("bytesOut", .number(shards.reduce(0) { $0 + $1.sentBytes })),
                 ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
                 ("subscribers", .array(shards.flatMap(\.subscribers))),
@@ -110,12 +120,22 @@ final class StreamService: @unchecked Sendable {
         }
     }
 
+    /// A network source's connection, reconnects and last error; nothing for stdin and files.
+    private var sourceStatus: [(String, JSON)] {
+        guard let httpSource else { return [] }
+        return [
+            ("connected", .bool(httpSource.isConnected)), ("reconnects", .number(httpSource.reconnects)),
+            ("lastSourceError", .optional(lastSourceError, JSON.string)),
+        ]
+    }
+
     /// Runs on the reader's thread: parses the output on the event loop and waits for it.
     private func deliver(_ output: SourceReader.Output) -> Double? {
         let parsed = eventLoop.submit { [self] () -> Double? in
             switch output {
             case .bytes(let bytes, let discontinuity):
-                if pipeline.ingest(bytes, discontinuity: discontinuity) { return pipeline.audioSeconds }
+                let parsed = bytes.withUnsafeBytes { pipeline.ingest($0, discontinuity: discontinuity) }
+                if parsed { return pipeline.audioSeconds }
                 sourceEnded(failure: "unreadable stream")
                 return nil
             case .end(let failure):
@@ -127,9 +147,10 @@ final class StreamService: @unchecked Sendable {
     }
 
     /// The source ran out: stdin and files without loop cannot start again, so the stream ends for good.
-    private func sourceEnded(failure: String?) {
+    func sourceEnded(failure: String?) {
         guard state == .running else { return }
-        reader.stop()
+        reader?.stop()
+        httpSource?.stop()
         self.failure = failure
         if let failure {
             logger.error("source failed: \(failure)")
@@ -185,6 +206,26 @@ extension SourceConfig: CustomStringConvertible {
         switch self {
         case .standardInput: "stdin"
         case .file(let path, _, _): "file:\(path)"
+        case .http(let http): http.url.absoluteString
         }
+    }
+}
+
+extension StreamService: HTTPSourceDelegate {
+    func sourceConnected(_ info: HTTPStreamInfo) {
+        pipeline.connected(info)
+    }
+
+    func sourceReceived(audio: UnsafeRawBufferPointer) {
+        guard state == .running else { return }
+        if !pipeline.ingest(audio, discontinuity: false) { sourceEnded(failure: "unreadable stream") }
+    }
+
+    func sourceReceived(_ metadata: ICYMetadata) {
+        pipeline.received(.icy(metadata))
+    }
+
+    func sourceLost(_ reason: String) {
+        lastSourceError = reason
     }
 }

@@ -48,8 +48,7 @@ struct DecodeCommand: ParsableCommand {
                 Diagnostics.warn("decode error: \(error)")
             }
         }
-        let stream = try input.makeStream(handler: decoder.consume)
-        try input.feed(stream)
+        try input.parse(handler: decoder.consume)
         if let failure {
             // Keep what was written a valid file: the audio up to the change.
             try wav?.close()

@@ -12,25 +12,29 @@ struct EventsCommand: ParsableCommand {
 
     func run() throws {
         let out = BufferedOutput()
-        var icy = ICYMetadataQueue()
-        let printICY = { (metadata: ICYMetadata, offset: Int64) in out.line(metadata.json(offset: offset).text) }
-        let stream = try input.makeStream { event in
+        var sourceMetadata = SourceMetadataQueue()
+        let printMetadata = { (metadata: SourceMetadata, offset: Int64) in out.line(metadata.json(offset: offset).text) }
+        try input.parse { event in
             switch event {
             case .packets(let batch):
                 for packet in EventJSON.packets(in: batch) {
-                    icy.release(upTo: packet.offset, printICY)
+                    sourceMetadata.release(upTo: packet.offset, printMetadata)
                     out.line(EventJSON.packet(packet).text)
                 }
                 return
             case .discontinuity(let discontinuity):
-                icy.release(upTo: discontinuity.offset, printICY)
+                sourceMetadata.release(upTo: discontinuity.offset, printMetadata)
             case .property, .metadata:
                 break
             }
             for object in EventJSON.objects(for: event) { out.line(object.text) }
+        } metadata: {
+            sourceMetadata.append($0, at: $1)
+        } eachChunk: {
+            // A live stream's lines go out as they come.
+            if input.isNetwork { try out.flush() }
         }
-        try input.feed(stream) { icy.append($0, at: $1) }
-        icy.release(upTo: .max, printICY)
+        sourceMetadata.release(upTo: .max, printMetadata)
         out.line(EventJSON.end.text)
         try out.flush()
     }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Foundation
 import AudioFileStream
 import StreamDaemon
 
 /// The input and how it is fed to the parser, shared by every subcommand that parses.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "The input: a file path, or - for standard input.")
+    @Argument(help: "The input: a file path, - for standard input, or an http(s) URL.")
     var input: String
 
     @Option(help: "The file type, when the bytes alone do not tell it: MPG3, mp3, audio/mpeg, …")
@@ -27,6 +28,12 @@ struct InputOptions: ParsableArguments {
     var icyMetaint: Int?
 
     func validate() throws {
+        if isNetwork {
+            // The server says where ICY blocks are, and a live stream cannot be cut.
+            guard icyMetaint == nil, skip.isEmpty, randomChunks == nil else {
+                throw ValidationError("--icy-metaint, --skip and --random-chunks apply to files only")
+            }
+        }
         if let icyMetaint {
             guard icyMetaint > 0 else { throw ValidationError("--icy-metaint must be 1 or more") }
             // Skipped bytes would lose the count that finds the next block.
@@ -43,14 +50,23 @@ struct InputOptions: ParsableArguments {
     /// 64 MiB: chunks are read into one buffer of this size.
     static let largestChunk = 64 << 20
 
-    /// Opens a parser for this input with the hinted type.
-    func makeStream(handler: @escaping AudioFileStream.EventHandler) throws -> AudioFileStream {
-        try AudioFileStream(fileTypeHint: hint.flatMap(AudioFileType.init(hint:)), handler: handler)
-    }
+    /// Whether the input is an HTTP(S) URL rather than a file.
+    var isNetwork: Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
 
-    /// Reads the whole input into `stream` as the options say, then finishes it.
-    /// - Parameter metadata: takes each ICY metadata block with the count of audio bytes before it.
-    func feed(_ stream: AudioFileStream, metadata: (ICYMetadata, Int64) -> Void = { _, _ in }) throws {
+    /// Parses the whole input as the options say, then finishes the parser.
+    /// - Parameters:
+    ///   - handler: takes the parser's events.
+    ///   - metadata: takes the source's own metadata (an HTTP station, ICY blocks) with the count of audio bytes
+    ///     before it.
+    ///   - eachChunk: called after each chunk is parsed.
+    /// - Returns: the finished parser, for its properties.
+    @discardableResult
+    func parse(
+        handler: @escaping AudioFileStream.EventHandler,
+        metadata: @escaping (SourceMetadata, Int64) -> Void = { _, _ in }, eachChunk: @escaping () throws -> Void = {}
+    ) throws -> AudioFileStream {
+        if isNetwork { return try parseNetwork(handler: handler, metadata: metadata, eachChunk: eachChunk) }
+        let stream = try AudioFileStream(fileTypeHint: hint.flatMap(AudioFileType.init(hint:)), handler: handler)
         var chunks: ChunkSizes = randomChunks.map { .random(SplitMix64(seed: $0)) } ?? .fixed(chunkSize)
         let reader = try InputFile(path: input)
         if let icyMetaint {
@@ -61,8 +77,9 @@ struct InputOptions: ParsableArguments {
                     try stream.parse(audio)
                     audioBytes += Int64(audio.count)
                 } metadata: { block in
-                    ICYMetadata(block: block).map { metadata($0, audioBytes) }
+                    ICYMetadata(block: block).map { metadata(.icy($0), audioBytes) }
                 }
+                try eachChunk()
             }
         } else {
             var plan = FeedPlan(skips: skip)
@@ -72,9 +89,43 @@ struct InputOptions: ParsableArguments {
                     try stream.parse(bytes, discontinuity: segment.resumesAfterSkip,
                                      offset: segment.resumesAfterSkip ? segment.offset : nil)
                 }
+                try eachChunk()
             }
         }
         try stream.finish()
+        return stream
+    }
+
+    /// Fetches the URL once, following redirects; the parser is made when the response says its content type,
+    /// which serves as the type hint unless `--hint` gives one.
+    private func parseNetwork(
+        handler: @escaping AudioFileStream.EventHandler, metadata: @escaping (SourceMetadata, Int64) -> Void,
+        eachChunk: @escaping () throws -> Void
+    ) throws -> AudioFileStream {
+        guard let url = URL(string: input), url.host != nil else { throw CommandFailure("\(input): not a valid URL") }
+        var stream: AudioFileStream?
+        var audioBytes: Int64 = 0
+        do {
+            try HTTPInput.read(url) { event in
+                switch event {
+                case .connected(let info):
+                    let type = hint.flatMap(AudioFileType.init(hint:)) ?? info.contentType.flatMap(AudioFileType.init(hint:))
+                    stream = try AudioFileStream(fileTypeHint: type, handler: handler)
+                    metadata(.station(info), audioBytes)
+                case .audio(let bytes):
+                    try stream?.parse(bytes)
+                    audioBytes += Int64(bytes.count)
+                    try eachChunk()
+                case .metadata(let block):
+                    metadata(.icy(block), audioBytes)
+                }
+            }
+        } catch let error as HTTPInputError {
+            throw CommandFailure("\(input): \(error)")
+        }
+        guard let stream else { throw CommandFailure("\(input): no response") }
+        try stream.finish()
+        return stream
     }
 }
 

@@ -13,13 +13,12 @@ struct PacketsCommand: ParsableCommand {
     func run() throws {
         let out = BufferedOutput()
         out.line("offset,size,frames")
-        let stream = try input.makeStream { event in
+        try input.parse { event in
             guard case .packets(let batch) = event else { return }
             for packet in EventJSON.packets(in: batch) {
                 out.line("\(packet.offset),\(packet.size),\(packet.frames)")
             }
         }
-        try input.feed(stream)
         try out.flush()
     }
 }

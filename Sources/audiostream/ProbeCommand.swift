@@ -11,8 +11,7 @@ struct ProbeCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let stream = try input.makeStream { _ in }
-        try input.feed(stream)
+        let stream = try input.parse { _ in }
         guard stream.dataFormat != nil else { throw CommandFailure("\(input.input): no audio packets found") }
         func value(_ id: AudioFileStreamPropertyID) -> JSON {
             (try? stream.property(id)).map(EventJSON.value) ?? .null

@@ -12,12 +12,11 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         var seconds = 0.0
-        let stream = try input.makeStream { event in
+        let stream = try input.parse { event in
             guard case .packets(let batch) = event, batch.format.sampleRate > 0, let descriptions = batch.descriptions
             else { return }
             seconds += Double(descriptions.count) * Double(batch.format.framesPerPacket) / batch.format.sampleRate
         }
-        try input.feed(stream)
         let counted = stream.counted
         let out = BufferedOutput()
         out.line(JSON.object([

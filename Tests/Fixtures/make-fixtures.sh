@@ -10,7 +10,8 @@
 # This script encodes the clean fixtures and the clean parts of the composed
 # ones; make_fixtures.py then assembles the composed fixtures (sweeps, VBRI,
 # damaged and spliced streams) and records the expected values from ffprobe,
-# mpg123, soxi and mutagen. See README.md in this folder.
+# mpg123, soxi and mutagen. make_icy_fixtures.py then interleaves two of
+# the MP3s with ICY metadata (icy/). See README.md in this folder.
 set -euo pipefail
 
 FIX=Tests/Fixtures
@@ -184,4 +185,8 @@ demo_mp3
 if [[ -f "$FIX/make-tag-fixtures.py" ]]; then
     python3 "$FIX/make-tag-fixtures.py" "$FIX"
 fi
+
+# ---- ICY fixtures (icy/): l3-cbr128-joint.mp3 and demo/demo.mp3, made above,
+# interleaved with SHOUTcast/Icecast metadata blocks; standard library only.
+python3 "$FIX/make_icy_fixtures.py"
 echo "make-fixtures: done ($(du -sh "$FIX" | cut -f1) in $FIX)"

@@ -516,7 +516,7 @@ private struct TestEvent {
     func publish(to hub: Hub) {
         switch kind {
         case .property(let id): hub.publishProperty(id, buffer)
-        case .metadata: hub.publishMetadata(buffer)
+        case .metadata: hub.publishMetadata(buffer, from: "id3v2")
         case .everyone: hub.publishEvent(buffer)
         }
     }

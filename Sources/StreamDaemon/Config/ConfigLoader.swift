@@ -52,7 +52,10 @@ public struct ConfigLoader {
 
     private static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
+        "connectTimeout", "stallTimeout", "reconnect",
     ]
+    private static let fileKeys = ["pace", "loop"]
+    private static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
 
     private func stream(_ node: Node, key: String) throws -> StreamConfig {
         let fields = try mapping(node, key: key, allowed: Self.streamKeys)
@@ -76,17 +79,18 @@ public struct ConfigLoader {
     private func source(_ fields: [String: Node], in node: Node, key: String) throws -> SourceConfig {
         let sourceNode = try required(fields, "source", in: node, key: key)
         let text = try string(sourceNode, key: "\(key).source")
-        if text == "stdin" {
-            for option in ["pace", "loop"] where fields[option] != nil {
-                throw error(fields[option]!, "\(key).\(option)", "applies to file sources only")
-            }
-            return .standardInput
+        let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
+        let isFile = text.hasPrefix("file:")
+        for option in Self.fileKeys where !isFile && fields[option] != nil {
+            throw error(fields[option]!, "\(key).\(option)", "applies to file sources only")
         }
-        guard text.hasPrefix("file:"), text.count > 5 else {
-            let problem = text.hasPrefix("http://") || text.hasPrefix("https://")
-                ? "HTTP sources are not supported by this version"
-                : "expected stdin or file:PATH, got '\(text)'"
-            throw error(sourceNode, "\(key).source", problem)
+        for option in Self.httpKeys where !isHTTP && fields[option] != nil {
+            throw error(fields[option]!, "\(key).\(option)", "applies to http(s) sources only")
+        }
+        if text == "stdin" { return .standardInput }
+        if isHTTP { return .http(try http(text, fields, sourceNode: sourceNode, key: key)) }
+        guard isFile, text.count > 5 else {
+            throw error(sourceNode, "\(key).source", "expected stdin, file:PATH or an http(s) URL, got '\(text)'")
         }
         let path = resolve(String(text.dropFirst(5)))
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -95,6 +99,40 @@ public struct ConfigLoader {
         let pace = try fields["pace"].map { try self.pace($0, key: "\(key).pace") } ?? .realTime(speed: 1)
         let loop = try fields["loop"].map { try bool($0, key: "\(key).loop") } ?? false
         return .file(path: path, pace: pace, loop: loop)
+    }
+
+    private func http(_ text: String, _ fields: [String: Node], sourceNode: Node, key: String) throws -> HTTPSourceConfig {
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
+            throw error(sourceNode, "\(key).source", "not a valid URL: '\(text)'")
+        }
+        var config = HTTPSourceConfig(url: url)
+        config.connectTimeout = try seconds(fields["connectTimeout"], key: "\(key).connectTimeout") ?? config.connectTimeout
+        config.stallTimeout = try seconds(fields["stallTimeout"], key: "\(key).stallTimeout") ?? config.stallTimeout
+        if let node = fields["reconnect"] {
+            config.reconnect = try reconnect(node, key: "\(key).reconnect")
+        }
+        return config
+    }
+
+    private static let reconnectKeys: Set<String> = ["initialDelay", "maxDelay", "attempts"]
+
+    /// `reconnect: true|false`, or the policy's settings.
+    private func reconnect(_ node: Node, key: String) throws -> ReconnectPolicy? {
+        guard node.mapping != nil else { return try bool(node, key: key) ? ReconnectPolicy() : nil }
+        let fields = try mapping(node, key: key, allowed: Self.reconnectKeys)
+        var policy = ReconnectPolicy()
+        policy.initialDelay = try seconds(fields["initialDelay"], key: "\(key).initialDelay") ?? policy.initialDelay
+        policy.maximumDelay = try seconds(fields["maxDelay"], key: "\(key).maxDelay") ?? policy.maximumDelay
+        guard policy.maximumDelay >= policy.initialDelay else {
+            throw error(fields["maxDelay"] ?? fields["initialDelay"]!, "\(key).maxDelay", "must not be less than initialDelay")
+        }
+        if let attemptsNode = fields["attempts"] {
+            guard attemptsNode.scalar != nil, let attempts = attemptsNode.int, attempts > 0 else {
+                throw error(attemptsNode, "\(key).attempts", "expected a whole number of attempts, 1 or more")
+            }
+            policy.attempts = attempts
+        }
+        return policy
     }
 
     private func pace(_ node: Node, key: String) throws -> Pace {

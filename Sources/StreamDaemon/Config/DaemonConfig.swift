@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `audiostreamd` runs: read from `config.yaml` by `ConfigLoader`.
 public struct DaemonConfig: Equatable, Sendable {
     /// The socket `audiostream status` asks, or nil for none.
@@ -31,6 +33,43 @@ public enum SourceConfig: Equatable, Sendable {
     case standardInput
     /// A file, read at `pace` and started again at its end when `loop` is set.
     case file(path: String, pace: Pace, loop: Bool)
+    /// An HTTP or HTTPS stream, such as an internet radio station.
+    case http(HTTPSourceConfig)
+}
+
+/// An HTTP(S) source: where it is and how hard to try.
+public struct HTTPSourceConfig: Equatable, Sendable {
+    public var url: URL
+    /// Seconds a connection (TCP and TLS) may take.
+    public var connectTimeout: Double
+    /// Seconds without a byte from the server before the connection is given up.
+    public var stallTimeout: Double
+    /// How to connect again after a failure, or nil to end the stream at the first one.
+    public var reconnect: ReconnectPolicy?
+
+    public init(url: URL, connectTimeout: Double = 10, stallTimeout: Double = 15,
+                reconnect: ReconnectPolicy? = ReconnectPolicy()) {
+        self.url = url
+        self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
+        self.reconnect = reconnect
+    }
+}
+
+/// Exponential backoff with jitter between connection attempts.
+public struct ReconnectPolicy: Equatable, Sendable {
+    /// Seconds before the first new attempt; each failure in a row doubles it.
+    public var initialDelay: Double
+    /// The longest wait between attempts.
+    public var maximumDelay: Double
+    /// Failed attempts in a row after which the stream ends, or nil to try for ever.
+    public var attempts: Int?
+
+    public init(initialDelay: Double = 1, maximumDelay: Double = 60, attempts: Int? = nil) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.attempts = attempts
+    }
 }
 
 /// How fast a file is read.

@@ -16,7 +16,8 @@ final class Hub {
     private let subscriberIDStride: Int
     /// The latest message of each property, in the order they first appeared.
     private var properties: [(id: AudioFileStreamPropertyID, message: ByteBuffer)] = []
-    private var lastMetadata: ByteBuffer?
+    /// The latest metadata of each source, in the order the sources first appeared.
+    private var lastMetadata: [(source: String, message: ByteBuffer)] = []
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -46,7 +47,7 @@ final class Hub {
         if hello.kinds.contains(.pcm) { demand.add(hello.pcmEncoding) }
         var opening = [welcome]
         if hello.kinds.contains(.properties) { opening += properties.map(\.message) }
-        if hello.kinds.contains(.metadata), let lastMetadata { opening.append(lastMetadata) }
+        if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if hello.kinds.contains(.packets) {
             for message in burst(seconds: hello.burstSeconds) {
@@ -74,7 +75,7 @@ final class Hub {
         for message in messages {
             switch message {
             case .property(let id, let buffer): publishProperty(id, buffer)
-            case .metadata(let buffer): publishMetadata(buffer)
+            case .metadata(let source, let buffer): publishMetadata(buffer, from: source)
             case .event(let buffer): publishEvent(buffer)
             case .packet(let packet): publishPacket(packet)
             case .pcm(let buffers): publishPCM(buffers)
@@ -93,8 +94,12 @@ final class Hub {
         publish(QueuedMessage(buffer: message, audio: nil), to: .properties)
     }
 
-    func publishMetadata(_ message: ByteBuffer) {
-        lastMetadata = message
+    func publishMetadata(_ message: ByteBuffer, from source: String) {
+        if let index = lastMetadata.firstIndex(where: { $0.source == source }) {
+            lastMetadata[index].message = message
+        } else {
+            lastMetadata.append((source, message))
+        }
         publish(QueuedMessage(buffer: message, audio: nil), to: .metadata)
     }
 

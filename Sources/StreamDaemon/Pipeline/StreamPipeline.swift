@@ -19,6 +19,16 @@ final class StreamPipeline {
     private var pcmTimestamp: Int64 = 0
     /// Offset of the packets being decoded, for overflow reports on PCM.
     private var decodingOffset: Int64 = 0
+    /// Audio bytes parsed so far: where the next byte sits in the stream.
+    private var audioBytes: Int64 = 0
+    /// Metadata of a network source, waiting for the packets it precedes.
+    private var sourceMetadata = SourceMetadataQueue()
+    /// The station as last announced, so a reconnect does not announce it again unchanged.
+    private var station: HTTPStreamInfo?
+    /// Why the next bytes will not follow the previous ones, when a network source connected again.
+    private var pendingDiscontinuity: Discontinuity.Reason?
+    /// The parser's type hint, from an HTTP content type.
+    private var typeHint: AudioFileType?
 
     init(hubs: HubGroup, logger: Logger) {
         self.hubs = hubs
@@ -30,16 +40,39 @@ final class StreamPipeline {
 
     /// Parses the next chunk of the source and hands the results to the subscribers.
     /// - Returns: false when the stream cannot go on (its bytes are not a format we read).
-    func ingest(_ bytes: [UInt8], discontinuity: Bool) -> Bool {
+    func ingest(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) -> Bool {
         statistics.bytesIn += bytes.count
         defer { hubs.flush() }
         do {
-            try ensureParser().parse(bytes, discontinuity: discontinuity)
+            let parser = try ensureParser()
+            if let reason = pendingDiscontinuity {
+                pendingDiscontinuity = nil
+                try parser.markDiscontinuity(reason)
+            }
+            try parser.parse(bytes, discontinuity: discontinuity)
+            audioBytes += Int64(bytes.count)
             return true
         } catch {
             logger.error("cannot parse the stream: \(error)")
             return false
         }
+    }
+
+    /// A network source began a response: after earlier audio its bytes are a `reconnect` discontinuity. The
+    /// station is announced when it is new or changed, and its content type hints the parser.
+    func connected(_ info: HTTPStreamInfo) {
+        if audioBytes > 0 { pendingDiscontinuity = .reconnect }
+        if parser == nil { typeHint = info.contentType.flatMap(AudioFileType.init(hint:)) }
+        var station = info
+        station.metaint = nil
+        guard station != self.station else { return }
+        self.station = station
+        received(.station(station))
+    }
+
+    /// Metadata of a network source, found after the audio parsed so far.
+    func received(_ metadata: SourceMetadata) {
+        sourceMetadata.append(metadata, at: audioBytes)
     }
 
     /// Ends the stream: the parser's last packets, then the end event.
@@ -49,15 +82,24 @@ final class StreamPipeline {
         } catch {
             logger.error("cannot parse the end of the stream: \(error)")
         }
+        releaseSourceMetadata(upTo: .max)
         hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end, allocator: allocator)))
         hubs.flush()
     }
 
     private func ensureParser() throws -> AudioFileStream {
         if let parser { return parser }
-        let parser = try AudioFileStream { [unowned self] event in handle(event) }
+        let parser = try AudioFileStream(fileTypeHint: typeHint) { [unowned self] event in handle(event) }
         self.parser = parser
         return parser
+    }
+
+    private func releaseSourceMetadata(upTo offset: Int64) {
+        sourceMetadata.release(upTo: offset) { metadata, offset in
+            let source = if case .icy = metadata { "icy" } else { "http" }
+            let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
+            hubs.send(.metadata(source: source, buffer))
+        }
     }
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
@@ -69,10 +111,11 @@ final class StreamPipeline {
         case .property(let id, let value):
             statistics.note(id, value)
             hubs.send(.property(id, message(event)))
-        case .metadata:
-            hubs.send(.metadata(message(event)))
+        case .metadata(let metadata):
+            hubs.send(.metadata(source: metadata.metadata.source, message(event)))
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
+            releaseSourceMetadata(upTo: discontinuity.offset)
             hubs.send(.event(message(event)))
         }
     }
@@ -84,6 +127,7 @@ final class StreamPipeline {
     private func publish(_ batch: PacketBatch) {
         let sampleRate = Int(batch.format.sampleRate)
         for packet in EventJSON.packets(in: batch) {
+            releaseSourceMetadata(upTo: packet.offset)
             let start = Int(packet.offset - batch.streamOffset)
             let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(packet.size)])
             let frames = Int(packet.frames)

@@ -16,11 +16,17 @@ final class SourceReader: Sendable {
     /// Takes one output; for bytes, answers the seconds of audio parsed so far, or nil to stop reading.
     typealias Deliver = @Sendable (Output) -> Double?
 
-    private let config: SourceConfig
+    /// The file to read, or nil for standard input.
+    private let file: (path: String, pace: Pace, loop: Bool)?
     private let stopped = NIOLockedValueBox(false)
 
-    init(config: SourceConfig) {
-        self.config = config
+    /// A reader for standard input or a file; nil for sources it does not read (network ones).
+    init?(config: SourceConfig) {
+        switch config {
+        case .standardInput: file = nil
+        case .file(let path, let pace, let loop): file = (path, pace, loop)
+        case .http: return nil
+        }
     }
 
     /// Starts the reading thread.
@@ -42,28 +48,26 @@ final class SourceReader: Sendable {
 
     /// Reads until the end, a failure or `stop()`; returns the failure, if any.
     private func read(deliver: Deliver) -> String? {
-        switch config {
-        case .standardInput:
+        guard let (path, pace, loop) = file else {
             return read(descriptor: 0, chunkSize: 65536, pace: nil, deliver: deliver, discontinuity: false).failure
-        case .file(let path, let pace, let loop):
-            let clock = PaceClock(speed: pace)
-            var audioSeconds = 0.0
-            var discontinuity = false
-            repeat {
-                let descriptor = open(path, discontinuity ? 5 : 0)
-                guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
-                defer { close(descriptor) }
-                // Small chunks when paced, so packets leave evenly rather than in bursts.
-                let result = read(descriptor: descriptor, chunkSize: clock == nil ? 65536 : 1024, pace: clock,
-                                  deliver: deliver, discontinuity: discontinuity)
-                if let failure = result.failure { return failure }
-                // Looping a file that holds no audio would spin for ever.
-                guard result.audioSeconds > audioSeconds else { return isStopped ? nil : "no audio in \(path)" }
-                audioSeconds = result.audioSeconds
-                discontinuity = true
-            } while loop && !isStopped
-            return nil
         }
+        let clock = PaceClock(speed: pace)
+        var audioSeconds = 0.0
+        var discontinuity = false
+        repeat {
+            let descriptor = open(path, discontinuity ? 5 : 0)
+            guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
+            defer { close(descriptor) }
+            // Small chunks when paced, so packets leave evenly rather than in bursts.
+            let result = read(descriptor: descriptor, chunkSize: clock == nil ? 65536 : 1024, pace: clock,
+                              deliver: deliver, discontinuity: discontinuity)
+            if let failure = result.failure { return failure }
+            // Looping a file that holds no audio would spin for ever.
+            guard result.audioSeconds > audioSeconds else { return isStopped ? nil : "no audio in \(path)" }
+            audioSeconds = result.audioSeconds
+            discontinuity = true
+        } while loop && !isStopped
+        return nil
     }
 
     /// Opens the file, trying again once a second up to `retries` times: a looped file that opened before may

@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// An HTTP(S) stream such as an internet radio station: connects, follows redirects, strips ICY metadata, and
+/// after a failure or the end of the response connects again as its policy says.
+///
+/// Confined to its event loop; what it receives goes to its delegate there.
+final class HTTPSource: @unchecked Sendable {
+    /// How one connection ended.
+    enum Outcome {
+        /// The response ended normally.
+        case ended
+        case redirected(URL)
+        case failed(String)
+    }
+
+    /// At most this many redirects are followed for one attempt.
+    static let maximumRedirects = 5
+    /// A connection that streamed this long was healthy: the next failure waits the initial delay again.
+    static let healthyAfter = TimeAmount.seconds(30)
+
+    let config: HTTPSourceConfig
+    private let eventLoop: EventLoop
+    private let logger: Logger
+    private unowned let delegate: HTTPSourceDelegate
+    private var backoff: ReconnectBackoff?
+    private var tlsContext: NIOSSLContext?
+    /// Numbers connections, so that late events of an abandoned one are ignored.
+    private var attempt = 0
+    private var redirectsLeft = HTTPSource.maximumRedirects
+    private var channel: Channel?
+    private var retry: Scheduled<Void>?
+    private var connectedAt: NIODeadline?
+    private var stopped = false
+    /// Connections that delivered a response after the first one.
+    private(set) var reconnects = 0
+    private var everConnected = false
+    /// Whether a response is being received now.
+    var isConnected: Bool { connectedAt != nil }
+
+    init(config: HTTPSourceConfig, eventLoop: EventLoop, logger: Logger, delegate: HTTPSourceDelegate) {
+        self.config = config
+        self.eventLoop = eventLoop
+        self.logger = logger
+        self.delegate = delegate
+        backoff = config.reconnect.map(ReconnectBackoff.init(policy:))
+    }
+
+    func start() {
+        connect(to: config.url)
+    }
+
+    /// Closes the connection and cancels any attempt to come; the delegate hears nothing more.
+    func stop() {
+        stopped = true
+        retry?.cancel()
+        channel?.close(promise: nil)
+        channel = nil
+    }
+
+    private func connect(to url: URL) {
+        attempt += 1
+        let attempt = attempt
+        guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return finished(.failed("cannot fetch \(url.absoluteString): only http and https are supported"),
+                            attempt: attempt)
+        }
+        let tls: NIOSSLContext?
+        do {
+            tls = scheme == "https" ? try tlsContextForHTTPS() : nil
+        } catch {
+            return finished(.failed("TLS setup failed: \(error)"), attempt: attempt)
+        }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let stallTimeout = config.stallTimeout
+        let handler = HTTPSourceHandler(source: self, attempt: attempt, url: url, stallTimeout: stallTimeout)
+        let unchecked = UncheckedHandler(handler: handler)
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(.nanoseconds(Int64(config.connectTimeout * 1e9)))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tls {
+                        // SNI carries names only, never an address.
+                        let name = IPAddressText.isAddress(host) ? nil : host
+                        try pipeline.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: name))
+                    }
+                    try pipeline.addHandler(ICYStatusLine())
+                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(IdleStateHandler(readTimeout: .nanoseconds(Int64(stallTimeout * 1e9))))
+                    try pipeline.addHandler(unchecked.handler)
+                }
+            }
+            .connect(host: host, port: port)
+            .whenComplete { [self] result in
+                switch result {
+                case .success(let channel):
+                    if attempt == self.attempt && !stopped {
+                        self.channel = channel
+                    } else {
+                        channel.close(promise: nil)
+                    }
+                case .failure(let error):
+                    finished(.failed("cannot connect to \(host):\(port): \(error)"), attempt: attempt)
+                }
+            }
+    }
+
+    private func tlsContextForHTTPS() throws -> NIOSSLContext {
+        if let tlsContext { return tlsContext }
+        let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+        tlsContext = context
+        return context
+    }
+
+    // MARK: - From the connection's handler
+
+    func connected(_ info: HTTPStreamInfo, attempt: Int) {
+        guard attempt == self.attempt, !stopped else { return }
+        connectedAt = .now()
+        redirectsLeft = Self.maximumRedirects
+        if everConnected { reconnects += 1 }
+        everConnected = true
+        logger.info("connected to \(config.url.absoluteString)", metadata: [
+            "contentType": "\(info.contentType ?? "-")", "icyMetaint": "\(info.metaint.map(String.init) ?? "-")",
+        ])
+        delegate.sourceConnected(info)
+    }
+
+    func received(audio: UnsafeRawBufferPointer, attempt: Int) {
+        guard attempt == self.attempt, !stopped, !audio.isEmpty else { return }
+        delegate.sourceReceived(audio: audio)
+    }
+
+    func received(_ metadata: ICYMetadata, attempt: Int) {
+        guard attempt == self.attempt, !stopped else { return }
+        delegate.sourceReceived(metadata)
+    }
+
+    /// The connection is over: follow a redirect, or connect again after the policy's wait, or end.
+    func finished(_ outcome: Outcome, attempt: Int) {
+        guard attempt == self.attempt, !stopped else { return }
+        channel = nil
+        if let connectedAt, NIODeadline.now() - connectedAt >= Self.healthyAfter { backoff?.reset() }
+        connectedAt = nil
+        let reason: String
+        switch outcome {
+        case .redirected(let target):
+            guard redirectsLeft > 0 else {
+                reason = "more than \(Self.maximumRedirects) redirects"
+                break
+            }
+            redirectsLeft -= 1
+            logger.info("redirected to \(target.absoluteString)")
+            return connect(to: target)
+        case .ended:
+            reason = "the server ended the stream"
+        case .failed(let problem):
+            reason = problem
+        }
+        redirectsLeft = Self.maximumRedirects
+        guard backoff != nil else {
+            logger.warning("source lost: \(reason)")
+            if case .ended = outcome { return delegate.sourceEnded(failure: nil) }
+            return delegate.sourceEnded(failure: reason)
+        }
+        guard let delay = backoff?.nextDelay() else {
+            let failures = backoff?.failures ?? 0
+            logger.error("source lost: \(reason); giving up after \(failures - 1) attempts")
+            return delegate.sourceEnded(failure: "\(reason) (gave up after \(failures - 1) attempts)")
+        }
+        logger.warning("source lost: \(reason); reconnecting in \(String(format: "%.1f", Double(delay.nanoseconds) / 1e9)) s")
+        delegate.sourceLost(reason)
+        retry = eventLoop.scheduleTask(in: delay) { [self] in
+            retry = nil
+            connect(to: config.url)
+        }
+    }
+}
+
+/// What an `HTTPSource` hands on, on its event loop.
+protocol HTTPSourceDelegate: AnyObject {
+    /// A response began: its audio follows.
+    func sourceConnected(_ info: HTTPStreamInfo)
+    /// Audio bytes, valid during the call only.
+    func sourceReceived(audio: UnsafeRawBufferPointer)
+    func sourceReceived(_ metadata: ICYMetadata)
+    /// The connection ended; another attempt follows.
+    func sourceLost(_ reason: String)
+    /// The source will not connect again; `failure` says why, or nil after a normal end.
+    func sourceEnded(failure: String?)
+}
+
+/// A handler made on the source's loop and added to a channel of that loop.
+private struct UncheckedHandler: @unchecked Sendable {
+    let handler: HTTPSourceHandler
+}
+
+/// Whether a host is written as an IP address.
+enum IPAddressText {
+    static func isAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+}

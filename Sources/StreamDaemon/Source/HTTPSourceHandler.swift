@@ -1,0 +1,102 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One connection of an `HTTPSource`: sends the request, then turns the response into the source's audio and
+/// metadata, or into the one reason it ended.
+final class HTTPSourceHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    private let source: HTTPSource
+    private let attempt: Int
+    private let url: URL
+    private let stallTimeout: Double
+    private var demuxer: ICYDemuxer?
+    /// Set once the connection's fate has been told to the source: later events of the channel are noise.
+    private var reported = false
+
+    init(source: HTTPSource, attempt: Int, url: URL, stallTimeout: Double) {
+        self.source = source
+        self.attempt = attempt
+        self.url = url
+        self.stallTimeout = stallTimeout
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: url.port.map { "\(url.host!):\($0)" } ?? url.host!)
+        headers.add(name: "User-Agent", value: "audiostream/\(WireProtocol.version)")
+        headers.add(name: "Accept", value: "*/*")
+        headers.add(name: "Icy-MetaData", value: "1")
+        let path = url.path.isEmpty ? "/" : url.path
+        let target = url.query.map { "\(path)?\($0)" } ?? path
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !reported else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            received(head, context: context)
+        case .body(let body):
+            body.withUnsafeReadableBytes { bytes in
+                guard var demuxer else { return source.received(audio: bytes, attempt: attempt) }
+                demuxer.split(bytes) { source.received(audio: $0, attempt: attempt) } metadata: { block in
+                    if let metadata = ICYMetadata(block: block) { source.received(metadata, attempt: attempt) }
+                }
+                self.demuxer = demuxer
+            }
+        case .end:
+            finish(context: context, .ended)
+        }
+    }
+
+    private func received(_ head: HTTPResponseHead, context: ChannelHandlerContext) {
+        switch head.status.code {
+        case 200:
+            let info = HTTPStreamInfo(headers: head.headers)
+            demuxer = info.metaint.map(ICYDemuxer.init(metaint:))
+            source.connected(info, attempt: attempt)
+        case 301, 302, 303, 307, 308:
+            guard let location = head.headers.first(name: "location"), let target = URL(string: location, relativeTo: url)
+            else { return finish(context: context, .failed("HTTP \(head.status.code) without a usable Location")) }
+            finish(context: context, .redirected(target.absoluteURL))
+        default:
+            finish(context: context, .failed("HTTP \(head.status.code) \(head.status.reasonPhrase)"))
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case IdleStateHandler.IdleStateEvent.read = event {
+            finish(context: context, .failed("stalled: no data for \(stallTimeout.secondsText) s"))
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        finish(context: context, .failed("\(error)"))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(context: context, .failed("the server closed the connection"))
+        context.fireChannelInactive()
+    }
+
+    private func finish(context: ChannelHandlerContext, _ outcome: HTTPSource.Outcome) {
+        guard !reported else { return }
+        reported = true
+        context.close(promise: nil)
+        source.finished(outcome, attempt: attempt)
+    }
+}
+
+extension Double {
+    /// Seconds as an operator writes them: 15, not 15.0.
+    var secondsText: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}
