@@ -27,6 +27,8 @@ final class StreamPipeline {
     private var station: HTTPStreamInfo?
     /// Why the next bytes will not follow the previous ones, when a network source connected again.
     private var pendingDiscontinuity: Discontinuity.Reason?
+    /// Each property's value as last announced.
+    private var announced: [AudioFileStreamPropertyID: String] = [:]
     /// The parser's type hint, from an HTTP content type.
     private var typeHint: AudioFileType?
 
@@ -109,6 +111,10 @@ final class StreamPipeline {
         case .packets(let batch):
             publish(batch)
         case .property(let id, let value):
+            // A source that starts again (a reconnect, a loop) repeats its header: only news is announced.
+            let text = EventJSON.value(value).text
+            guard announced[id] != text else { return }
+            announced[id] = text
             statistics.note(id, value)
             hubs.send(.property(id, message(event)))
         case .metadata(let metadata):
