@@ -43,6 +43,23 @@ import Testing
                 source: file:./clip.mp3
                 pace: 0.5
                 socket: slow.sock
+              - name: station
+                source: https://radio.example:8443/live.mp3?id=7
+                socket: station.sock
+                connectTimeout: 3
+                stallTimeout: 7.5
+                reconnect:
+                  initialDelay: 0.5
+                  maxDelay: 30
+                  attempts: 12
+              - name: once
+                source: http://radio.example/once
+                socket: once.sock
+                reconnect: false
+              - name: again
+                source: http://radio.example/again
+                socket: again.sock
+                reconnect: true
             """)
         try FileManager.default.copyItem(atPath: Self.music, toPath: file.path("clip.mp3"))
         let clip = file.path("clip.mp3")
@@ -60,6 +77,22 @@ import Testing
                          socket: SocketConfig(path: file.path("quick.sock"), mode: 0o644)),
             StreamConfig(name: "slow", source: .file(path: clip, pace: .realTime(speed: 0.5), loop: false),
                          socket: SocketConfig(path: file.path("slow.sock"))),
+            StreamConfig(
+                name: "station",
+                source: .http(HTTPSourceConfig(
+                    url: URL(string: "https://radio.example:8443/live.mp3?id=7")!, connectTimeout: 3, stallTimeout: 7.5,
+                    reconnect: ReconnectPolicy(initialDelay: 0.5, maximumDelay: 30, attempts: 12))),
+                socket: SocketConfig(path: file.path("station.sock"))),
+            StreamConfig(
+                name: "once", source: .http(HTTPSourceConfig(url: URL(string: "http://radio.example/once")!, reconnect: nil)),
+                socket: SocketConfig(path: file.path("once.sock"))),
+            // The defaults: 10 s to connect, 15 s of silence, reconnecting from 1 s up to 60 s for ever.
+            StreamConfig(
+                name: "again",
+                source: .http(HTTPSourceConfig(
+                    url: URL(string: "http://radio.example/again")!, connectTimeout: 10, stallTimeout: 15,
+                    reconnect: ReconnectPolicy(initialDelay: 1, maximumDelay: 60, attempts: nil))),
+                socket: SocketConfig(path: file.path("again.sock"))),
         ])
         #expect(try file.load() == expected)
     }
@@ -274,12 +307,65 @@ import Testing
                 source: file:missing.mp3  # ← streams[0].source
                 socket: music.sock
             """, mentions: "missing.mp3"),
-        Refusal(name: "HTTP source", yaml: """
+        Refusal(name: "URL without a host", yaml: """
             streams:
               - name: radio
-                source: http://radio.example/stream  # ← streams[0].source
+                source: http:///stream  # ← streams[0].source
                 socket: radio.sock
-            """, mentions: "HTTP"),
+            """, mentions: "URL"),
+        Refusal(name: "stallTimeout with a file", yaml: """
+            streams:
+              - name: music
+                source: file:\(music)
+                stallTimeout: 5  # ← streams[0].stallTimeout
+                socket: music.sock
+            """, mentions: "http"),
+        Refusal(name: "pace with HTTP", yaml: """
+            streams:
+              - name: radio
+                source: https://radio.example/stream
+                pace: realtime  # ← streams[0].pace
+                socket: radio.sock
+            """, mentions: "file"),
+        Refusal(name: "reconnect not a boolean", yaml: """
+            streams:
+              - name: radio
+                source: http://radio.example/stream
+                reconnect: sometimes  # ← streams[0].reconnect
+                socket: radio.sock
+            """, mentions: "true or false"),
+        Refusal(name: "unknown reconnect key", yaml: """
+            streams:
+              - name: radio
+                source: http://radio.example/stream
+                reconnect:
+                  initialDelay: 1
+                  maxDelays: 60  # ← streams[0].reconnect.maxDelays
+                socket: radio.sock
+            """, mentions: "initialDelay"),
+        Refusal(name: "maxDelay below initialDelay", yaml: """
+            streams:
+              - name: radio
+                source: http://radio.example/stream
+                reconnect:
+                  initialDelay: 10
+                  maxDelay: 5  # ← streams[0].reconnect.maxDelay
+                socket: radio.sock
+            """, mentions: "initialDelay"),
+        Refusal(name: "zero attempts", yaml: """
+            streams:
+              - name: radio
+                source: http://radio.example/stream
+                reconnect: {attempts: 0}  # ← streams[0].reconnect.attempts
+                socket: radio.sock
+            """, mentions: "attempts"),
+        Refusal(name: "negative connectTimeout", yaml: """
+            streams:
+              - name: radio
+                source: http://radio.example/stream
+                connectTimeout: -1  # ← streams[0].connectTimeout
+                socket: radio.sock
+            """, mentions: "seconds"),
         Refusal(name: "unknown source", yaml: """
             streams:
               - name: radio

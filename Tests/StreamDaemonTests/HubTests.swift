@@ -99,6 +99,19 @@ import Testing
         #expect(try packets.received() == [.welcome])
     }
 
+    @Test func aNewcomerGetsTheLastMetadataOfEachSourceInTheOrderTheyAppeared() throws {
+        let hub = Hub(limits: Self.roomy)
+        let station = TestEvent.metadata("Radio", source: "http")
+        let titles = [TestEvent.metadata("One", source: "icy"), TestEvent.metadata("Two", source: "icy")]
+        let tag = TestEvent.metadata("Tagged", source: "id3v2")
+        hub.publishMetadata(station.buffer, from: "http")
+        hub.publishMetadata(titles[0].buffer, from: "icy")
+        hub.publishMetadata(tag.buffer, from: "id3v2")
+        hub.publishMetadata(titles[1].buffer, from: "icy")
+        let newcomer = Member(hub, [.metadata])
+        #expect(try newcomer.received() == [.welcome, station.received, titles[1].received, tag.received])
+    }
+
     @Test func aBurstLargerThanTheQueueIsCutToFitItWithoutAnOverflowEvent() throws {
         let hub = Hub(limits: SubscriberLimits(queueSeconds: 2, disconnectAfter: 100, historySeconds: 10))
         // Packets of 0.75 s: two fit in the 2 s queue, a third would not.
@@ -496,9 +509,9 @@ private struct TestEvent {
         ]))
     }
 
-    static func metadata(_ title: String) -> TestEvent {
+    static func metadata(_ title: String, source: String = "test") -> TestEvent {
         TestEvent(kind: .metadata, json: .object([
-            ("event", .string("metadata")), ("source", .string("test")), ("tags", .object([("title", .string(title))])),
+            ("event", .string("metadata")), ("source", .string(source)), ("tags", .object([("title", .string(title))])),
         ]))
     }
 
