@@ -1,7 +1,8 @@
 # The project's front door: make run, make test, make bench, make fixtures.
 SWIFT ?= swift
-# Debian packages the build and tests need on a fresh machine (python3 runs the example subscriber).
-TEST_PACKAGES := libmpg123-dev pkg-config python3
+# Debian packages the build and tests need on a fresh machine: python3 runs the example subscriber, icecast2 and
+# ffmpeg (its source client) serve the radio end-to-end test.
+TEST_PACKAGES := libmpg123-dev pkg-config python3 icecast2 ffmpeg
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2
 

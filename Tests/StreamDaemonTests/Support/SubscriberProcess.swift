@@ -30,6 +30,12 @@ final class SubscriberProcess {
         ((try? Data(contentsOf: linesFile)) ?? Data()).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
+    /// The JSON events printed so far, while it runs.
+    var events: [[String: Any]] {
+        let text = (try? String(contentsOf: linesFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { DaemonStdinTests.object(String($0)) }
+    }
+
     /// Waits for the process to exit.
     /// - Returns: its exit status, the JSON lines it printed, the bytes it wrote to its output file and what it
     ///   said on stderr.
