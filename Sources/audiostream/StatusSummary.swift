@@ -12,8 +12,13 @@ struct StatusSummary {
             if let known = stream["format"] as? [String: Any] {
                 format = "\(known["formatID"] ?? "?") \(known["sampleRate"] ?? "?") Hz \(known["channels"] ?? "?") ch"
             }
+            var source = "\(stream["source"] ?? "?")"
+            if let connected = stream["connected"] as? Bool {
+                source += connected ? " (connected" : " (disconnected: \(stream["lastSourceError"] as? String ?? "?")"
+                source += ", \(Self.number(stream["reconnects"])) reconnect(s))"
+            }
             lines.append([
-                "\(stream["name"] ?? "?"): \(stream["state"] ?? "?")", "\(stream["source"] ?? "?")", format,
+                "\(stream["name"] ?? "?"): \(stream["state"] ?? "?")", source, format,
                 "\(Self.number(stream["bitRate"]) / 1000) kb/s", "up \(Self.duration(stream["uptimeSeconds"]))",
                 "in \(Self.number(stream["bytesIn"])) B", "out \(Self.number(stream["bytesOut"])) B",
                 "\(subscribers.count) subscriber(s)",
