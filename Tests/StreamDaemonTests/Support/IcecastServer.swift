@@ -40,9 +40,6 @@ final class IcecastServer {
     private let logsFolder: URL
     private let outputFile: URL
 
-    /// Whether `icecast2` (or `icecast`) and `ffmpeg` are on the `PATH`.
-    static var isAvailable: Bool { tool(["icecast2", "icecast"]) != nil && tool(["ffmpeg"]) != nil }
-
     /// Starts Icecast on a free port of 127.0.0.1 and waits until the port accepts connections.
     /// - Parameters:
     ///   - folder: where the configuration and logs go; a fresh folder under /tmp, removed again by `deinit`, if
@@ -193,30 +190,6 @@ final class IcecastServer {
         try Self.poll("\(mount) to go", timeout: timeout, log: { self.log }) { try mountStatus(mount) == nil }
     }
 
-    /// Kills the ffmpeg feeding `mount` with SIGKILL, as if it crashed, and waits until Icecast no longer lists
-    /// the mount. Listeners see the same as with `stopSource`.
-    func killSource(mount: String = "/live.mp3", timeout: TimeInterval = 20) throws {
-        guard let process = sources.removeValue(forKey: mount) else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try Self.poll("\(mount) to go", timeout: timeout, log: { self.log }) { try mountStatus(mount) == nil }
-    }
-
-    /// Stops the ffmpeg feeding `mount` (SIGSTOP) without closing its connection: listeners get no more bytes,
-    /// until `resumeSource`, or until Icecast gives up on the silent source after its `source-timeout` of 5 s and
-    /// closes their connections (about 6 s after the pause); ffmpeg then fails with a broken pipe once resumed.
-    func pauseSource(mount: String = "/live.mp3") {
-        if let process = sources[mount], process.isRunning { kill(process.processIdentifier, SIGSTOP) }
-    }
-
-    /// Lets a paused ffmpeg go on (SIGCONT). It then sends what it owes at once, having fallen behind the clock.
-    func resumeSource(mount: String = "/live.mp3") {
-        if let process = sources[mount], process.isRunning { kill(process.processIdentifier, SIGCONT) }
-    }
-
-    /// Whether the ffmpeg feeding `mount` is still running.
-    func sourceIsRunning(mount: String = "/live.mp3") -> Bool { sources[mount]?.isRunning ?? false }
-
     /// Stops every source and Icecast, and waits for them to exit. Safe to call more than once.
     func stop() {
         for (_, process) in sources { Self.end(process) }
@@ -262,17 +235,6 @@ final class IcecastServer {
         // One source is an object, several an array.
         let all = stats["source"] as? [[String: Any]] ?? (stats["source"] as? [String: Any]).map { [$0] } ?? []
         return all.first { $0["listenurl"] as? String == url(mount: mount) }
-    }
-
-    /// Listeners of `mount` as Icecast counts them (0 if it has no source).
-    func listeners(mount: String = "/live.mp3") throws -> Int {
-        (try mountStatus(mount)?["listeners"] as? NSNumber)?.intValue ?? 0
-    }
-
-    /// Polls `condition` every 20 ms until it holds; errors count as not yet.
-    /// - Throws: `Failure.timedOut` after `timeout`, with the last error and Icecast's log.
-    func waitUntil(_ what: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
-        try Self.poll(what, timeout: timeout, log: { self.log }, condition)
     }
 
     // MARK: A raw HTTP client
