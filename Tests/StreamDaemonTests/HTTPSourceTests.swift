@@ -98,10 +98,7 @@ import Testing
                 stallTimeout: 0.3
                 reconnect: {initialDelay: 0.05, maxDelay: 0.1}
             """)
-        try daemon.waitForSocket("good.sock")
-        let subscriber = try SubscriberProcess(socket: daemon.path("good.sock"), kinds: "packets,metadata",
-                                               folder: daemon.folder, name: "good")
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("good") == 1 }
+        let subscriber = try daemon.subscribe("good", kinds: "packets,metadata")
         good.open()
         let result = subscriber.finish()
         #expect(result.status == 0, "\(result.errors)")
@@ -149,10 +146,7 @@ import Testing
                 reconnect: \(reconnect)
                 queueSeconds: 60
             """)
-        try daemon.waitForSocket("radio.sock")
-        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets,metadata,properties",
-                                               folder: daemon.folder, name: "radio")
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata,properties")
         server.open()
         let result = subscriber.finish()
         #expect(try daemon.waitForExit() == exitStatus, "\(daemon.log)")

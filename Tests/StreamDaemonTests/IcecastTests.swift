@@ -19,9 +19,7 @@ import Testing
                 queueSeconds: 60
                 reconnect: {initialDelay: 0.2, maxDelay: 1}
             """)
-        try daemon.waitForSocket("radio.sock")
-        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets,metadata,properties",
-                                               folder: daemon.folder, name: "radio")
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata,properties")
         // Icecast starts each listener's metadata with the current title.
         try daemon.waitUntil("the first title") { subscriber.events.contains { Self.title($0) == "First Title" } }
         let newTitle = "Second – Tïtle; it's “new” ✓"

@@ -4,21 +4,19 @@ import Testing
 
 /// The waits between connection attempts, with a seeded generator standing in for the system's.
 @Suite struct ReconnectBackoffTests {
-    /// A fixed sequence of random numbers, so the jitter can be bounded exactly.
-    struct SplitMix: RandomNumberGenerator {
+    /// Knuth's MMIX linear congruential generator: a fixed sequence from each seed, so the jitter can be bounded
+    /// exactly and runs repeat.
+    struct Seeded: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
         }
     }
 
     @Test func theWaitDoublesUpToTheMaximumAndJitterTakesAtMostHalf() {
         var backoff = ReconnectBackoff(policy: ReconnectPolicy(initialDelay: 0.5, maximumDelay: 6))
-        var random = SplitMix(state: 1)
+        var random = Seeded(state: 1)
         // Without jitter: 0.5, 1, 2, 4, then 6 for ever.
         let full = [0.5, 1, 2, 4, 6, 6, 6, 6, 6, 6]
         for limit in full {
@@ -30,7 +28,7 @@ import Testing
     @Test func jitterSpreadsClientsApart() {
         let delays = (1...50).map { seed in
             var backoff = ReconnectBackoff(policy: ReconnectPolicy(initialDelay: 1, maximumDelay: 1))
-            var random = SplitMix(state: UInt64(seed))
+            var random = Seeded(state: UInt64(seed))
             return backoff.nextDelay(using: &random)!.nanoseconds
         }
         #expect(Set(delays).count == 50)
@@ -38,7 +36,7 @@ import Testing
 
     @Test func attemptsRunOutAfterThePolicysCountAndAResetStartsAgain() {
         var backoff = ReconnectBackoff(policy: ReconnectPolicy(initialDelay: 1, maximumDelay: 8, attempts: 3))
-        var random = SplitMix(state: 7)
+        var random = Seeded(state: 7)
         #expect((0..<3).allSatisfy { _ in backoff.nextDelay(using: &random) != nil })
         #expect(backoff.nextDelay(using: &random) == nil)
         backoff.reset()

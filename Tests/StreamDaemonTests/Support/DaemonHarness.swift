@@ -64,6 +64,15 @@ final class DaemonHarness {
         try waitUntil("\(name) to listen", timeout: timeout) { (try? WireClient(path: path(name))) != nil }
     }
 
+    /// Starts `audiostream subscribe` on stream `name` (socket `NAME.sock`) once it listens, and waits until the
+    /// daemon counts it among the stream's subscribers.
+    func subscribe(_ name: String, kinds: String) throws -> SubscriberProcess {
+        try waitForSocket("\(name).sock")
+        let subscriber = try SubscriberProcess(socket: path("\(name).sock"), kinds: kinds, folder: folder, name: name)
+        try waitUntil("the subscriber of \(name) to join") { try subscriberCount(name) == 1 }
+        return subscriber
+    }
+
     /// Polls `condition` every 20 ms until it holds. An error counts as not yet: the daemon starts its sockets
     /// concurrently, so the control socket may come up after a stream's.
     /// - Throws: `HarnessError.timedOut` after `timeout`, with the last error and the daemon's log.
