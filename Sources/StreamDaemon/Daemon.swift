@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Logging
 import NIOCore
@@ -20,9 +21,11 @@ public enum Daemon {
             logger.critical("\(error)")
             return 1
         }
+        let systemd = SystemdContext(environment: ProcessInfo.processInfo.environment)
+        if !systemd.sockets.isEmpty { logger.info("sockets from systemd: \(systemd.sockets.summary)") }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         defer { try? group.syncShutdownGracefully() }
-        let supervisor = Supervisor(configFile: configFile, config: config, group: group)
+        let supervisor = Supervisor(configFile: configFile, config: config, group: group, systemd: systemd)
         signals.attach(supervisor)
         do {
             try supervisor.start().wait()
@@ -33,6 +36,8 @@ public enum Daemon {
             return (try? supervisor.finished.futureResult.wait()) ?? 1
         }
         logger.info("running \(config.streams.count) stream(s) from \(configFile)")
+        supervisor.announceReady()
+        supervisor.startServiceTicks()
         return (try? supervisor.finished.futureResult.wait()) ?? 1
     }
 

@@ -20,15 +20,19 @@ final class StreamService: @unchecked Sendable {
     /// Why the network source last lost its connection.
     private var lastSourceError: String?
     private let startedAt = NIODeadline.now()
-    private var listener: Channel?
+    private var listener: ListeningSocket?
+    /// Sockets passed by systemd, one of which may be this stream's.
+    private let inherited: InheritedSockets
     private var state = State.starting
     /// Why the source ended, if it failed; read once the stream has ended.
     private(set) var failure: String?
     /// Called on the event loop once the source has ended and the subscribers have been served.
     private let onEnd: @Sendable (StreamService) -> Void
 
-    init(config: StreamConfig, group: EventLoopGroup, onEnd: @escaping @Sendable (StreamService) -> Void) {
+    init(config: StreamConfig, group: EventLoopGroup, inherited: InheritedSockets,
+         onEnd: @escaping @Sendable (StreamService) -> Void) {
         self.config = config
+        self.inherited = inherited
         self.group = group
         eventLoop = group.next()
         self.onEnd = onEnd
@@ -45,13 +49,7 @@ final class StreamService: @unchecked Sendable {
 
     /// Listens on the stream's socket, then starts reading the source.
     func start() -> EventLoopFuture<Void> {
-        let path = config.socket.path
-        do {
-            try SocketFile.prepare(path)
-        } catch {
-            return eventLoop.makeFailedFuture(error)
-        }
-        return ServerBootstrap(group: eventLoop, childGroup: group)
+        let bootstrap = ServerBootstrap(group: eventLoop, childGroup: group)
             .serverChannelOption(.backlog, value: 4096)
             // Small kernel and NIO buffers: what a slow subscriber lags is then in its own queue, where it is
             // counted in seconds and bounded, not in buffers nobody sees.
@@ -62,20 +60,17 @@ final class StreamService: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(SubscriberConnection(stream: self))
                 }
             }
-            .bind(unixDomainSocketPath: SocketFile.temporaryPath(for: path))
-            .flatMapThrowing { [self] channel in
-                do {
-                    // Stopped while binding: the socket is no one's.
-                    guard state == .starting else { throw StreamStoppedError() }
-                    try SocketFile.publish(config.socket)
-                } catch {
-                    channel.close(promise: nil)
-                    SocketFile.remove(SocketFile.temporaryPath(for: path))
-                    throw error
+        return ListeningSocket.listen(bootstrap, on: config.socket, name: config.name, inherited: inherited,
+                                      eventLoop: eventLoop)
+            .flatMapThrowing { [self] listener in
+                // Stopped while binding: the socket is no one's.
+                guard state == .starting else {
+                    _ = listener.close()
+                    throw StreamStoppedError()
                 }
-                listener = channel
+                self.listener = listener
                 state = .running
-                logger.info("listening on \(path)")
+                logger.info("listening on \(config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
                 reader?.start { [self] output in deliver(output) }
                 httpSource?.start()
             }
@@ -117,6 +112,13 @@ final class StreamService: @unchecked Sendable {
                 ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
                 ("subscribers", .array(shards.flatMap(\.subscribers))),
             ])
+        }
+    }
+
+    /// Subscribers, and whether a network source is away, for the service's status line.
+    func summary() -> EventLoopFuture<(subscribers: Int, waitingForSource: Bool)> {
+        hubs.map { $0.subscribers.count }.map { [self] counts in
+            (counts.reduce(0, +), httpSource.map { !$0.isConnected } ?? false)
         }
     }
 
@@ -166,7 +168,6 @@ final class StreamService: @unchecked Sendable {
     private func finish(grace: TimeAmount) -> EventLoopFuture<Void> {
         let closed = listener?.close() ?? eventLoop.makeSucceededVoidFuture()
         listener = nil
-        SocketFile.remove(config.socket.path)
         let deadline = NIODeadline.now() + grace
         return closed.recover { _ in }.flatMap { [self] in waitForSubscribers(until: deadline) }.flatMap { [self] in
             hubs.map { $0.closeAll() }.map { _ in }

@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -7,15 +8,20 @@ import NIOPosix
 /// Its own state is touched only on `eventLoop`, so reloads, stops and stream endings happen one at a time.
 final class Supervisor: @unchecked Sendable {
     private let configFile: String
-    private let group: MultiThreadedEventLoopGroup
-    private let eventLoop: EventLoop
-    private let logger = Logger(label: "audiostreamd")
+    let group: MultiThreadedEventLoopGroup
+    let eventLoop: EventLoop
+    let logger = Logger(label: "audiostreamd")
     private let startedAt = NIODeadline.now()
     private var config: DaemonConfig
-    private var streams: [String: StreamService] = [:]
+    private(set) var streams: [String: StreamService] = [:]
     /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
     private var endedStreams: [String: StreamConfig] = [:]
-    private var control: (path: String, channel: Channel)?
+    private var control: (path: String, listener: ListeningSocket)?
+    let systemd: SystemdContext
+    /// Event loops that have answered the last health check, counted on any loop.
+    let answers = NIOLockedValueBox(0)
+    /// Event loops asked by the last health check, or nil before the first.
+    var asked: Int?
     private var stopping = false
     private var reloading = false
     private var reloadRequested = false
@@ -27,8 +33,9 @@ final class Supervisor: @unchecked Sendable {
     /// How long subscribers get to take their queues on shutdown.
     static let shutdownGrace = TimeAmount.seconds(2)
 
-    init(configFile: String, config: DaemonConfig, group: MultiThreadedEventLoopGroup) {
+    init(configFile: String, config: DaemonConfig, group: MultiThreadedEventLoopGroup, systemd: SystemdContext) {
         self.configFile = configFile
+        self.systemd = systemd
         self.config = config
         self.group = group
         eventLoop = group.next()
@@ -58,11 +65,13 @@ final class Supervisor: @unchecked Sendable {
     }
 
     private func applyReload() {
+        systemd.notifier?.reloading()
         let newConfig: DaemonConfig
         do {
             newConfig = try ConfigLoader(file: configFile).load()
         } catch {
             logger.error("reload refused, keeping the running configuration: \(error)")
+            announceReady()
             return
         }
         logger.info("reloading \(configFile)")
@@ -93,6 +102,7 @@ final class Supervisor: @unchecked Sendable {
             return EventLoopFuture.andAllComplete(starts, on: eventLoop)
         }.whenComplete { [self] _ in
             reloading = false
+            if !stopping { announceReady() }
             if reloadRequested && !stopping {
                 reloadRequested = false
                 applyReload()
@@ -105,6 +115,7 @@ final class Supervisor: @unchecked Sendable {
         eventLoop.execute { [self] in
             guard !stopping else { return }
             stopping = true
+            systemd.notifier?.stopping()
             logger.info("stopping")
             let stops = streams.values.map { $0.stop(grace: Self.shutdownGrace) }
             streams.removeAll()
@@ -129,7 +140,7 @@ final class Supervisor: @unchecked Sendable {
     }
 
     private func startStream(_ stream: StreamConfig) -> EventLoopFuture<Void> {
-        let service = StreamService(config: stream, group: group) { [self] service in
+        let service = StreamService(config: stream, group: group, inherited: systemd.sockets) { [self] service in
             eventLoop.execute { self.streamEnded(service) }
         }
         streams[stream.name] = service
@@ -154,12 +165,7 @@ final class Supervisor: @unchecked Sendable {
 
     private func startControl(_ path: String?) -> EventLoopFuture<Void> {
         guard let path else { return eventLoop.makeSucceededVoidFuture() }
-        do {
-            try SocketFile.prepare(path)
-        } catch {
-            return eventLoop.makeFailedFuture(error)
-        }
-        return ServerBootstrap(group: eventLoop)
+        let bootstrap = ServerBootstrap(group: eventLoop)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
@@ -167,24 +173,18 @@ final class Supervisor: @unchecked Sendable {
                         ControlConnection { [self] command in command == "status" ? status() : nil })
                 }
             }
-            .bind(unixDomainSocketPath: SocketFile.temporaryPath(for: path))
+        return ListeningSocket.listen(bootstrap, on: SocketConfig(path: path), name: "control",
+                                      inherited: systemd.sockets, eventLoop: eventLoop)
             .hop(to: eventLoop)
-            .flatMapThrowing { [self] channel in
-                do {
-                    try SocketFile.publish(SocketConfig(path: path))
-                } catch {
-                    channel.close(promise: nil)
-                    throw error
-                }
-                control = (path, channel)
+            .map { [self] listener in
+                control = (path, listener)
                 logger.info("control socket on \(path)")
             }
     }
 
     private func stopControl() {
         guard let control else { return }
-        control.channel.close(promise: nil)
-        SocketFile.remove(control.path)
+        _ = control.listener.close()
         self.control = nil
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Glibc
 import Logging
 import StreamDaemon
@@ -37,8 +38,9 @@ struct Audiostreamd: ParsableCommand {
             }
         }
         let level = logLevel
+        let journal = JournalLogHandler.isStandardErrorJournal(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: LogHandler = journal ? JournalLogHandler() : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
