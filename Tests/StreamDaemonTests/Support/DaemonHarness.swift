@@ -33,13 +33,23 @@ final class DaemonHarness {
     }
 
     /// Starts the daemon on `config` (YAML, written to `configName`; relative paths are in the folder).
-    init(config: String, folder: URL? = nil, configName: String = "config.yaml", arguments: [String] = []) throws {
+    /// - Parameters:
+    ///   - environment: variables added to the test's own environment.
+    ///   - launcher: a program and its arguments that start the daemon, such as `systemd-socket-activate`.
+    init(config: String, folder: URL? = nil, configName: String = "config.yaml", arguments: [String] = [],
+         environment: [String: String] = [:], launcher: [String] = []) throws {
         self.folder = try folder ?? Self.makeFolder()
         try config.write(to: self.folder.appendingPathComponent(configName), atomically: true, encoding: .utf8)
         logFile = self.folder.appendingPathComponent("\(configName).log")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process.executableURL = Self.binary("audiostreamd")
-        process.arguments = ["--config", self.folder.appendingPathComponent(configName).path] + arguments
+        // Kept if the test made it: a test may know it by its inode.
+        if !FileManager.default.fileExists(atPath: logFile.path) {
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        }
+        let daemon = [Self.binary("audiostreamd").path, "--config", self.folder.appendingPathComponent(configName).path]
+        let command = launcher + daemon + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = standardInput
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.standardOutput = FileHandle.nullDevice
