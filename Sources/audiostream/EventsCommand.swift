@@ -23,13 +23,13 @@ struct EventsCommand: ParsableCommand {
                 }
                 return
             case .discontinuity(let discontinuity):
-                sourceMetadata.release(upTo: discontinuity.offset, printMetadata)
+                sourceMetadata.release(upTo: discontinuity.offset - 1, printMetadata)
             case .property, .metadata:
                 break
             }
             for object in EventJSON.objects(for: event) { out.line(object.text) }
         } metadata: {
-            sourceMetadata.append($0, at: $1)
+            sourceMetadata.append($0, at: $1, overflow: printMetadata)
         } eachChunk: {
             // A live stream's lines go out as they come.
             if input.isNetwork { try out.flush() }

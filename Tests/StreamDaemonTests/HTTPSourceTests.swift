@@ -45,7 +45,7 @@ import Testing
         cut.cutAfter = cutAt
         let server = try LocalRadioServer(
             replies: [cut, .icy(fixture.body, metaint: fixture.metaint), .status("503 Service Unavailable")], held: true)
-        let result = try Self.receive(from: server, reconnect: "{initialDelay: 0.05, maxDelay: 0.2, attempts: 2}",
+        let result = try Self.receive(from: server, reconnect: "{initialDelay: 0.05, maxDelay: 0.2, attempts: 3}",
                                       exitStatus: 1)
 
         #expect(result.status == 0, "\(result.errors)")

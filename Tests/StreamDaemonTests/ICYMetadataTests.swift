@@ -252,11 +252,11 @@ import Testing
         var out: [String] = []
         let record = { (metadata: SourceMetadata, offset: Int64) in out.append("\(Self.title(metadata))@\(offset)") }
         // Blocks: A at 0, B and C at 100, D at 250, E after the last packet.
-        queue.append(Self.metadata("A"), at: 0)
-        queue.append(Self.metadata("B"), at: 100)
-        queue.append(Self.metadata("C"), at: 100)
-        queue.append(Self.metadata("D"), at: 250)
-        queue.append(Self.metadata("E"), at: 1000)
+        queue.append(Self.metadata("A"), at: 0, overflow: record)
+        queue.append(Self.metadata("B"), at: 100, overflow: record)
+        queue.append(Self.metadata("C"), at: 100, overflow: record)
+        queue.append(Self.metadata("D"), at: 250, overflow: record)
+        queue.append(Self.metadata("E"), at: 1000, overflow: record)
         for packet: Int64 in [0, 50, 100, 200, 300, 400] {
             queue.release(upTo: packet, record)
             out.append("packet \(packet)")
@@ -269,9 +269,10 @@ import Testing
     @Test func nothingIsReleasedBeforeItsOffset() {
         var queue = SourceMetadataQueue()
         var released: [Int64] = []
+        let record = { (_: SourceMetadata, offset: Int64) in released.append(offset) }
         queue.release(upTo: .max) { released.append($1) }
         #expect(released.isEmpty)
-        queue.append(Self.metadata("A"), at: 64)
+        queue.append(Self.metadata("A"), at: 64, overflow: record)
         queue.release(upTo: 63) { released.append($1) }
         #expect(released.isEmpty)
         queue.release(upTo: 64) { released.append($1) }
@@ -280,10 +281,24 @@ import Testing
         #expect(released == [64], "released once only")
     }
 
+    /// A stream without packets cannot pile metadata up: past the capacity the oldest goes out at once.
+    @Test func aFullQueueHandsOverItsOldestItem() {
+        var queue = SourceMetadataQueue()
+        var early: [String] = []
+        for index in 0..<(SourceMetadataQueue.capacity + 3) {
+            queue.append(Self.metadata("\(index)"), at: Int64(index)) { metadata, _ in early.append(Self.title(metadata)) }
+        }
+        #expect(early == ["0", "1", "2"])
+        var rest: [String] = []
+        queue.release(upTo: .max) { metadata, _ in rest.append(Self.title(metadata)) }
+        #expect(rest == (3..<(SourceMetadataQueue.capacity + 3)).map(String.init))
+    }
+
     @Test func int64MaxReleasesEverythingInOrder() {
         var queue = SourceMetadataQueue()
         let offsets: [Int64] = [64, 64, 128, 4096, .max - 1, .max]
-        for (index, offset) in offsets.enumerated() { queue.append(Self.metadata("\(index)"), at: offset) }
+        let record = { (_: SourceMetadata, _: Int64) -> Void in Issue.record("nothing overflows six items") }
+        for (index, offset) in offsets.enumerated() { queue.append(Self.metadata("\(index)"), at: offset, overflow: record) }
         var released: [(String, Int64)] = []
         queue.release(upTo: .max) { released.append((Self.title($0), $1)) }
         #expect(released.map(\.0) == ["0", "1", "2", "3", "4", "5"])

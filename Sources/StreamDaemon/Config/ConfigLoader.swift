@@ -105,6 +105,9 @@ public struct ConfigLoader {
         guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
             throw error(sourceNode, "\(key).source", "not a valid URL: '\(text)'")
         }
+        if let port = url.port, !(1...65535).contains(port) {
+            throw error(sourceNode, "\(key).source", "port \(port) is out of range")
+        }
         var config = HTTPSourceConfig(url: url)
         config.connectTimeout = try seconds(fields["connectTimeout"], key: "\(key).connectTimeout") ?? config.connectTimeout
         config.stallTimeout = try seconds(fields["stallTimeout"], key: "\(key).stallTimeout") ?? config.stallTimeout

@@ -74,7 +74,7 @@ final class StreamPipeline {
 
     /// Metadata of a network source, found after the audio parsed so far.
     func received(_ metadata: SourceMetadata) {
-        sourceMetadata.append(metadata, at: audioBytes)
+        sourceMetadata.append(metadata, at: audioBytes) { publish($0, at: $1) }
     }
 
     /// Ends the stream: the parser's last packets, then the end event.
@@ -97,11 +97,13 @@ final class StreamPipeline {
     }
 
     private func releaseSourceMetadata(upTo offset: Int64) {
-        sourceMetadata.release(upTo: offset) { metadata, offset in
-            let source = if case .icy = metadata { "icy" } else { "http" }
-            let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
-            hubs.send(.metadata(source: source, buffer))
-        }
+        sourceMetadata.release(upTo: offset, publish)
+    }
+
+    private func publish(_ metadata: SourceMetadata, at offset: Int64) {
+        let source = if case .icy = metadata { "icy" } else { "http" }
+        let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
+        hubs.send(.metadata(source: source, buffer))
     }
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
@@ -121,7 +123,8 @@ final class StreamPipeline {
             hubs.send(.metadata(source: metadata.metadata.source, message(event)))
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
-            releaseSourceMetadata(upTo: discontinuity.offset)
+            // What was found at the discontinuity's offset (a new connection's station) belongs after it.
+            releaseSourceMetadata(upTo: discontinuity.offset - 1)
             hubs.send(.event(message(event)))
         }
     }

@@ -76,6 +76,9 @@ final class HTTPSource: @unchecked Sendable {
             return finished(.failed("TLS setup failed: \(error)"), attempt: attempt)
         }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
+        guard (1...65535).contains(port) else {
+            return finished(.failed("cannot fetch \(url.absoluteString): port \(port) is out of range"), attempt: attempt)
+        }
         let stallTimeout = config.stallTimeout
         let handler = HTTPSourceHandler(source: self, attempt: attempt, url: url, stallTimeout: stallTimeout)
         let unchecked = UncheckedHandler(handler: handler)
@@ -125,7 +128,7 @@ final class HTTPSource: @unchecked Sendable {
         redirectsLeft = Self.maximumRedirects
         if everConnected { reconnects += 1 }
         everConnected = true
-        logger.info("connected to \(config.url.absoluteString)", metadata: [
+        logger.info("connected to \(config.url.withoutCredentials)", metadata: [
             "contentType": "\(info.contentType ?? "-")", "icyMetaint": "\(info.metaint.map(String.init) ?? "-")",
         ])
         delegate.sourceConnected(info)
@@ -170,8 +173,8 @@ final class HTTPSource: @unchecked Sendable {
         }
         guard let delay = backoff?.nextDelay() else {
             let failures = backoff?.failures ?? 0
-            logger.error("source lost: \(reason); giving up after \(failures - 1) attempts")
-            return delegate.sourceEnded(failure: "\(reason) (gave up after \(failures - 1) attempts)")
+            logger.error("source lost: \(reason); giving up after \(failures) failed attempts")
+            return delegate.sourceEnded(failure: "\(reason) (gave up after \(failures) failed attempts)")
         }
         logger.warning("source lost: \(reason); reconnecting in \(String(format: "%.1f", Double(delay.nanoseconds) / 1e9)) s")
         delegate.sourceLost(reason)
@@ -206,5 +209,15 @@ enum IPAddressText {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+}
+
+extension URL {
+    /// The URL as logs and status show it: without a user name or password.
+    var withoutCredentials: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.string ?? absoluteString
     }
 }

@@ -25,12 +25,16 @@ final class HTTPSourceHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
-        headers.add(name: "Host", value: url.port.map { "\(url.host!):\($0)" } ?? url.host!)
+        // An IPv6 literal keeps its brackets in the Host header.
+        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+        headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
         headers.add(name: "User-Agent", value: "audiostream/\(WireProtocol.version)")
         headers.add(name: "Accept", value: "*/*")
         headers.add(name: "Icy-MetaData", value: "1")
-        let path = url.path.isEmpty ? "/" : url.path
-        let target = url.query.map { "\(path)?\($0)" } ?? path
+        // The path as written: decoding it would lose escapes and a trailing slash.
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        let path = components.map(\.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        let target = components?.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

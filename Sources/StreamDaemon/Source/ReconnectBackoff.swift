@@ -14,7 +14,7 @@ struct ReconnectBackoff {
     /// How long to wait after another failure, or nil when the policy's attempts are used up.
     mutating func nextDelay<Generator: RandomNumberGenerator>(using generator: inout Generator) -> TimeAmount? {
         failures += 1
-        if let attempts = policy.attempts, failures > attempts { return nil }
+        if let attempts = policy.attempts, failures >= attempts { return nil }
         let full = min(policy.maximumDelay, policy.initialDelay * Double(1 << min(failures - 1, 30)))
         let seconds = full * Double.random(in: 0.5...1, using: &generator)
         return .nanoseconds(Int64(seconds * 1e9))
