@@ -1,8 +1,10 @@
 import Foundation
 import Glibc
 import Logging
+import Metrics
 import NIOCore
 import NIOPosix
+import Prometheus
 
 /// `audiostreamd` itself: runs a configuration in the foreground until a signal or the end of every stream.
 public enum Daemon {
@@ -25,6 +27,9 @@ public enum Daemon {
         if !systemd.sockets.isEmpty { logger.info("sockets from systemd: \(systemd.sockets.summary)") }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         defer { try? group.syncShutdownGracefully() }
+        // Before any stream exists: metrics are bound to the backend when they are made.
+        let registry = config.metrics.map { _ in PrometheusCollectorRegistry() }
+        if let registry { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
         let supervisor = Supervisor(configFile: configFile, config: config, group: group, systemd: systemd)
         signals.attach(supervisor)
         do {
@@ -35,6 +40,19 @@ public enum Daemon {
             supervisor.stop(status: status)
             return (try? supervisor.finished.futureResult.wait()) ?? 1
         }
+        var metricsServer: ListeningSocket?
+        if let address = config.metrics, let registry {
+            do {
+                metricsServer = try MetricsServer.start(
+                    at: address, on: group.next(), inherited: systemd.sockets, registry: registry,
+                    refresh: supervisor.updateMetrics
+                ).wait()
+                logger.info("metrics on \(address)")
+            } catch {
+                logger.error("metrics not served at \(address): \(error)")
+            }
+        }
+        defer { _ = metricsServer?.close() }
         logger.info("running \(config.streams.count) stream(s) from \(configFile)")
         supervisor.announceReady()
         supervisor.startServiceTicks()

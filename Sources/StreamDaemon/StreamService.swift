@@ -23,6 +23,7 @@ final class StreamService: @unchecked Sendable {
     private var listener: ListeningSocket?
     /// Sockets passed by systemd, one of which may be this stream's.
     private let inherited: InheritedSockets
+    private let metrics: StreamMetrics
     private var state = State.starting
     /// Why the source ended, if it failed; read once the stream has ended.
     private(set) var failure: String?
@@ -39,11 +40,15 @@ final class StreamService: @unchecked Sendable {
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"
         self.logger = logger
-        hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger)
-        pipeline = StreamPipeline(hubs: hubs, logger: logger)
+        let metrics = StreamMetrics(stream: config.name)
+        self.metrics = metrics
+        hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
+                        metrics: metrics)
+        pipeline = StreamPipeline(hubs: hubs, logger: logger, metrics: metrics)
         reader = SourceReader(config: config.source)
         if case .http(let http) = config.source {
-            httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, delegate: self)
+            httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
+                                    delegate: self)
         }
     }
 
@@ -115,6 +120,13 @@ final class StreamService: @unchecked Sendable {
         }
     }
 
+    /// Sets the stream's gauges (subscribers, their lag) for a metrics reader.
+    func updateMetrics() -> EventLoopFuture<Void> {
+        hubs.map { $0.subscribers.map { (id: $0.id, seconds: $0.queuedSeconds) } }.map { [self] lags in
+            metrics.update(lags: lags.flatMap { $0 })
+        }
+    }
+
     /// Subscribers, and whether a network source is away, for the service's status line.
     func summary() -> EventLoopFuture<(subscribers: Int, waitingForSource: Bool)> {
         hubs.map { $0.subscribers.count }.map { [self] counts in
@@ -168,6 +180,7 @@ final class StreamService: @unchecked Sendable {
     private func finish(grace: TimeAmount) -> EventLoopFuture<Void> {
         let closed = listener?.close() ?? eventLoop.makeSucceededVoidFuture()
         listener = nil
+        metrics.destroy()
         let deadline = NIODeadline.now() + grace
         return closed.recover { _ in }.flatMap { [self] in waitForSubscribers(until: deadline) }.flatMap { [self] in
             hubs.map { $0.closeAll() }.map { _ in }

@@ -41,6 +41,13 @@ extension Supervisor {
         for loop in loops { loop.execute { answers.withLockedValue { $0 += 1 } } }
     }
 
+    /// Brings every stream's gauges up to date, for a metrics reader.
+    func updateMetrics() -> EventLoopFuture<Void> {
+        eventLoop.flatSubmit { [self] in
+            EventLoopFuture.andAllComplete(streams.values.map { $0.updateMetrics() }, on: eventLoop)
+        }
+    }
+
     /// `2 streams, 1 waiting for its source, 14 subscribers`.
     private func summary() -> EventLoopFuture<String> {
         let services = Array(streams.values)

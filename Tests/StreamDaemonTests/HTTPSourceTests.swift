@@ -50,7 +50,7 @@ import Testing
 
         #expect(result.status == 0, "\(result.errors)")
         let reconnects = result.events.indices.filter { result.events[$0]["reason"] as? String == "reconnect" }
-        try #require(reconnects.count == 1)
+        try #require(reconnects.count == 1, "requests: \(server.requests.count); log: \(result.log)")
         let resumeOffset = try #require(result.events[reconnects[0]]["offset"] as? Int)
         // Audio of the first connection: the body's first `cutAt` bytes without their length bytes and blocks.
         #expect(resumeOffset == Self.audioBytes(inFirst: cutAt, of: fixture))

@@ -35,8 +35,9 @@ public struct ConfigLoader {
         } catch let error as YamlError {
             throw syntaxError(error, in: text)
         }
-        let document = try mapping(root, key: "", allowed: ["control", "streams"])
+        let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics"])
         let control = try document["control"].map { try socketPath($0, key: "control") }
+        let metrics = try document["metrics"].map { try metricsAddress($0) }
         guard let streamsNode = document["streams"] else {
             throw ConfigError(file: file, line: root.mark?.line, key: "streams", problem: "missing: list at least one stream")
         }
@@ -45,7 +46,23 @@ public struct ConfigLoader {
         }
         let streams = try items.enumerated().map { index, item in try stream(item, key: "streams[\(index)]") }
         try checkUnique(streams, items: Array(items), control: control, controlNode: document["control"])
-        return DaemonConfig(controlSocket: control, streams: streams)
+        return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics)
+    }
+
+    /// `HOST:PORT` with an IP address (IPv6 in brackets), or else a Unix socket path.
+    private func metricsAddress(_ node: Node) throws -> MetricsAddress {
+        let text = try string(node, key: "metrics")
+        guard let colon = text.lastIndex(of: ":"), !text.contains("/") else {
+            return .unix(path: try socketPath(node, key: "metrics"))
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port),
+              IPAddressText.isAddress(host)
+        else {
+            throw error(node, "metrics", "expected IP:PORT such as 127.0.0.1:9464, or a socket path; got '\(text)'")
+        }
+        return .tcp(host: host, port: port)
     }
 
     // MARK: - Streams

@@ -5,10 +5,28 @@ public struct DaemonConfig: Equatable, Sendable {
     /// The socket `audiostream status` asks, or nil for none.
     public var controlSocket: String?
     public var streams: [StreamConfig]
+    /// Where Prometheus reads the metrics, or nil for no metrics.
+    public var metrics: MetricsAddress?
 
-    public init(controlSocket: String? = nil, streams: [StreamConfig]) {
+    public init(controlSocket: String? = nil, streams: [StreamConfig], metrics: MetricsAddress? = nil) {
         self.controlSocket = controlSocket
         self.streams = streams
+        self.metrics = metrics
+    }
+}
+
+/// Where the metrics endpoint listens.
+public enum MetricsAddress: Equatable, Sendable, CustomStringConvertible {
+    /// An IP address and TCP port, such as 127.0.0.1:9464.
+    case tcp(host: String, port: Int)
+    /// A Unix socket.
+    case unix(path: String)
+
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .unix(let path): path
+        }
     }
 }
 

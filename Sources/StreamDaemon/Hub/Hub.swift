@@ -1,5 +1,6 @@
 import AudioFileStream
 import Logging
+import Metrics
 import NIOCore
 
 /// Fans one stream's messages out to the subscribers on one event loop, each message encoded once.
@@ -27,9 +28,13 @@ final class Hub {
     /// Bytes written to subscribers that have left.
     private(set) var departedSentBytes = 0
 
+    /// Counts the packets subscribers lose, for the metrics.
+    private let dropped: Counter?
+
     init(limits: SubscriberLimits, demand: PCMDemand = PCMDemand(), logger: Logger = Logger(label: "audiostreamd"),
-         firstSubscriberID: Int = 1, subscriberIDStride: Int = 1) {
+         firstSubscriberID: Int = 1, subscriberIDStride: Int = 1, dropped: Counter? = nil) {
         self.limits = limits
+        self.dropped = dropped
         self.demand = demand
         self.logger = logger
         nextSubscriberID = firstSubscriberID
@@ -152,7 +157,12 @@ final class Hub {
     }
 
     private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) {
-        guard !subscriber.enqueue(message, now: now) else { return }
+        let droppedBefore = subscriber.droppedPackets
+        let keep = subscriber.enqueue(message, now: now)
+        if let dropped, subscriber.droppedPackets > droppedBefore {
+            dropped.increment(by: subscriber.droppedPackets - droppedBefore)
+        }
+        guard !keep else { return }
         disconnectedSlow += 1
         logger.warning("subscriber \(subscriber.id) disconnected: behind for \(limits.disconnectAfter) s or more")
         remove(subscriber)

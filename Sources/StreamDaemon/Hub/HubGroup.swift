@@ -13,12 +13,12 @@ final class HubGroup: @unchecked Sendable {
     /// Messages of the current chunk, touched on `home` only.
     private var pending: [HubMessage] = []
 
-    init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger) {
+    init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger, metrics: StreamMetrics) {
         self.home = home
         let demand = self.demand
         shards = loops.enumerated().map { index, loop in
             let hub = Hub(limits: limits, demand: demand, logger: logger, firstSubscriberID: index + 1,
-                          subscriberIDStride: loops.count)
+                          subscriberIDStride: loops.count, dropped: metrics.droppedPackets)
             return (loop, hub)
         }
     }

@@ -9,7 +9,7 @@ import NIOCore
 final class StreamPipeline {
     let hubs: HubGroup
     private let allocator = ByteBufferAllocator()
-    let statistics = StreamStatistics()
+    let statistics: StreamStatistics
     private let logger: Logger
     private var parser: AudioFileStream?
     private var decoder: MPEGDecoder?
@@ -32,9 +32,10 @@ final class StreamPipeline {
     /// The parser's type hint, from an HTTP content type.
     private var typeHint: AudioFileType?
 
-    init(hubs: HubGroup, logger: Logger) {
+    init(hubs: HubGroup, logger: Logger, metrics: StreamMetrics) {
         self.hubs = hubs
         self.logger = logger
+        statistics = StreamStatistics(metrics: metrics)
     }
 
     /// Seconds of audio parsed so far, for pacing a file.
@@ -43,7 +44,7 @@ final class StreamPipeline {
     /// Parses the next chunk of the source and hands the results to the subscribers.
     /// - Returns: false when the stream cannot go on (its bytes are not a format we read).
     func ingest(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) -> Bool {
-        statistics.bytesIn += bytes.count
+        statistics.note(bytesIn: bytes.count)
         defer { hubs.flush() }
         do {
             let parser = try ensureParser()
@@ -184,7 +185,7 @@ final class StreamPipeline {
             hubs.send(.pcm(messages))
             pcmTimestamp += Int64(pcm.frames)
         case .error(let error):
-            statistics.decodeErrors += 1
+            statistics.noteDecodeError()
             logger.warning("decode error: \(error)")
         case .format:
             break

@@ -1,18 +1,35 @@
 import AudioFileStream
 
-/// What `audiostream status` reports about a stream's input: counted by its pipeline.
+/// What `audiostream status` reports about a stream's input: counted by its pipeline, and passed on to its
+/// metrics.
 final class StreamStatistics {
-    var bytesIn = 0
+    let metrics: StreamMetrics
+    private(set) var bytesIn = 0
     private(set) var packets = 0
     private(set) var packetBytes = 0
     private(set) var audioSeconds = 0.0
     private(set) var resyncs = 0
     private(set) var skippedBytes = 0
-    var decodeErrors = 0
+    private(set) var decodeErrors = 0
+
+    init(metrics: StreamMetrics) {
+        self.metrics = metrics
+    }
+
+    func note(bytesIn count: Int) {
+        bytesIn += count
+        metrics.bytesIn.increment(by: count)
+    }
+
+    func noteDecodeError() {
+        decodeErrors += 1
+        metrics.decodeErrors.increment()
+    }
     private(set) var format: AudioStreamBasicDescription?
 
     func note(packetOf size: Int, frames: Int, sampleRate: Int) {
         packets += 1
+        metrics.packets.increment()
         packetBytes += size
         if sampleRate > 0 { audioSeconds += Double(frames) / Double(sampleRate) }
     }
@@ -22,8 +39,12 @@ final class StreamStatistics {
     }
 
     func note(_ discontinuity: Discontinuity) {
-        if discontinuity.reason == .resync { resyncs += 1 }
+        if discontinuity.reason == .resync {
+            resyncs += 1
+            metrics.resyncs.increment()
+        }
         skippedBytes += Int(discontinuity.skippedBytes)
+        metrics.skippedBytes.increment(by: discontinuity.skippedBytes)
     }
 
     /// Bits per second of audio in the packets so far.

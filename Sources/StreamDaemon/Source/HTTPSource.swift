@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -42,8 +43,13 @@ final class HTTPSource: @unchecked Sendable {
     /// Whether a response is being received now.
     var isConnected: Bool { connectedAt != nil }
 
-    init(config: HTTPSourceConfig, eventLoop: EventLoop, logger: Logger, delegate: HTTPSourceDelegate) {
+    /// Counts reconnects for the metrics.
+    private let reconnectCounter: Counter?
+
+    init(config: HTTPSourceConfig, eventLoop: EventLoop, logger: Logger, reconnects: Counter? = nil,
+         delegate: HTTPSourceDelegate) {
         self.config = config
+        reconnectCounter = reconnects
         self.eventLoop = eventLoop
         self.logger = logger
         self.delegate = delegate
@@ -126,7 +132,10 @@ final class HTTPSource: @unchecked Sendable {
         guard attempt == self.attempt, !stopped else { return }
         connectedAt = .now()
         redirectsLeft = Self.maximumRedirects
-        if everConnected { reconnects += 1 }
+        if everConnected {
+            reconnects += 1
+            reconnectCounter?.increment()
+        }
         everConnected = true
         logger.info("connected to \(config.url.withoutCredentials)", metadata: [
             "contentType": "\(info.contentType ?? "-")", "icyMetaint": "\(info.metaint.map(String.init) ?? "-")",

@@ -1,0 +1,53 @@
+import Metrics
+
+/// One stream's metrics for Prometheus, through swift-metrics: counters kept as things happen, gauges set when
+/// the metrics are read. Without a metrics backend they cost nothing.
+final class StreamMetrics {
+    let bytesIn: Counter
+    let packets: Counter
+    let resyncs: Counter
+    let skippedBytes: Counter
+    let reconnects: Counter
+    let decodeErrors: Counter
+    let droppedPackets: Counter
+    private let subscribers: Gauge
+    private let name: String
+    /// Each subscriber's lag gauge, by subscriber id.
+    private var lags: [Int: Gauge] = [:]
+
+    init(stream name: String) {
+        self.name = name
+        let dimensions = [("stream", name)]
+        bytesIn = Counter(label: "audiostream_bytes_in_total", dimensions: dimensions)
+        packets = Counter(label: "audiostream_packets_total", dimensions: dimensions)
+        resyncs = Counter(label: "audiostream_resyncs_total", dimensions: dimensions)
+        skippedBytes = Counter(label: "audiostream_skipped_bytes_total", dimensions: dimensions)
+        reconnects = Counter(label: "audiostream_reconnects_total", dimensions: dimensions)
+        decodeErrors = Counter(label: "audiostream_decode_errors_total", dimensions: dimensions)
+        droppedPackets = Counter(label: "audiostream_dropped_packets_total", dimensions: dimensions)
+        subscribers = Gauge(label: "audiostream_subscribers", dimensions: dimensions)
+    }
+
+    /// Sets the subscriber gauges from the current subscribers' ids and lags; call on the stream's loop.
+    func update(lags current: [(id: Int, seconds: Double)]) {
+        subscribers.record(current.count)
+        let ids = Set(current.map(\.id))
+        for (id, gauge) in lags where !ids.contains(id) {
+            gauge.destroy()
+            lags[id] = nil
+        }
+        for (id, seconds) in current {
+            let gauge = lags[id] ?? Gauge(
+                label: "audiostream_subscriber_lag_seconds", dimensions: [("stream", name), ("subscriber", String(id))])
+            lags[id] = gauge
+            gauge.record(seconds)
+        }
+    }
+
+    /// Forgets the stream's metrics, when it stops.
+    func destroy() {
+        for metric in [bytesIn, packets, resyncs, skippedBytes, reconnects, decodeErrors, droppedPackets] { metric.destroy() }
+        update(lags: [])
+        subscribers.destroy()
+    }
+}
