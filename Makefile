@@ -2,11 +2,11 @@
 SWIFT ?= swift
 # Debian packages the build and tests need on a fresh machine: python3 runs the example subscriber, icecast2 and
 # ffmpeg (its source client) serve the radio end-to-end test.
-TEST_PACKAGES := libmpg123-dev pkg-config python3 icecast2 ffmpeg
+TEST_PACKAGES := libmpg123-dev pkg-config python3 icecast2 ffmpeg systemd
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2
 
-.PHONY: run test bench fixtures deps tool-deps build
+.PHONY: run test bench fixtures deps tool-deps build install
 
 ## make run: serve config.yaml (the bundled demo stream, looped at real time) until Ctrl-C.
 run: build
@@ -28,6 +28,15 @@ bench: tool-deps
 ## make fixtures: regenerate the test fixtures and their expected values from independent tools.
 fixtures: tool-deps
 	bash Tests/Fixtures/make-fixtures.sh
+
+## make install: build, then install the binaries, the systemd units and (if absent) /etc/audiostreamd/config.yaml;
+## PREFIX=/usr/local, DESTDIR= (staging), UNITDIR=/etc/systemd/system, SYSCONFDIR=/etc. See docs/operations.md.
+PREFIX ?= /usr/local
+UNITDIR ?= /etc/systemd/system
+SYSCONFDIR ?= /etc
+install: build
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" UNITDIR="$(UNITDIR)" SYSCONFDIR="$(SYSCONFDIR)" BUILD=.build/release \
+		bash scripts/install.sh
 
 build: deps
 	$(SWIFT) build -c release --product audiostream
