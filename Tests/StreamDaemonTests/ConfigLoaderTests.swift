@@ -97,6 +97,23 @@ import Testing
         #expect(try file.load() == expected)
     }
 
+    @Test(arguments: [
+        ("127.0.0.1:9464", MetricsAddress.tcp(host: "127.0.0.1", port: 9464)),
+        ("[::1]:9100", .tcp(host: "::1", port: 9100)),
+        ("0.0.0.0:1", .tcp(host: "0.0.0.0", port: 1)),
+    ])
+    func metricsListenOnAnAddressAndPort(_ text: String, _ address: MetricsAddress) throws {
+        let file = try ConfigFile("metrics: \"\(text)\"\nstreams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
+        #expect(try file.load().metrics == address)
+    }
+
+    @Test func metricsOnASocketPathAreTakenFromTheFilesFolder() throws {
+        let file = try ConfigFile("metrics: run/metrics.sock\nstreams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
+        #expect(try file.load().metrics == .unix(path: file.path("run/metrics.sock")))
+        let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
+        #expect(try none.load().metrics == nil)
+    }
+
     /// A file the loader must refuse, and what the message must mention besides its line and key.
     struct Refusal: Sendable, CustomTestStringConvertible {
         let name: String
@@ -286,6 +303,29 @@ import Testing
                 source: stdin
                 socket: control.sock  # ← streams[0].socket
             """, mentions: "control"),
+        Refusal(name: "metrics on a host name", yaml: """
+            metrics: localhost:9464  # ← metrics
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "IP:PORT"),
+        Refusal(name: "metrics port out of range", yaml: """
+            metrics: 127.0.0.1:65536  # ← metrics
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "65536"),
+        Refusal(name: "metrics on the control socket", yaml: """
+            control: control.sock
+            metrics: control.sock  # ← metrics
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "control"),
+        Refusal(name: "a stream on the metrics socket", yaml: """
+            metrics: metrics.sock
+            streams:
+              - name: radio
+                source: stdin
+                socket: metrics.sock  # ← streams[0].socket
+            """, mentions: "metrics"),
         Refusal(name: "socket path too long", yaml: """
             streams:
               - name: radio

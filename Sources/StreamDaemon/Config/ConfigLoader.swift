@@ -45,7 +45,13 @@ public struct ConfigLoader {
             throw error(streamsNode, "streams", "expected a non-empty list of streams")
         }
         let streams = try items.enumerated().map { index, item in try stream(item, key: "streams[\(index)]") }
-        try checkUnique(streams, items: Array(items), control: control, controlNode: document["control"])
+        var reserved: [String: String] = [:]
+        if let control { reserved[control] = "control" }
+        if case .unix(let path) = metrics, let node = document["metrics"] {
+            if reserved[path] != nil { throw error(node, "metrics", "\(path) is already the control socket") }
+            reserved[path] = "metrics"
+        }
+        try checkUnique(streams, items: Array(items), reserved: reserved)
         return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics)
     }
 
@@ -186,10 +192,10 @@ public struct ConfigLoader {
     }
 
     /// Stream names and socket paths name one thing each, and only one stream can read standard input.
-    private func checkUnique(_ streams: [StreamConfig], items: [Node], control: String?, controlNode: Node?) throws {
+    /// Stream names, socket paths (`reserved` holds the control and metrics sockets) and stdin are each taken once.
+    private func checkUnique(_ streams: [StreamConfig], items: [Node], reserved: [String: String]) throws {
         var names: Set<String> = []
-        var sockets: [String: String] = [:]
-        if let control { sockets[control] = "control" }
+        var sockets = reserved
         var readsStandardInput = false
         for (index, (stream, node)) in zip(streams, items).enumerated() {
             let fields = node.mapping.map(Self.fields) ?? [:]
