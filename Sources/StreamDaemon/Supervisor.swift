@@ -75,6 +75,9 @@ final class Supervisor: @unchecked Sendable {
             return
         }
         logger.info("reloading \(configFile)")
+        if newConfig.metrics != config.metrics {
+            logger.warning("metrics stay \(config.metrics.map { "at \($0)" } ?? "off") until the next start")
+        }
         reloading = true
         let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
         let changed = streams.values.filter { wanted[$0.config.name] != $0.config }

@@ -55,6 +55,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.path("metrics.sock")))
     }
 
+    @Test func aReloadKeepsTheMetricsWhereTheyAre() throws {
+        let port = try FreePort.pick()
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig + "\nmetrics: 127.0.0.1:\(port)\n")
+        try daemon.waitForSocket("radio.sock")
+        try (DaemonHarness.standardInputConfig + "\nmetrics: metrics.sock\n")
+            .write(toFile: daemon.path("config.yaml"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitUntil("the warning") { daemon.log.contains("metrics stay at 127.0.0.1:\(port) until the next start") }
+        #expect(try Self.scrape(port: port)[#"audiostream_subscribers{stream="radio"}"#] == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.path("metrics.sock")))
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     /// `name{labels} value` lines of the answer, by series.
     static func scrape(port: UInt16) throws -> [String: Double] {
         let response = try IcecastServer.get(port: port, path: "/metrics")
