@@ -1,8 +1,8 @@
 # The project's front door: make run, make test, make bench, make fixtures.
 SWIFT ?= swift
 # Debian packages the build and tests need on a fresh machine: python3 runs the example subscriber, icecast2 and
-# ffmpeg (its source client) serve the radio end-to-end test.
-TEST_PACKAGES := libmpg123-dev pkg-config python3 icecast2 ffmpeg systemd
+# ffmpeg (its source client) serve the radio end-to-end test, systemd and binutils check the units and binaries.
+TEST_PACKAGES := libmpg123-dev pkg-config python3 icecast2 ffmpeg systemd binutils
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2
 
