@@ -83,16 +83,7 @@ final class IcecastServer {
                             adminPassword: adminPassword, logs: logsFolder, share: share, owner: owner,
                             metadataInterval: metadataInterval)
                 .write(to: configFile, atomically: true, encoding: .utf8)
-            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["-c", configFile.path]
-            process.standardInput = FileHandle.nullDevice
-            let output = try FileHandle(forWritingTo: outputFile)
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            try? output.close()
+            let process = try Self.launch(binary, arguments: ["-c", configFile.path], output: outputFile)
             let logs = { Self.readLogs(logs: logsFolder, output: outputFile) }
             do {
                 try Self.poll("Icecast to listen on 127.0.0.1:\(port)", timeout: timeout, log: logs) {
@@ -149,23 +140,13 @@ final class IcecastServer {
         guard mount.hasPrefix("/") else { throw Failure.usage("a mount starts with /: \(mount)") }
         if let running = sources[mount], running.isRunning { throw Failure.usage("\(mount) already has a source") }
         guard let ffmpeg = Self.tool(["ffmpeg"]) else { throw Failure.toolMissing("ffmpeg") }
-        let logFile = sourceLogFile(mount)
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = ffmpeg
-        process.arguments = [
+        let process = try Self.launch(ffmpeg, arguments: [
             "-nostdin", "-hide_banner", "-loglevel", "error",
             "-re", "-stream_loop", "-1", "-i", file.path,
             "-c", "copy", "-id3v2_version", "0", "-write_xing", "0",
             "-content_type", "audio/mpeg", "-ice_name", name, "-ice_genre", genre, "-ice_description", description,
             "-f", "mp3", "icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        let output = try FileHandle(forWritingTo: logFile)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try? output.close()
+        ], output: sourceLogFile(mount))
         sources[mount] = process
         do {
             try Self.poll("the source on \(mount)", timeout: timeout, log: { self.sourceLog(mount: mount) + self.log }) {
@@ -377,6 +358,21 @@ final class IcecastServer {
             }
             usleep(20_000)
         }
+    }
+
+    /// Starts `binary` with no input, its output and errors written to a new file at `output`.
+    private static func launch(_ binary: URL, arguments: [String], output: URL) throws -> Process {
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try? handle.close()
+        return process
     }
 
     /// SIGTERM, then SIGKILL if `process` has not exited after `timeout`; waits for it either way.

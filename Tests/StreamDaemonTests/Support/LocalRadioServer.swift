@@ -83,16 +83,22 @@ final class LocalRadioServer: @unchecked Sendable {
             defer { state.stopped = true }
             return state.stopped
         }
+        // Only the serving thread closes the listener: closed here, its number could be reused by another test's
+        // socket before that thread's next accept, which would then answer that test's connections.
         if !wasStopped {
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
+            gate?.signal()
         }
     }
 
     private func serve() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
             let index = state.withLockedValue { state in
                 state.requests.append(Self.readRequest(connection))
                 return state.requests.count - 1
