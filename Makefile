@@ -1,12 +1,13 @@
 # The project's front door: make run, make test, make bench, make fixtures.
 SWIFT ?= swift
-# Debian packages the build and tests need on a fresh machine: python3 runs the example subscriber, icecast2 and
-# ffmpeg (its source client) serve the radio end-to-end test, systemd and binutils check the units and binaries.
-TEST_PACKAGES := libmpg123-dev pkg-config python3 icecast2 ffmpeg systemd binutils
+# Debian packages the build needs, and those the tests need besides: python3 runs the example subscriber, icecast2
+# and ffmpeg (its source client) serve the radio end-to-end test, systemd and binutils check the units and binaries.
+BUILD_PACKAGES := libmpg123-dev pkg-config
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 icecast2 ffmpeg systemd binutils
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2
 
-.PHONY: run test bench fixtures deps tool-deps build install
+.PHONY: run test bench fixtures deps build-deps tool-deps build install
 
 ## make run: serve config.yaml (the bundled demo stream, looped at real time) until Ctrl-C.
 run: build
@@ -29,21 +30,26 @@ bench: tool-deps
 fixtures: tool-deps
 	bash Tests/Fixtures/make-fixtures.sh
 
-## make install: build, then install the binaries, the systemd units and (if absent) /etc/audiostreamd/config.yaml;
+## make install: install the release binaries (built first only when missing: `make build` as yourself, then
+## `sudo make install`), the systemd units and (if absent) /etc/audiostreamd/config.yaml;
 ## PREFIX=/usr/local, DESTDIR= (staging), UNITDIR=/etc/systemd/system, SYSCONFDIR=/etc. See docs/operations.md.
 PREFIX ?= /usr/local
 UNITDIR ?= /etc/systemd/system
 SYSCONFDIR ?= /etc
-install: build
+install:
+	@[ -x .build/release/audiostreamd ] && [ -x .build/release/audiostream ] || $(MAKE) build
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" UNITDIR="$(UNITDIR)" SYSCONFDIR="$(SYSCONFDIR)" BUILD=.build/release \
 		bash scripts/install.sh
 
-build: deps
+build: build-deps
 	$(SWIFT) build -c release --product audiostream
 	$(SWIFT) build -c release --product audiostreamd
 
 deps:
 	@bash scripts/apt-install.sh $(TEST_PACKAGES)
+
+build-deps:
+	@bash scripts/apt-install.sh $(BUILD_PACKAGES)
 
 tool-deps:
 	@bash scripts/apt-install.sh $(TOOL_PACKAGES)

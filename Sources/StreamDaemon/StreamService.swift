@@ -79,6 +79,10 @@ final class StreamService: @unchecked Sendable {
                 reader?.start { [self] output in deliver(output) }
                 httpSource?.start()
             }
+            .flatMapErrorThrowing { [self] error in
+                metrics.destroy()
+                throw error
+            }
     }
 
     /// Stops the source, sends the end event, gives subscribers up to `grace` to take what is queued, then

@@ -14,6 +14,8 @@ final class StreamMetrics {
     private let name: String
     /// Each subscriber's lag gauge, by subscriber id.
     private var lags: [Int: Gauge] = [:]
+    /// Set by `destroy()`: a reading that comes later must not bring the series back.
+    private var destroyed = false
 
     init(stream name: String) {
         self.name = name
@@ -30,6 +32,7 @@ final class StreamMetrics {
 
     /// Sets the subscriber gauges from the current subscribers' ids and lags; call on the stream's loop.
     func update(lags current: [(id: Int, seconds: Double)]) {
+        guard !destroyed else { return }
         subscribers.record(current.count)
         let ids = Set(current.map(\.id))
         for (id, gauge) in lags where !ids.contains(id) {
@@ -44,10 +47,12 @@ final class StreamMetrics {
         }
     }
 
-    /// Forgets the stream's metrics, when it stops.
+    /// Forgets the stream's metrics, when it stops or fails to start; call on the stream's loop.
     func destroy() {
-        for metric in [bytesIn, packets, resyncs, skippedBytes, reconnects, decodeErrors, droppedPackets] { metric.destroy() }
+        guard !destroyed else { return }
         update(lags: [])
+        destroyed = true
+        for metric in [bytesIn, packets, resyncs, skippedBytes, reconnects, decodeErrors, droppedPackets] { metric.destroy() }
         subscribers.destroy()
     }
 }
