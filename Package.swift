@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
-            dependencies: ["StreamDaemon", "AudioFileStream", "FixtureSupport", "audiostreamd", "audiostream", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: ["StreamDaemon", "AudioFileStream", "FixtureSupport", "audiostreamd", "audiostream", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "Prometheus", package: "swift-prometheus")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,17 +17,22 @@ final class MetricsServer: ChannelInboundHandler {
         self.refresh = refresh
     }
 
-    /// Listens at `address`, or on the socket systemd passed under the name `metrics`.
+    /// How long a connection may stay silent, between requests or within one.
+    static let idleTimeout = TimeAmount.seconds(60)
+
+    /// Listens at `address`, or on the socket systemd passed under the name `metrics`; a connection silent for
+    /// `idleTimeout` is closed.
     static func start(
         at address: MetricsAddress, on eventLoop: EventLoop, inherited: InheritedSockets,
-        registry: PrometheusCollectorRegistry, refresh: @escaping @Sendable () -> EventLoopFuture<Void>
+        registry: PrometheusCollectorRegistry, idleTimeout: TimeAmount = idleTimeout,
+        refresh: @escaping @Sendable () -> EventLoopFuture<Void>
     ) -> EventLoopFuture<ListeningSocket> {
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(MetricsServer(registry: registry, refresh: refresh))
+                    try configure(channel.pipeline.syncOperations, registry: registry, idleTimeout: idleTimeout,
+                                  refresh: refresh)
                 }
             }
         switch address {
@@ -39,6 +44,17 @@ final class MetricsServer: ChannelInboundHandler {
         }
     }
 
+    /// Sets up a connection: an idle timeout (a reader that keeps its connection open must still use it), HTTP,
+    /// then the answers.
+    static func configure(
+        _ pipeline: ChannelPipeline.SynchronousOperations, registry: PrometheusCollectorRegistry,
+        idleTimeout: TimeAmount = idleTimeout, refresh: @escaping @Sendable () -> EventLoopFuture<Void>
+    ) throws {
+        try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+        try pipeline.configureHTTPServerPipeline()
+        try pipeline.addHandler(MetricsServer(registry: registry, refresh: refresh))
+    }
+
     /// Whether the request being read lets the connection stay open after its answer.
     private var keepAlive = false
 
@@ -48,6 +64,11 @@ final class MetricsServer: ChannelInboundHandler {
         case .body: break
         case .end: answer(on: context.channel, keepAlive: keepAlive)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        context.close(promise: nil)
     }
 
     /// Writes the metrics as they are once the gauges are refreshed; closes afterwards unless the client keeps the
