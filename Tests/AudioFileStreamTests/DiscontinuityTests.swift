@@ -7,6 +7,10 @@ import FixtureSupport
 @Suite struct DiscontinuityTests {
     static let clean = Fixtures.generated.filter { $0.name.hasPrefix("l") || $0.name.hasPrefix("sweep") }
 
+    @Test func everyCleanFixtureIsThere() {
+        #expect(Self.clean.count == 23)
+    }
+
     /// The packets a correct parser gives when bytes in `cuts` are never fed: every packet wholly before a cut
     /// or wholly after it.
     static func expectedPackets(_ packets: [PacketRecord], cuts: [Range<Int>]) -> [PacketRecord] {

@@ -5,6 +5,12 @@ import FixtureSupport
 /// Every generated fixture's packets equal the list recorded from ffprobe (or composed from ffprobe's lists of
 /// the clean parts, for damaged streams), however the bytes are chunked.
 @Suite struct FixturePacketTests {
+    /// A missing file must fail here rather than quietly shrink the suites below.
+    @Test func everyFixtureIsThere() {
+        #expect(Fixtures.generated.count == 43)
+        #expect(Fixtures.conformanceStreams.count == 29)
+    }
+
     @Test(arguments: Fixtures.generated)
     func packetsMatchFFprobe(fixture: Fixtures.Fixture) throws {
         let (events, _) = try parse(fixture.bytes)

@@ -8,7 +8,7 @@ import FixtureSupport
     static let spliced = Fixtures.generated.filter { !(($0.facts?["formatChanges"] as? [Any])?.isEmpty ?? true) }
 
     @Test func splicedFixturesExist() {
-        #expect(Self.spliced.count >= 2)
+        #expect(Self.spliced.count == 2)
     }
 
     @Test(arguments: spliced)

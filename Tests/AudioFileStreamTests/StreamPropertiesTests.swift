@@ -8,6 +8,20 @@ import FixtureSupport
         // Spliced streams change format; SpliceTests covers them.
         (fixture.facts?["formatChanges"] as? [Any])?.isEmpty ?? false
     }
+    /// Clean CBR streams and Xing VBR streams: ffprobe's rate for other VBR streams is a whole-file average.
+    static let withBitRate = withFacts.filter { fixture in
+        fixture.facts?["bitRate"] is Int && fixture.file.pathExtension != "bit"
+            && (fixture.name.hasPrefix("l2-") || fixture.name.hasPrefix("l3-"))
+    }
+    static let withXing = withFacts.filter { $0.facts?["xing"] is [String: Any] }
+    static let withLAMETag = withFacts.filter { $0.facts?["lame"] is [String: Any] }
+
+    @Test func everyFixtureIsThere() {
+        #expect(Self.withFacts.count == 57)
+        #expect(Self.withBitRate.count == 18)
+        #expect(Self.withXing.count == 12)
+        #expect(Self.withLAMETag.count == 12)
+    }
 
     @Test(arguments: withFacts)
     func formatMatchesRecordedFacts(fixture: Fixtures.Fixture) throws {
@@ -33,11 +47,7 @@ import FixtureSupport
         #expect(throws: AudioFileStreamError.valueUnknown) { try stream.property(.magicCookieData) }
     }
 
-    /// Clean CBR streams and Xing VBR streams: ffprobe's rate for other VBR streams is a whole-file average.
-    @Test(arguments: withFacts.filter { fixture in
-        fixture.facts?["bitRate"] is Int && fixture.file.pathExtension != "bit"
-            && (fixture.name.hasPrefix("l2-") || fixture.name.hasPrefix("l3-"))
-    })
+    @Test(arguments: withBitRate)
     func bitRateMatchesFFprobe(fixture: Fixtures.Fixture) throws {
         let (_, stream) = try parse(fixture.bytes)
         guard case .uint32(let bitRate) = try stream.property(.bitRate) else { Issue.record("no bit rate"); return }
@@ -51,7 +61,7 @@ import FixtureSupport
         }
     }
 
-    @Test(arguments: withFacts.filter { $0.facts?["xing"] is [String: Any] })
+    @Test(arguments: withXing)
     func xingCountsAreAnnounced(fixture: Fixtures.Fixture) throws {
         let xing = fixture.facts!["xing"] as! [String: Any]
         let (events, stream) = try parse(fixture.bytes)
@@ -62,7 +72,7 @@ import FixtureSupport
         #expect(!events.packets.contains { $0.offset < stream.dataOffset! }, "the Xing frame is not a packet")
     }
 
-    @Test(arguments: withFacts.filter { $0.facts?["lame"] is [String: Any] })
+    @Test(arguments: withLAMETag)
     func lameTagGivesGaplessPacketTable(fixture: Fixtures.Fixture) throws {
         let facts = fixture.facts!
         let lame = facts["lame"] as! [String: Any]

@@ -2,15 +2,13 @@ import Foundation
 import Testing
 
 /// The committed fixtures, their expected values (recorded from ffprobe, mpg123, mutagen and sox by
-/// Tests/Fixtures/make-fixtures.sh), and the shared ISO conformance streams.
+/// Tests/Fixtures/make-fixtures.sh), and the ISO conformance streams committed beside them.
 public enum Fixtures {
     public static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
     public static let expected = directory.appendingPathComponent("expected")
-    /// The ISO/IEC 11172-4 streams, beside the project as ../shared/testdata.
-    public static let conformance = directory
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/testdata/iso-mpeg-conformance")
+    /// The ISO/IEC 11172-4 streams (Tests/Fixtures/conformance, from minimp3's vectors).
+    public static let conformance = directory.appendingPathComponent("conformance")
 
     /// A generated fixture: its file and its expected-values stem.
     public struct Fixture: CustomTestStringConvertible, Sendable {

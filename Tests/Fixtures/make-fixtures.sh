@@ -154,7 +154,7 @@ lame --quiet --nohist -t --freeformat -b 200 -m j --resample 44.1 "$WORK/src/s44
 lame --quiet --nohist -t --freeformat -b 240 -m j --resample 44.1 "$WORK/src/s44k-1s.wav" "$P/free240-noxing.part"
 
 python3 "$FIX/make_fixtures.py" --fixtures "$FIX" --work "$WORK" \
-    --conformance ../shared/testdata/iso-mpeg-conformance
+    --conformance "$FIX/conformance"
 
 # ---- The demo stream config.yaml serves (demo/demo.mp3) -------------------
 # 19.2 s of plucked arpeggios over a bass line, 128 kb/s joint stereo with

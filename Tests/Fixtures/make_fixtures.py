@@ -458,7 +458,7 @@ def main():
         if differs:
             report.append(f"{name}: {diff_summary(packets, probe)}")
 
-    # ISO conformance streams, read in place.
+    # ISO conformance streams, committed under conformance/.
     if args.conformance and os.path.isdir(args.conformance):
         cexp = os.path.join(exp, "conformance")
         os.makedirs(cexp, exist_ok=True)

@@ -9,6 +9,10 @@ import Testing
         fixture.facts?["lame"] is [String: Any] && fixture.facts?["originalSamples"] is Int
     }
 
+    @Test func everyLAMEFixtureIsThere() {
+        #expect(Self.lameEncoded.count == 11)
+    }
+
     @Test(arguments: lameEncoded)
     func decodesToExactlyTheEncodersInputLength(fixture: Fixtures.Fixture) throws {
         // The sample count of the WAV file sox made and the encoder read.

@@ -12,6 +12,10 @@ import Testing
         fixture.facts?["decodedS16Md5"] != nil && !fixture.name.hasPrefix("damaged")
     }
 
+    @Test func everyDecodableFixtureIsThere() {
+        #expect(Self.decodable.count == 67)
+    }
+
     @Test(arguments: decodable)
     func s16IsBitIdenticalToMPG123(fixture: Fixtures.Fixture) throws {
         let decoded = try decode(fixture.bytes)
