@@ -33,9 +33,9 @@ extension AudioFileStream {
         if case .int64(let offset) = output.properties[.dataOffset] { offset } else { nil }
     }
 
-    /// Packets, PCM frames and packet bytes delivered so far.
+    /// Packets, PCM frames and packet bytes delivered so far; packets delivered again after a seek back count once.
     public var counted: (packets: Int64, frames: Int64, bytes: Int64) {
-        (output.index.packetCount, output.index.frameCount, output.index.byteCount)
+        (output.index.parsedPackets, output.index.frameCount, output.index.byteCount)
     }
 
     /// The stream's duration in seconds and whether it is an estimate: exact from a packet table or packet count

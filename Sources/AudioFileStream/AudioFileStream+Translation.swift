@@ -26,7 +26,7 @@ extension AudioFileStream {
         let index = output.index
         if let offset = index.offset(ofPacket: packet) { return (offset - dataOffset, false) }
         if let seekTable = output.seekTable { return (seekTable.byteOffset(ofPacket: packet), true) }
-        guard index.packetCount >= Self.packetsForEstimates, let average = index.averagePacketSize else {
+        guard index.parsedPackets >= Self.packetsForEstimates, let average = index.averagePacketSize else {
             throw AudioFileStreamError.dataUnavailable
         }
         let beyond = packet - index.packetCount
@@ -46,7 +46,7 @@ extension AudioFileStream {
         if let (packet, start) = index.packet(containing: dataOffset + byteOffset) {
             return (packet, Int(dataOffset + byteOffset - start), false)
         }
-        guard index.packetCount >= Self.packetsForEstimates, let average = index.averagePacketSize else {
+        guard index.parsedPackets >= Self.packetsForEstimates, let average = index.averagePacketSize else {
             throw AudioFileStreamError.dataUnavailable
         }
         let packets = Double(dataOffset + byteOffset - index.endOffset) / average

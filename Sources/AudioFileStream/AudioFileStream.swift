@@ -92,8 +92,8 @@ public final class AudioFileStream {
             }
             pending.removeAll(keepingCapacity: true)
             needed = 0
-            if jumps && output.index.packetCount > 0 { output.freezeIndex() }
             pendingOffset = offset ?? expectedOffset
+            if jumps && output.index.packetCount > 0 { output.reposition(to: pendingOffset) }
         }
         let skipped = unparsed + max((offset ?? expectedOffset) - expectedOffset, 0)
         output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: reason)

@@ -1,36 +1,73 @@
-/// Counts every packet and remembers the exact offset of the first `capacity` ones, for byte↔packet translation
-/// and seeking. Past the capacity it keeps counting in constant memory and translations become estimates.
+/// Numbers packets and remembers the exact offset of the first `capacity` ones, for byte↔packet translation and
+/// seeking. Past the capacity it keeps counting in constant memory and translations become estimates.
+///
+/// After a seek (`reposition(to:)`) packets are numbered from the packet at the new offset: exactly when the
+/// offset is an indexed packet's start, otherwise from an estimate until a packet lands on an indexed offset
+/// again. Packets read a second time are not counted twice.
 struct PacketIndex {
     /// Enough for about seven hours of 44.1 kHz Layer III (8 MiB of offsets).
     static let capacity = 1 << 20
 
+    /// The offsets of packets 0, 1, 2 … without a gap.
     private(set) var offsets: [Int64] = []
+    /// One more than the highest packet number seen.
     private(set) var packetCount: Int64 = 0
+    /// Distinct packets parsed, and their bytes and PCM frames.
+    private(set) var parsedPackets: Int64 = 0
     private(set) var byteCount: Int64 = 0
     private(set) var frameCount: Int64 = 0
     private(set) var maximumPacketSize: Int = 0
-    /// The stream offset just past the last packet.
+    /// The stream offset just past the highest-numbered packet.
     private(set) var endOffset: Int64 = 0
-    /// Set after a seek: offsets no longer ascend, so no more are remembered.
-    private var isFrozen = false
+    /// The number the next packet gets, unless it lands on an indexed offset while numbering is estimated.
+    private var nextPacket: Int64 = 0
+    /// False after a seek to an offset that is not an indexed packet's start.
+    private var isNumberingExact = true
 
-    mutating func append(offset: Int64, size: Int, frames: Int) {
-        if !isFrozen && offsets.count < Self.capacity { offsets.append(offset) }
-        packetCount += 1
+    /// The number of the packet starting at `offset`, which must be the next packet parsed.
+    func number(ofPacketAt offset: Int64) -> Int64 {
+        guard !isNumberingExact, let known = packet(startingAt: offset) else { return nextPacket }
+        return known
+    }
+
+    /// Records packet `number` (from `number(ofPacketAt:)`).
+    mutating func append(packet number: Int64, offset: Int64, size: Int, frames: Int) {
+        if !isNumberingExact { isNumberingExact = packet(startingAt: offset) == number }
+        nextPacket = number + 1
+        if isNumberingExact {
+            if number < Int64(offsets.count) {
+                if offsets[Int(number)] != offset {
+                    // Not the stream that was indexed: what follows is this one's.
+                    offsets.removeSubrange(Int(number)...)
+                    offsets.append(offset)
+                }
+            } else if number == Int64(offsets.count) && offsets.count < Self.capacity {
+                offsets.append(offset)
+            }
+        }
+        guard number >= packetCount else { return }
+        packetCount = number + 1
+        parsedPackets += 1
         byteCount += Int64(size)
         frameCount += Int64(frames)
         maximumPacketSize = max(maximumPacketSize, size)
         endOffset = offset + Int64(size)
     }
 
-    /// Stops remembering offsets; the stream continues elsewhere (a seek).
-    mutating func freeze() {
-        isFrozen = true
+    /// The stream goes on at `offset` (a seek): the next packet is numbered from there.
+    mutating func reposition(to offset: Int64) {
+        if let known = packet(startingAt: offset) {
+            nextPacket = known
+            isNumberingExact = true
+        } else {
+            nextPacket = estimatedPacket(at: offset)
+            isNumberingExact = false
+        }
     }
 
     /// Average packet size so far, or nil before the first packet.
     var averagePacketSize: Double? {
-        packetCount == 0 ? nil : Double(byteCount) / Double(packetCount)
+        parsedPackets == 0 ? nil : Double(byteCount) / Double(parsedPackets)
     }
 
     /// The stream offset of `packet`, if it is indexed.
@@ -50,5 +87,22 @@ struct PacketIndex {
             if offsets[middle] <= offset { low = middle } else { high = middle - 1 }
         }
         return (Int64(low), offsets[low])
+    }
+
+    /// The packet known to start exactly at `offset`: an indexed one, or the one after the last when every
+    /// packet so far is indexed.
+    private func packet(startingAt offset: Int64) -> Int64? {
+        if Int64(offsets.count) == packetCount && offset == endOffset { return packetCount }
+        guard let (packet, start) = packet(containing: offset), start == offset else { return nil }
+        return packet
+    }
+
+    /// The first packet at or after `offset`: the next indexed one, or one counted on from the last at the
+    /// average size.
+    private func estimatedPacket(at offset: Int64) -> Int64 {
+        if let first = offsets.first, offset < first { return 0 }
+        if let (packet, _) = packet(containing: offset) { return packet + 1 }
+        guard let average = averagePacketSize, offset > endOffset else { return packetCount }
+        return packetCount + Int64((Double(offset - endOffset) / average).rounded(.up))
     }
 }

@@ -5,6 +5,8 @@ struct PacketLedger {
     /// The current buffer's positions of the batch's first byte and of the byte after its last packet.
     private(set) var batchStart = 0
     private(set) var batchEnd = 0
+    /// The number of the batch's first packet.
+    private(set) var firstPacket: Int64 = 0
     private(set) var index = PacketIndex()
     /// The stream offset of the current buffer's first byte.
     var bufferOffset: Int64 = 0
@@ -14,18 +16,21 @@ struct PacketLedger {
     }
 
     /// Records a whole packet at `start` in the current buffer. Returns false, recording nothing, when it does
-    /// not follow the batch's last packet: the batch must be delivered first.
+    /// not follow the batch's last packet in the buffer or in numbering: the batch must be delivered first.
     mutating func record(start: Int, size: Int, frames: Int, variableFrames: Bool) -> Bool {
+        let offset = bufferOffset + Int64(start)
+        let number = index.number(ofPacketAt: offset)
         if descriptions.isEmpty {
             batchStart = start
-        } else if start != batchEnd {
+            firstPacket = number
+        } else if start != batchEnd || number != firstPacket + Int64(descriptions.count) {
             return false
         }
         descriptions.append(AudioStreamPacketDescription(
             startOffset: Int64(start - batchStart), variableFramesInPacket: variableFrames ? UInt32(frames) : 0,
             dataByteSize: UInt32(size)))
         batchEnd = start + size
-        index.append(offset: bufferOffset + Int64(start), size: size, frames: frames)
+        index.append(packet: number, offset: offset, size: size, frames: frames)
         return true
     }
 
@@ -34,8 +39,8 @@ struct PacketLedger {
         descriptions.removeAll(keepingCapacity: true)
     }
 
-    /// The stream goes on at another position (a seek): packet offsets are no longer indexed.
-    mutating func freezeIndex() {
-        index.freeze()
+    /// The stream goes on at `offset` (a seek): the next packet is numbered from there.
+    mutating func reposition(to offset: Int64) {
+        index.reposition(to: offset)
     }
 }

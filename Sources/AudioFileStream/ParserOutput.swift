@@ -36,13 +36,12 @@ final class ParserOutput {
     func flush() {
         guard !ledger.descriptions.isEmpty else { return }
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[ledger.batchStart..<ledger.batchEnd])
-        let firstPacket = ledger.index.packetCount - Int64(ledger.descriptions.count)
         let follows = nextBatchFollowsDiscontinuity
         nextBatchFollowsDiscontinuity = false
         ledger.descriptions.withUnsafeBufferPointer { descriptions in
             handler(.packets(PacketBatch(
                 bytes: bytes, format: format, descriptions: descriptions,
-                streamOffset: ledger.bufferOffset + Int64(ledger.batchStart), firstPacketIndex: firstPacket,
+                streamOffset: ledger.bufferOffset + Int64(ledger.batchStart), firstPacketIndex: ledger.firstPacket,
                 followsDiscontinuity: follows)))
         }
         ledger.clearBatch()
@@ -57,9 +56,9 @@ final class ParserOutput {
         }
     }
 
-    /// The stream goes on at another position (a seek): packet offsets are no longer indexed.
-    func freezeIndex() {
-        ledger.freezeIndex()
+    /// The stream goes on at `offset` (a seek): the next packet is numbered from there.
+    func reposition(to offset: Int64) {
+        ledger.reposition(to: offset)
     }
 
     /// Stores a property and announces it when it is new or changed, or always when `force` is set.

@@ -64,6 +64,58 @@ import FixtureSupport
         #expect(abs(estimate.offset - (packets[40].offset - dataOffset)) < Int64(fixture.bytes.count / 50))
     }
 
+    /// Feeding from where `seek(toPacket:)` says numbers the packets from the seeked one, and the translations
+    /// stay exact, against ffprobe's packet list (l3-vbr-v2: packet sizes vary, so a wrong index shows).
+    @Test func packetsAfterASeekAreNumberedFromTheSeekedPacket() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let packets = fixture.expectedPackets
+        let bytes = fixture.bytes
+        var numbered: [(index: Int64, offset: Int64)] = []
+        let stream = try AudioFileStream { event in
+            guard case .packets(let batch) = event else { return }
+            for (position, description) in batch.descriptions!.enumerated() {
+                numbered.append((batch.firstPacketIndex + Int64(position), batch.streamOffset + description.startOffset))
+            }
+        }
+        try stream.parse(Array(bytes[..<Int(packets[30].offset)]))
+        let dataOffset = try #require(stream.dataOffset)
+        let seek = try stream.seek(toPacket: 5)
+        #expect(!seek.isEstimated && dataOffset + seek.offset == packets[5].offset)
+
+        numbered.removeAll()
+        try stream.parse(Array(bytes[Int(dataOffset + seek.offset)...]), discontinuity: true,
+                         offset: dataOffset + seek.offset)
+        try stream.finish()
+        // Packet 29, held until a header confirmed it, is delivered at the discontinuity; then the seeked ones.
+        #expect(numbered.map(\.index) == [29] + Array(5..<Int64(packets.count)))
+        #expect(numbered.map(\.offset) == [packets[29].offset] + packets[5...].map(\.offset))
+        for packet in [5, 29, 35, packets.count - 1] {
+            let translation = try stream.byteOffset(ofPacket: Int64(packet))
+            #expect(translation.offset == packets[packet].offset - dataOffset && !translation.isEstimated)
+            let back = try stream.packet(forByteOffset: translation.offset)
+            #expect(back.packet == Int64(packet) && back.byteOffsetInPacket == 0 && !back.isEstimated)
+        }
+        #expect(stream.counted.packets == Int64(packets.count))
+    }
+
+    /// A seek into the middle of a packet numbers the packets from the next one, found again in the index.
+    @Test func aSeekBetweenPacketBoundariesFindsTheNextIndexedPacket() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let packets = fixture.expectedPackets
+        let bytes = fixture.bytes
+        var firstIndex: Int64?
+        var firstOffset: Int64?
+        let stream = try AudioFileStream { event in
+            guard case .packets(let batch) = event, firstIndex == nil, batch.followsDiscontinuity else { return }
+            firstIndex = batch.firstPacketIndex
+            firstOffset = batch.streamOffset
+        }
+        try stream.parse(bytes)
+        let resume = packets[12].offset + 100
+        try stream.parse(Array(bytes[Int(resume)...]), discontinuity: true, offset: resume)
+        #expect(firstIndex == 13 && firstOffset == packets[13].offset)
+    }
+
     @Test func translationsNeedAFormat() throws {
         let stream = try AudioFileStream { _ in }
         #expect(throws: AudioFileStreamError.dataUnavailable) { try stream.frame(forPacket: 1) }
