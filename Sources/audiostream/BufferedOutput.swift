@@ -7,14 +7,17 @@ import Glibc
 final class BufferedOutput {
     private let descriptor: Int32
     private let name: String
+    /// False for standard output and error, which stay open.
+    private let ownsDescriptor: Bool
     private var buffer: [UInt8] = []
     private var failure: CommandFailure?
     private static let flushThreshold = 64 * 1024
 
-    /// Standard output.
-    init() {
-        descriptor = STDOUT_FILENO
-        name = "standard output"
+    /// Standard output, or standard error.
+    init(standardError: Bool = false) {
+        descriptor = standardError ? STDERR_FILENO : STDOUT_FILENO
+        name = standardError ? "standard error" : "standard output"
+        ownsDescriptor = false
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
@@ -22,13 +25,28 @@ final class BufferedOutput {
     init(creating path: String) throws {
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         name = path
+        ownsDescriptor = true
         guard descriptor >= 0 else { throw CommandFailure.system("cannot create \(path)") }
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
+    /// Standard output when `path` is `-` or names it (such as `/dev/stdout`), otherwise a new file at `path`.
+    static func opening(_ path: String) throws -> BufferedOutput {
+        try namesStandardOutput(path) ? BufferedOutput() : BufferedOutput(creating: path)
+    }
+
+    /// Whether `path` is `-` or the very file standard output writes to.
+    static func namesStandardOutput(_ path: String) -> Bool {
+        guard path != "-" else { return true }
+        var target = stat()
+        var standardOutput = stat()
+        guard stat(path, &target) == 0, fstat(STDOUT_FILENO, &standardOutput) == 0 else { return false }
+        return target.st_dev == standardOutput.st_dev && target.st_ino == standardOutput.st_ino
+    }
+
     deinit {
         try? flush()
-        if descriptor != STDOUT_FILENO { close(descriptor) }
+        if ownsDescriptor { close(descriptor) }
     }
 
     /// Writes `line` and a newline.

@@ -22,8 +22,14 @@ struct SubscribeCommand: ParsableCommand {
     @Option(help: "Seconds of recent packets to receive at once on connecting.")
     var burst = 0.0
 
-    @Option(name: .shortAndLong, help: "Write the raw packet bytes (or, with pcm alone, the PCM) to this file.")
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Write the raw packet bytes (or, with pcm alone, the PCM) to this file.",
+        discussion: "With `-` or a path naming standard output (/dev/stdout), standard output carries the payload "
+            + "alone and the JSON lines go to standard error."))
     var output: String?
+
+    @Flag(help: "Print no JSON lines (the payload still goes to --output).")
+    var quiet = false
 
     func validate() throws {
         let names = kinds.split(separator: ",").map(String.init)
@@ -48,14 +54,16 @@ struct SubscribeCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        let lines = BufferedOutput()
-        let media = try output.map { try BufferedOutput(creating: $0) }
+        let media = try output.map(BufferedOutput.opening)
+        let lines: BufferedOutput? = if quiet { nil } else {
+            BufferedOutput(standardError: output.map(BufferedOutput.namesStandardOutput) ?? false)
+        }
         while let message = try client.receive() {
             switch message {
             case .json(.event, let text):
-                lines.line(text)
+                lines?.line(text)
                 if text == EventJSON.end.text {
-                    try lines.flush()
+                    try lines?.flush()
                     try media?.flush()
                     return
                 }
@@ -64,24 +72,24 @@ struct SubscribeCommand: ParsableCommand {
             case .json:
                 break
             case .packet(let packet):
-                lines.line(JSON.object([
+                lines?.line(JSON.object([
                     ("event", .string("packet")), ("offset", .number(packet.offset)),
                     ("size", .number(packet.bytes.count)), ("frames", .number(packet.frames)),
                 ]).text)
                 packet.bytes.withUnsafeBytes { media?.write($0) }
             case .pcm(let pcm):
-                lines.line(JSON.object([
+                lines?.line(JSON.object([
                     ("event", .string("pcm")), ("frames", .number(pcm.frames)), ("format", .string(pcm.encoding.name)),
                     ("sampleRate", .number(pcm.sampleRate)), ("channels", .number(pcm.channels)),
                 ]).text)
                 pcm.samples.withUnsafeBytes { media?.write($0) }
             }
             if !client.hasBufferedBytes {
-                try lines.flush()
+                try lines?.flush()
                 try media?.flush()
             }
         }
-        try lines.flush()
+        try lines?.flush()
         try media?.flush()
         throw CommandFailure("the connection closed before the end of the stream")
     }
