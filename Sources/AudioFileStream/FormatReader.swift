@@ -16,8 +16,17 @@ struct ReadProgress: Equatable {
 }
 
 /// One container or elementary-stream format, as a small state machine over the bytes the stream gives it
-/// (the seam of SwiftNIO's ByteToMessageDecoder and GStreamer's baseparse). `AudioFileStream` owns buffering,
-/// chunk boundaries and discontinuities; a reader only says what is complete and how much it consumed.
+/// (the seam of SwiftNIO's ByteToMessageDecoder and GStreamer's baseparse).
+///
+/// The contract: `AudioFileStream` owns the pending bytes, chunk boundaries and discontinuities, and calls
+/// `read` with every byte not yet consumed. The reader consumes what it has settled, in stream order, and
+/// answers how many bytes it consumed and how many it needs (counted from the first unconsumed byte) before it
+/// can go on; with `isEndOfInput` it must consume everything. What it settles reaches `output`: properties
+/// (the header set, then DataOffset, then ReadyToProducePackets before the first packet), whole packets by
+/// their position in the input, tags, and skipped bytes. It never reports bytes that are not a whole,
+/// confirmed packet of the announced format. Sync-word formats (MPEG audio, ADTS, AC-3) are read by
+/// `SyncFrameReader`, which asks a `SyncFormat` only what a header is and what a frame holds; containers
+/// consume their structures the same way ("consume N / need more").
 protocol FormatReader {
     /// Emits every complete packet, property, tag and skip found in `input` into `output`, in stream order.
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress

@@ -6,7 +6,7 @@ enum FormatSniffer {
     /// The reader for `hint`, or an error when the hinted type is not supported.
     static func reader(for hint: AudioFileType, limits: MetadataLimits) throws -> any FormatReader {
         switch hint {
-        case .mp1, .mp2, .mp3: MPEGAudioReader(limits: limits)
+        case .mp1, .mp2, .mp3: SyncFrameReader(MPEGAudioFormat(), limits: limits)
         default: throw AudioFileStreamError.unsupportedFileType
         }
     }
@@ -24,6 +24,6 @@ enum FormatSniffer {
             || bytes.dropFirst(4).starts(with: "ftyp".utf8) {
             throw AudioFileStreamError.unsupportedFileType
         }
-        return MPEGAudioReader(limits: limits)
+        return SyncFrameReader(MPEGAudioFormat(), limits: limits)
     }
 }

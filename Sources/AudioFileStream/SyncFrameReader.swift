@@ -1,10 +1,12 @@
-/// Cuts an MPEG audio elementary stream (MPEG-1/2/2.5, Layers I–III, free format) into frames.
+/// Cuts a stream of a sync-word framed format into frames: the part every such format shares, as GStreamer's
+/// baseparse does for its subclasses.
 ///
-/// A frame is accepted only when a header follows where its length says (compatible with it, or any valid
-/// header if the frame continues the current format), a tag follows, or the input ends. Everything else is
-/// skipped byte by byte and reported as a resync. Xing/Info/VBRI frames are read as stream information, tags
-/// are streamed through `TagReader`, and a change of format is announced before its first packet.
-struct MPEGAudioReader: FormatReader {
+/// A frame is accepted only when a compatible header follows where its length says (or any valid header, when
+/// the frame continues the current format), a tag follows, or the input ends. Everything else is skipped up to
+/// the next byte that may start a frame or a tag, and reported as a resync. Tags between frames (ID3v2, ID3v1,
+/// APEv2) are streamed through `TagReader`. The format's header properties come first, then DataOffset and
+/// ReadyToProducePackets, then packets.
+struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private enum State {
         case scanning
         case readingTag(TagReader, offset: Int64)
@@ -15,26 +17,22 @@ struct MPEGAudioReader: FormatReader {
         case needMore(Int)
     }
 
+    private var format: Format
     private let limits: MetadataLimits
     private var state = State.scanning
     /// The last accepted frame's header: the stream's current format.
-    private var current: MPEGFrameHeader?
-    /// The header of the last announced DataFormat.
-    private var announced: MPEGFrameHeader?
-    /// For free-format streams, the frame length without padding, found from the distance between syncs.
-    private var freeFormatLength: Int?
+    private var current: Format.Header?
     private var skip = SkipRun()
-    /// Stream information from a Xing/Info/VBRI frame, announced with the next audio frame's format.
-    private var segment: StreamSegment?
 
-    init(limits: MetadataLimits) {
+    init(_ format: Format, limits: MetadataLimits) {
+        self.format = format
         self.limits = limits
     }
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
         state = .scanning
-        segment = nil
+        format.resetForDiscontinuity()
     }
 
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
@@ -73,14 +71,16 @@ struct MPEGAudioReader: FormatReader {
     private mutating func step(at position: Int, in input: ReaderInput, output: ParserOutput) -> Step {
         let bytes = input.bytes
         let remaining = bytes.count - position
-        guard remaining >= 4 else {
-            return input.isEndOfInput ? skipJunk(from: position, in: input) : .needMore(4)
+        guard remaining >= Format.headerLength else {
+            return input.isEndOfInput ? skipJunk(from: position, in: input) : .needMore(Format.headerLength)
         }
-        if bytes[position] == 0xFF, let header = MPEGFrameHeader(bytes: bytes, at: position) {
+        if Format.mayStartFrame(bytes[position]), let header = format.header(in: bytes, at: position) {
             switch frameLength(of: header, at: position, in: input) {
             case .needMore(let count): return .needMore(count)
             case .advance(let length) where length > 0:
-                if remaining < length + 4 && !input.isEndOfInput { return .needMore(length + 4) }
+                if remaining < length + Format.headerLength && !input.isEndOfInput {
+                    return .needMore(length + Format.headerLength)
+                }
                 if isConfirmed(header, length: length, at: position, in: input) {
                     accept(header, length: length, at: position, in: input, output: output)
                     return .advance(length)
@@ -104,25 +104,28 @@ struct MPEGAudioReader: FormatReader {
     }
 
     /// The length of the frame at `position`, `.advance(0)` when it cannot be a frame, or how many bytes are
-    /// needed to tell (free format: up to the next sync).
-    private mutating func frameLength(of header: MPEGFrameHeader, at position: Int, in input: ReaderInput) -> Step {
-        if let length = header.frameLength { return .advance(length) }
-        if let freeFormatLength, let current, header.isCompatible(with: current) {
-            let length = freeFormatLength + (header.hasPadding ? header.slotSize : 0)
-            // The measured length holds while frames follow it: a stream may change its free-format bitrate.
-            if position + length + 4 > input.bytes.count || isConfirmed(header, length: length, at: position, in: input) {
-                return .advance(length)
-            }
+    /// needed to tell (a length found by the next sync).
+    private mutating func frameLength(of header: Format.Header, at position: Int, in input: ReaderInput) -> Step {
+        let (minimum, maximum, expected): (Int, Int, Int?)
+        switch format.frameLength(of: header) {
+        case .exact(let length): return .advance(length)
+        case .invalid: return .advance(0)
+        case .untilNextFrame(let least, let most, let guess): (minimum, maximum, expected) = (least, most, guess)
         }
         let bytes = input.bytes
-        let searchEnd = position + header.maximumFrameLength + 4
-        var next = position + 4 + header.sideInfoSize
-        while next + 4 <= min(searchEnd, bytes.count) {
-            if bytes[next] == 0xFF, let candidate = MPEGFrameHeader(bytes: bytes, at: next),
-               candidate.isCompatible(with: header) {
-                let distance = next - position
-                freeFormatLength = distance - (header.hasPadding ? header.slotSize : 0)
-                return .advance(distance)
+        // The expected length holds while frames follow it: a stream may change its frame size.
+        if let expected, let current, format.isCompatible(header, with: current),
+           position + expected + Format.headerLength > bytes.count
+            || isConfirmed(header, length: expected, at: position, in: input) {
+            return .advance(expected)
+        }
+        let searchEnd = position + maximum + Format.headerLength
+        var next = position + minimum
+        while next + Format.headerLength <= min(searchEnd, bytes.count) {
+            if Format.mayStartFrame(bytes[next]), let candidate = format.header(in: bytes, at: next),
+               format.isCompatible(candidate, with: header) {
+                format.measured(next - position, of: header)
+                return .advance(next - position)
             }
             next += 1
         }
@@ -130,66 +133,42 @@ struct MPEGAudioReader: FormatReader {
     }
 
     /// Whether the frame at `position` is followed by what a real frame is followed by.
-    private func isConfirmed(_ header: MPEGFrameHeader, length: Int, at position: Int, in input: ReaderInput) -> Bool {
+    private func isConfirmed(_ header: Format.Header, length: Int, at position: Int, in input: ReaderInput) -> Bool {
         let bytes = input.bytes
         let next = position + length
-        guard next + 4 <= bytes.count else {
+        guard next + Format.headerLength <= bytes.count else {
             // The input ends within the next header: a complete frame of the current format is the last one.
-            return input.isEndOfInput && next <= bytes.count && current.map { header.isCompatible(with: $0) } ?? true
+            return input.isEndOfInput && next <= bytes.count
+                && current.map { format.isCompatible(header, with: $0) } ?? true
         }
-        if let following = MPEGFrameHeader(bytes: bytes, at: next) {
-            return following.isCompatible(with: header) || current.map { header.isCompatible(with: $0) } ?? false
+        if Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) {
+            return format.isCompatible(following, with: header)
+                || current.map { format.isCompatible(header, with: $0) } ?? false
         }
         return Self.mayStartTag(bytes[next])
             && (bytes.matches("ID3", at: next) || bytes.matches("TAG", at: next) || bytes.matches("APET", at: next))
     }
 
     private mutating func accept(
-        _ header: MPEGFrameHeader, length: Int, at position: Int, in input: ReaderInput, output: ParserOutput
+        _ header: Format.Header, length: Int, at position: Int, in input: ReaderInput, output: ParserOutput
     ) {
         let offset = input.offset + Int64(position)
         skip.report(resumingAt: offset, to: output)
-        defer { current = header }
+        current = header
         let frame = UnsafeRawBufferPointer(rebasing: input.bytes[position..<position + length])
-        if let information = StreamSegment(frame: frame, header: header) {
-            if output.isReady {
-                information.announce(to: output)
-            } else {
-                segment = information
-            }
-            return
+        guard format.announce(header, frame: frame, into: output) else { return }
+        if !output.isReady {
+            output.announce(.dataOffset, .int64(offset))
+            output.announce(.readyToProducePackets, .uint32(1))
         }
-        if announced.map({ !header.isCompatible(with: $0) }) ?? true {
-            announceFormat(of: header, frameLength: length, dataOffset: offset, output: output)
-            announced = header
-        }
-        output.packet(at: position, size: length, frames: header.samplesPerFrame, variableFrames: false)
-    }
-
-    /// Announces the format of `header`; the first time, the rest of the header set and ReadyToProducePackets.
-    private mutating func announceFormat(
-        of header: MPEGFrameHeader, frameLength: Int, dataOffset: Int64, output: ParserOutput
-    ) {
-        var format = MPEGStreamFormat(header: header, frameLength: frameLength)
-        if !output.isReady, let averageBitRate = segment?.averageBitRate(header: header) {
-            format.bitRate = averageBitRate
-        }
-        format.announce(to: output)
-        guard !output.isReady else { return }
-        if let segment {
-            segment.announce(to: output)
-            output.seekTable = segment.seekTable
-        }
-        segment = nil
-        output.announce(.dataOffset, .int64(dataOffset))
-        output.announce(.readyToProducePackets, .uint32(1))
+        format.reportPackets(of: header, frameLength: length, at: position, into: output)
     }
 
     /// Skips junk up to the next byte that may start a frame or a tag.
     private mutating func skipJunk(from position: Int, in input: ReaderInput) -> Step {
         let bytes = input.bytes
         var next = position + 1
-        while next < bytes.count, bytes[next] != 0xFF, !Self.mayStartTag(bytes[next]) { next += 1 }
+        while next < bytes.count, !Format.mayStartFrame(bytes[next]), !Self.mayStartTag(bytes[next]) { next += 1 }
         skip.add(next - position)
         return .advance(next - position)
     }

@@ -1,0 +1,77 @@
+/// MPEG audio elementary streams (MPEG-1/2/2.5, Layers I–III, free format) for `SyncFrameReader`.
+///
+/// Xing/Info/VBRI frames are read as stream information, not packets, and a change of version, layer, rate or
+/// channel count is announced before its first packet.
+struct MPEGAudioFormat: SyncFormat {
+    static let headerLength = 4
+
+    /// The header of the last announced DataFormat.
+    private var announced: MPEGFrameHeader?
+    /// For free-format streams, the frame length without padding, found from the distance between syncs.
+    private var freeFormatLength: Int?
+    /// Stream information from a Xing/Info/VBRI frame, announced with the next audio frame's format.
+    private var segment: StreamSegment?
+
+    @inline(__always)
+    static func mayStartFrame(_ byte: UInt8) -> Bool {
+        byte == 0xFF
+    }
+
+    @inline(__always)
+    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> MPEGFrameHeader? {
+        MPEGFrameHeader(bytes: bytes, at: position)
+    }
+
+    func frameLength(of header: MPEGFrameHeader) -> FrameLength {
+        if let length = header.frameLength { return .exact(length) }
+        return .untilNextFrame(minimum: 4 + header.sideInfoSize, maximum: header.maximumFrameLength,
+                               expected: freeFormatLength.map { $0 + (header.hasPadding ? header.slotSize : 0) })
+    }
+
+    @inline(__always)
+    func isCompatible(_ next: MPEGFrameHeader, with header: MPEGFrameHeader) -> Bool {
+        next.isCompatible(with: header)
+    }
+
+    mutating func measured(_ length: Int, of header: MPEGFrameHeader) {
+        freeFormatLength = length - (header.hasPadding ? header.slotSize : 0)
+    }
+
+    mutating func announce(_ header: MPEGFrameHeader, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> Bool {
+        if let information = StreamSegment(frame: frame, header: header) {
+            if output.isReady {
+                information.announce(to: output)
+            } else {
+                segment = information
+            }
+            return false
+        }
+        if announced.map({ !header.isCompatible(with: $0) }) ?? true {
+            announceFormat(of: header, frameLength: frame.count, output: output)
+            announced = header
+        }
+        return true
+    }
+
+    @inline(__always)
+    func reportPackets(of header: MPEGFrameHeader, frameLength: Int, at position: Int, into output: ParserOutput) {
+        output.packet(at: position, size: frameLength, frames: header.samplesPerFrame, variableFrames: false)
+    }
+
+    mutating func resetForDiscontinuity() {
+        segment = nil
+    }
+
+    /// Announces the format of `header`; the first time, with the stream information of a Xing/VBRI frame.
+    private mutating func announceFormat(of header: MPEGFrameHeader, frameLength: Int, output: ParserOutput) {
+        var format = MPEGStreamFormat(header: header, frameLength: frameLength)
+        if !output.isReady, let averageBitRate = segment?.averageBitRate(header: header) {
+            format.bitRate = averageBitRate
+        }
+        format.announce(to: output)
+        guard !output.isReady, let segment else { return }
+        segment.announce(to: output)
+        output.seekTable = segment.seekTable
+        self.segment = nil
+    }
+}

@@ -1,0 +1,50 @@
+/// How long a frame is, as its header tells.
+enum FrameLength {
+    /// The header states the length.
+    case exact(Int)
+    /// The frame ends where the next frame of the stream starts (MPEG free format): search for a compatible
+    /// header between `minimum` and `maximum` bytes from the frame's start. `expected`, when set, is tried first
+    /// and kept while a header follows it.
+    case untilNextFrame(minimum: Int, maximum: Int, expected: Int?)
+    /// The bytes cannot be a frame after all.
+    case invalid
+}
+
+/// One format framed by sync words, such as MPEG audio: what a frame header is and what a frame holds.
+///
+/// `SyncFrameReader` owns everything such formats share: buffering, junk skipping and its reports, resync with a
+/// confirming header, tags between frames, discontinuities and the announcing order. A format answers only
+/// whether a header starts at a position, how long its frame is, which headers may follow each other, and what
+/// a whole, confirmed frame holds.
+protocol SyncFormat {
+    associatedtype Header
+
+    /// Bytes a header occupies, and the least that must follow a frame to confirm it.
+    static var headerLength: Int { get }
+
+    /// Whether a frame may start with `byte`: a cheap test before `header(in:at:)`.
+    static func mayStartFrame(_ byte: UInt8) -> Bool
+
+    /// The header at `position`, which has at least `headerLength` bytes after it, or nil if there is none.
+    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> Header?
+
+    /// The length of the frame `header` starts.
+    func frameLength(of header: Header) -> FrameLength
+
+    /// Whether `next` may follow `header` in one stream; a frame is confirmed by a compatible successor.
+    func isCompatible(_ next: Header, with header: Header) -> Bool
+
+    /// A `.untilNextFrame` length was measured: the frame of `header` is `length` bytes.
+    mutating func measured(_ length: Int, of header: Header)
+
+    /// A whole, confirmed frame: announce the properties it sets or changes (DataFormat before the first packet
+    /// of a new format). Returns true when the frame holds audio, false when it only describes the stream (a
+    /// Xing/Info frame). The reader announces DataOffset and ReadyToProducePackets after this, before packets.
+    mutating func announce(_ header: Header, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> Bool
+
+    /// Reports the packets of an audio frame that starts at `position` in the buffer `output` holds.
+    func reportPackets(of header: Header, frameLength: Int, at position: Int, into output: ParserOutput)
+
+    /// The bytes that follow do not follow the previous ones: forget what described the stream so far.
+    mutating func resetForDiscontinuity()
+}
