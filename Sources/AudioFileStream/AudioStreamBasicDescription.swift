@@ -33,4 +33,6 @@ public enum AudioFormatID {
     public static let mpegLayer1: FourCharCode = ".mp1"
     public static let mpegLayer2: FourCharCode = ".mp2"
     public static let mpegLayer3: FourCharCode = ".mp3"
+    /// kAudioFormatMPEG4AAC; the ASBD's format flags hold the MPEG-4 audio object type (2 for AAC LC).
+    public static let mpeg4AAC: FourCharCode = "aac "
 }

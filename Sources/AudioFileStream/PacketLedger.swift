@@ -16,14 +16,15 @@ struct PacketLedger {
     }
 
     /// Records a whole packet at `start` in the current buffer. Returns false, recording nothing, when it does
-    /// not follow the batch's last packet in the buffer or in numbering: the batch must be delivered first.
+    /// not come after the batch's last packet in the buffer or does not follow it in numbering: the batch must
+    /// be delivered first. Bytes between packets (such as ADTS headers) stay in the batch, outside every packet.
     mutating func record(start: Int, size: Int, frames: Int, variableFrames: Bool) -> Bool {
         let offset = bufferOffset + Int64(start)
         let number = index.number(ofPacketAt: offset)
         if descriptions.isEmpty {
             batchStart = start
             firstPacket = number
-        } else if start != batchEnd || number != firstPacket + Int64(descriptions.count) {
+        } else if start < batchEnd || number != firstPacket + Int64(descriptions.count) {
             return false
         }
         descriptions.append(AudioStreamPacketDescription(

@@ -63,10 +63,9 @@ import FixtureSupport
     @Test func unsupportedContainersAreRefused() throws {
         let wave = Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)
         #expect(throws: AudioFileStreamError.unsupportedFileType) { try parse(wave) }
-        // An ADTS header (ISO/IEC 13818-7: sync, MPEG-4, layer 00, no CRC, AAC LC, 44.1 kHz, stereo).
-        let adts: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC] + Array(repeating: 0, count: 16)
-        #expect(throws: AudioFileStreamError.unsupportedFileType) { try parse(adts) }
-        #expect(throws: AudioFileStreamError.unsupportedFileType) { try AudioFileStream(fileTypeHint: .adts) { _ in } }
+        #expect(throws: AudioFileStreamError.unsupportedFileType) {
+            try AudioFileStream(fileTypeHint: AudioFileType(rawValue: "WAVE")) { _ in }
+        }
     }
 
     @Test func parsingAfterFinishIsRefused() throws {

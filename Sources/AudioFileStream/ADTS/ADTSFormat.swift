@@ -1,0 +1,61 @@
+/// AAC in ADTS framing for `SyncFrameReader`: each frame's raw access unit, without the ADTS header and CRC, is
+/// a packet of 1024 frames, and the AudioSpecificConfig the headers imply is the magic cookie.
+///
+/// A frame of several raw data blocks is not framed: its blocks cannot be told apart without the block
+/// positions, so it is skipped as damage rather than given out as one packet with a wrong frame count.
+struct ADTSFormat: SyncFormat {
+    static let headerLength = 7
+    /// Samples per raw data block of AAC LC, Main and LTP as ADTS carries them (no 960-sample framing).
+    static let framesPerPacket = 1024
+
+    /// The header of the last announced DataFormat.
+    private var announced: ADTSFrameHeader?
+
+    @inline(__always)
+    static func mayStartFrame(_ byte: UInt8) -> Bool {
+        byte == 0xFF
+    }
+
+    @inline(__always)
+    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> ADTSFrameHeader? {
+        ADTSFrameHeader(bytes: bytes, at: position)
+    }
+
+    func frameLength(of header: ADTSFrameHeader) -> FrameLength {
+        header.rawDataBlocks == 1 ? .exact(header.frameLength) : .invalid
+    }
+
+    @inline(__always)
+    func isCompatible(_ next: ADTSFrameHeader, with header: ADTSFrameHeader) -> Bool {
+        next.isCompatible(with: header)
+    }
+
+    func measured(_ length: Int, of header: ADTSFrameHeader) {}
+
+    mutating func announce(_ header: ADTSFrameHeader, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> Bool {
+        guard announced.map({ !header.isCompatible(with: $0) }) ?? true else { return true }
+        announced = header
+        let format = AudioStreamBasicDescription(
+            sampleRate: Double(header.sampleRate), formatID: AudioFormatID.mpeg4AAC,
+            formatFlags: UInt32(header.audioObjectType), framesPerPacket: UInt32(Self.framesPerPacket),
+            channelsPerFrame: UInt32(header.channelCount))
+        let layout = AudioChannelLayout(aacChannelConfiguration: header.channelConfiguration)
+        output.announce(.fileFormat, .fileType(.adts))
+        output.announce(.dataFormat, .format(format))
+        output.announce(.formatList, .formatList([AudioFormatListItem(format: format, channelLayoutTag: layout.tag)]))
+        output.announce(.magicCookieData, .data(header.audioSpecificConfig))
+        output.announce(.channelLayout, .channelLayout(layout))
+        output.announce(.restrictsRandomAccess, .uint32(0))
+        // The 13-bit frame length bounds every frame.
+        output.announce(.packetSizeUpperBound, .uint32(UInt32((1 << 13) - 1 - header.headerLength)))
+        return true
+    }
+
+    @inline(__always)
+    func reportPackets(of header: ADTSFrameHeader, frameLength: Int, at position: Int, into output: ParserOutput) {
+        output.packet(at: position + header.headerLength, size: frameLength - header.headerLength,
+                      frames: Self.framesPerPacket, variableFrames: false)
+    }
+
+    func resetForDiscontinuity() {}
+}
