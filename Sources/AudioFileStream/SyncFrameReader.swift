@@ -22,7 +22,14 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private var state = State.scanning
     /// The last accepted frame's header: the stream's current format.
     private var current: Format.Header?
+    /// True while frames follow each other; false at the start, after skipped bytes and after a discontinuity,
+    /// when a frame needs a longer chain of headers after it to be believed.
+    private var isSynced = false
     private var skip = SkipRun()
+
+    /// Headers that must follow a frame found after a loss of sync, as GStreamer's mpegaudioparse asks: bytes
+    /// inside other data pass for one header often enough, for three in a row almost never.
+    private static var headersConfirmingResync: Int { 2 }
 
     init(_ format: Format, limits: MetadataLimits) {
         self.format = format
@@ -32,6 +39,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
         state = .scanning
+        isSynced = false
         format.resetForDiscontinuity()
     }
 
@@ -78,12 +86,12 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             switch frameLength(of: header, at: position, in: input) {
             case .needMore(let count): return .needMore(count)
             case .advance(let length) where length > 0:
-                if remaining < length + Format.headerLength && !input.isEndOfInput {
-                    return .needMore(length + Format.headerLength)
-                }
-                if isConfirmed(header, length: length, at: position, in: input) {
+                switch confirmation(of: header, length: length, at: position, in: input) {
+                case .needMore(let count): return .needMore(count)
+                case .confirmed:
                     accept(header, length: length, at: position, in: input, output: output)
                     return .advance(length)
+                case .refuted: break
                 }
             case .advance: break
             }
@@ -116,7 +124,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         // The expected length holds while frames follow it: a stream may change its frame size.
         if let expected, let current, format.isCompatible(header, with: current),
            position + expected + Format.headerLength > bytes.count
-            || isConfirmed(header, length: expected, at: position, in: input) {
+            || isFollowed(header, length: expected, at: position, in: input) {
             return .advance(expected)
         }
         let searchEnd = position + maximum + Format.headerLength
@@ -132,21 +140,60 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         return bytes.count < searchEnd && !input.isEndOfInput ? .needMore(searchEnd - position) : .advance(0)
     }
 
-    /// Whether the frame at `position` is followed by what a real frame is followed by.
-    private func isConfirmed(_ header: Format.Header, length: Int, at position: Int, in input: ReaderInput) -> Bool {
+    private enum Confirmation {
+        case confirmed
+        case refuted
+        /// Bytes needed from the frame's start to decide.
+        case needMore(Int)
+    }
+
+    /// Whether the frame at `position` is followed by what a real frame is followed by: a compatible header
+    /// (any valid one when the frame continues the current format), a tag, or the end of the input. After a
+    /// loss of sync, the headers after it must chain on for `headersConfirmingResync` frames.
+    private func confirmation(of header: Format.Header, length: Int, at position: Int, in input: ReaderInput)
+        -> Confirmation
+    {
+        let bytes = input.bytes
+        let continuesStream = isSynced && current.map { format.isCompatible(header, with: $0) } ?? false
+        var previous = header
+        var next = position + length
+        for depth in 0..<(isSynced ? 1 : Self.headersConfirmingResync) {
+            guard next + Format.headerLength <= bytes.count else {
+                guard input.isEndOfInput else { return .needMore(next + Format.headerLength - position) }
+                // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
+                // current format is the last one.
+                guard depth == 0 else { return .confirmed }
+                let isLast = next <= bytes.count && current.map { format.isCompatible(header, with: $0) } ?? true
+                return isLast ? .confirmed : .refuted
+            }
+            guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
+                return Self.startsTag(bytes, at: next) ? .confirmed : .refuted
+            }
+            guard format.isCompatible(following, with: previous) || (depth == 0 && continuesStream) else {
+                return .refuted
+            }
+            // A length found only by searching (free format) is not chained further.
+            guard case .exact(let followingLength) = format.frameLength(of: following) else { return .confirmed }
+            previous = following
+            next += followingLength
+        }
+        return .confirmed
+    }
+
+    /// Whether a compatible header or a tag follows the frame at `position`, all of whose bytes are present.
+    private func isFollowed(_ header: Format.Header, length: Int, at position: Int, in input: ReaderInput) -> Bool {
         let bytes = input.bytes
         let next = position + length
-        guard next + Format.headerLength <= bytes.count else {
-            // The input ends within the next header: a complete frame of the current format is the last one.
-            return input.isEndOfInput && next <= bytes.count
-                && current.map { format.isCompatible(header, with: $0) } ?? true
-        }
         if Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) {
             return format.isCompatible(following, with: header)
-                || current.map { format.isCompatible(header, with: $0) } ?? false
         }
-        return Self.mayStartTag(bytes[next])
-            && (bytes.matches("ID3", at: next) || bytes.matches("TAG", at: next) || bytes.matches("APET", at: next))
+        return Self.startsTag(bytes, at: next)
+    }
+
+    private static func startsTag(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Bool {
+        mayStartTag(bytes[position])
+            && (bytes.matches("ID3", at: position) || bytes.matches("TAG", at: position)
+                || bytes.matches("APET", at: position))
     }
 
     private mutating func accept(
@@ -155,6 +202,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         let offset = input.offset + Int64(position)
         skip.report(resumingAt: offset, to: output)
         current = header
+        isSynced = true
         let frame = UnsafeRawBufferPointer(rebasing: input.bytes[position..<position + length])
         guard format.announce(header, frame: frame, into: output) else { return }
         if !output.isReady {
@@ -170,6 +218,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         var next = position + 1
         while next < bytes.count, !Format.mayStartFrame(bytes[next]), !Self.mayStartTag(bytes[next]) { next += 1 }
         skip.add(next - position)
+        isSynced = false
         return .advance(next - position)
     }
 
