@@ -37,8 +37,8 @@ public final class AudioFileStream {
     /// Parses the next bytes of the stream.
     /// - Parameters:
     ///   - discontinuity: these bytes do not follow the previous ones. Complete packets held so far are
-    ///     delivered, a partial one is dropped, and the parser resyncs on a confirmed packet boundary. Before the
-    ///     first packet nothing is dropped.
+    ///     delivered, a partial one is dropped, a tag cut short gives the fields read before the cut, and the
+    ///     parser resyncs on a confirmed packet boundary. Before the first packet nothing is dropped.
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
     ///     the bytes fed. An offset other than the next expected one is a discontinuity, flagged or not.
     /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
@@ -64,7 +64,8 @@ public final class AudioFileStream {
         handleDiscontinuity(at: nil, flagged: true, reason: reason)
     }
 
-    /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes.
+    /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
+    /// a tag the input ends inside gives the fields read before the end.
     public func finish() throws {
         guard !isFinished else { return }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -31,6 +31,7 @@ protocol FormatReader {
     /// Emits every complete packet, property, tag and skip found in `input` into `output`, in stream order.
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress
     /// The bytes fed so far end at stream offset `offset` and the next ones do not follow them: report what was
-    /// skipped up to there, drop any partial unit, and look for a boundary again.
+    /// skipped up to there and what a tag cut short there holds, drop any partial unit, and look for a boundary
+    /// again.
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput)
 }

@@ -38,7 +38,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
-        state = .scanning
+        endTag(output: output)
         isSynced = false
         format.resetForDiscontinuity()
     }
@@ -58,6 +58,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         }
         if input.isEndOfInput {
             skip.report(resumingAt: input.offset + Int64(position), to: output)
+            endTag(output: output)
         }
         return ReadProgress(consumed: position, needed: 0)
     }
@@ -67,12 +68,17 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         guard case .readingTag(var tag, let tagOffset) = state else { return 0 }
         state = .scanning  // so the tag's buffers are not shared while it is fed
         let consumed = tag.consume(bytes)
-        if tag.remainingBytes > 0 {
-            state = .readingTag(tag, offset: tagOffset)
-        } else if let metadata = tag.finish() {
-            output.metadata(metadata, at: tagOffset)
-        }
+        state = .readingTag(tag, offset: tagOffset)
+        if tag.remainingBytes == 0 { endTag(output: output) }
         return consumed
+    }
+
+    /// Reports the tag being read, if any, and goes back to scanning: at the tag's end, or where the input ended
+    /// or broke off inside it, which keeps the fields read before the cut.
+    private mutating func endTag(output: ParserOutput) {
+        guard case .readingTag(let tag, let tagOffset) = state else { return }
+        state = .scanning
+        if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
     }
 
     /// Decides what starts at `position`: a frame, a tag, or a byte to skip.

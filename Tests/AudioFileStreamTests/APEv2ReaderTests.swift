@@ -79,6 +79,18 @@ import Testing
         #expect(metadata.raw == [RawTagField(key: "Title", value: .text(["kept"]))])
     }
 
+    @Test func aTagCutShortKeepsTheItemsBeforeTheCut() throws {
+        let kept = [Bytes.apeItem("Title", Bytes.ascii("kept")), Bytes.apeItem("Artist", Bytes.ascii("kept too"))]
+        let tag = Bytes.apeTag(kept + [Bytes.apeItem("Album", Bytes.ascii("cut short"))])
+        // The input ends 3 bytes into the Album item's value.
+        let cut = APEv2Header.length + kept.joined().count + 8 + 6 + 3
+        let metadata = try #require(readTagInEveryChunking(Array(tag.prefix(cut)), cutBytes: tag.count - cut))
+        #expect(metadata.raw == [
+            RawTagField(key: "Title", value: .text(["kept"])),
+            RawTagField(key: "Artist", value: .text(["kept too"])),
+        ])
+    }
+
     @Test func garbageItemsNeverCrash() {
         for seed in UInt64(1)...300 {
             var random = TestRandom(seed: seed)

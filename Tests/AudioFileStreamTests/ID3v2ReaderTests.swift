@@ -141,6 +141,37 @@ import Testing
         #expect(reading?.metadata == nil)
     }
 
+    @Test func id3v22IDsPaddedWithAZeroAreReadAsTheFramesTheyBecame() {
+        // Some taggers store ID3v2.3 frames under ID3v2.2 ids padded with a zero (`TT2\0`), in 10-byte headers;
+        // mutagen reads each as the frame its id became (id3/_tags.py, read_frames) and drops one that became none
+        // (CRM) or is no ID3v2.2 id, going on after it.
+        let picture = [0] + Bytes.ascii("image/png") + [0, 3] + Bytes.ascii("Front") + [0] + Self.png
+        let body = Bytes.frame("TT2\u{0}", version: 3, Self.latin1("Title"))
+            + Bytes.frame("CRM\u{0}", version: 3, Bytes.ascii("owner") + [0, 1, 2])
+            + Bytes.frame("XYZ\u{0}", version: 3, Self.latin1("no such ID3v2.2 frame"))
+            + Bytes.frame("PIC\u{0}", version: 3, picture)
+            + Bytes.frame("TPE1", version: 3, Self.latin1("Artist"))
+        let metadata = readTagInEveryChunking(Bytes.id3v2(version: 3, body: body))
+        #expect(metadata?.raw == [
+            RawTagField(key: "TIT2", value: .text(["Title"])),
+            RawTagField(key: "APIC", value: .picture(Artwork(
+                mimeType: "image/png", pictureType: 3, description: "Front", size: Self.png.count, data: Self.png))),
+            RawTagField(key: "TPE1", value: .text(["Artist"])),
+        ])
+        #expect(metadata?.tags.title == "Title")
+        let v24 = Bytes.id3v2(version: 4, body: Bytes.frame("TAL\u{0}", Self.latin1("Album")))
+        #expect(readTagInEveryChunking(v24)?.raw == [RawTagField(key: "TALB", value: .text(["Album"]))])
+    }
+
+    @Test func sixByteID3v22FrameHeadersInAnID3v23TagGiveNothing() {
+        // Read as 10-byte headers, `TT2` and its 24-bit size make the id `TT2\0` with a size taken from the data,
+        // which runs past the tag: mutagen reads no frame either.
+        let body = Bytes.frameV22("TT2", Self.latin1("Title")) + Bytes.frameV22("TP1", Self.latin1("Artist"))
+        let reading = readTag(Bytes.id3v2(version: 3, body: body))
+        #expect(reading?.reader.remainingBytes == 0)
+        #expect(reading?.metadata == nil)
+    }
+
     // MARK: Unsynchronisation
 
     /// Frame data full of what unsynchronisation protects: 0xFF before 0x00, before 0xE0 and more, and at the end.
@@ -274,6 +305,22 @@ import Testing
         ])
     }
 
+    @Test func aTagCutShortKeepsTheFramesBeforeTheCut() {
+        // The input ends (or breaks off) inside the tag: the whole frames are kept and the frame the cut falls
+        // in, header or data, is dropped.
+        let whole = Bytes.frame("TIT2", Self.latin1("kept")) + Bytes.frame("TPE1", Self.latin1("kept too"))
+        let tag = Bytes.id3v2(version: 4, body: whole + Bytes.frame("TALB", Self.latin1("cut")) + [0, 0, 0, 0])
+        let expected = [
+            RawTagField(key: "TIT2", value: .text(["kept"])),
+            RawTagField(key: "TPE1", value: .text(["kept too"])),
+        ]
+        let framesEnd = ID3v2Header.length + whole.count
+        for cut in [framesEnd, framesEnd + 4, framesEnd + 12, tag.count - 5] {
+            let metadata = readTagInEveryChunking(Array(tag[..<cut]), cutBytes: tag.count - cut)
+            #expect(metadata?.raw == expected, "cut at \(cut)")
+        }
+    }
+
     @Test func aTagWithNothingReadableGivesNoMetadata() {
         let reading = readTag(Bytes.id3v2(version: 3, body: [UInt8](repeating: 0, count: 64)))
         #expect(reading?.reader.remainingBytes == 0)
@@ -362,7 +409,9 @@ import Testing
     // MARK: Garbage
 
     @Test func garbageAfterTheHeaderNeverCrashes() {
-        let frameIDs = ["TIT2", "TXXX", "COMM", "APIC", "WXXX", "WOAR", "PRIV", "T\u{0}\u{0}\u{0}", "TPE1"]
+        let frameIDs = [
+            "TIT2", "TXXX", "COMM", "APIC", "WXXX", "WOAR", "PRIV", "T\u{0}\u{0}\u{0}", "TPE1", "TT2\u{0}", "CRM\u{0}",
+        ]
         for seed in UInt64(1)...300 {
             var random = TestRandom(seed: seed)
             let version = UInt8(2 + random.next() % 3)
@@ -384,6 +433,8 @@ import Testing
             let whole = readTag(tag)
             #expect(whole?.reader.remainingBytes == 0, "seed \(seed)")
             #expect(readTag(tag, chunkSize: 1)?.metadata == whole?.metadata, "seed \(seed)")
+            let cut = Array(tag.prefix(Int(random.next() % UInt64(tag.count))))
+            #expect(readTag(cut, chunkSize: 1)?.metadata == readTag(cut)?.metadata, "seed \(seed), cut")
         }
     }
 }

@@ -39,6 +39,27 @@ import FixtureSupport
         #expect(packets == audio.expectedPackets.map { PacketRecord(offset: $0.offset + tagSize, size: $0.size) })
     }
 
+    @Test func aTagCutByTheEndOfTheInputGivesTheFramesBeforeTheCut() throws {
+        let audio = Fixtures.named("l3-noxing.mp3")
+        let whole = TagBytes.frame("TIT2", [0] + TagBytes.ascii("Before the cut"))
+            + TagBytes.frame("TPE1", [0] + TagBytes.ascii("Also before"))
+        let tag = TagBytes.id3v2(version: 4, body: whole + TagBytes.frame("TALB", [0] + TagBytes.ascii("Cut short")))
+        // The input ends 4 bytes into the TALB frame's data.
+        let bytes = audio.bytes + tag.prefix(ID3v2Header.length + whole.count + 14)
+        var tags = NormalizedTags()
+        (tags.title, tags.artist) = ("Before the cut", "Also before")
+        let expected = Metadata(source: "id3v2.4", tags: tags, raw: [
+            RawTagField(key: "TIT2", value: .text(["Before the cut"])),
+            RawTagField(key: "TPE1", value: .text(["Also before"])),
+        ])
+        for chunking in [Chunking.whole, .fixed(1), .fixed(7)] {
+            let (events, _) = try parse(bytes, chunking: chunking)
+            #expect(events.tags.map(\.offset) == [Int64(audio.bytes.count)], "\(chunking)")
+            #expect(events.tags.map(\.metadata) == [expected], "\(chunking)")
+            #expect(events.packets == audio.expectedPackets, "\(chunking)")
+        }
+    }
+
     @Test func infoDictionaryCarriesTagsAndDuration() throws {
         let (_, stream) = try parse(Fixtures.named("tags-id3v24.mp3").bytes)
         guard case .dictionary(let info) = try stream.property(.infoDictionary) else {

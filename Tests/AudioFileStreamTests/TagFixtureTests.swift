@@ -9,7 +9,7 @@ import FixtureSupport
     static let fixtures = Fixtures.generated.filter { $0.name.hasPrefix("tags-") }
 
     @Test func everyTagFixtureIsThere() {
-        #expect(Self.fixtures.count == 12)
+        #expect(Self.fixtures.count == 14)
     }
 
     @Test(arguments: fixtures)
@@ -18,22 +18,36 @@ import FixtureSupport
         for expected in try ExpectedTag.all(of: fixture) {
             let tagBytes = Array(bytes[expected.offset...])
             let reader = try #require(detectTag(tagBytes), "a tag at \(expected.offset)")
-            #expect(reader.remainingBytes == expected.size, "whole size of the tag at \(expected.offset)")
-            let metadata = readTagInEveryChunking(Array(tagBytes.prefix(expected.size)))
+            #expect(reader.remainingBytes == expected.claimedSize, "whole size of the tag at \(expected.offset)")
+            let metadata = readTagInEveryChunking(
+                Array(tagBytes.prefix(expected.size)), cutBytes: expected.claimedSize - expected.size)
             expected.check(metadata)
         }
     }
 
-    @Test(arguments: fixtures)
-    func theParserReportsEveryTagInStreamOrder(fixture: Fixtures.Fixture) throws {
-        let (events, _) = try parse(fixture.bytes)
-        let reported = events.compactMap { event -> (offset: Int64, metadata: Metadata)? in
-            if case .metadata(let offset, let metadata) = event { (offset, metadata) } else { nil }
-        }
+    @Test(arguments: fixtures, [Chunking.whole, .fixed(1), .random(seed: 17)])
+    func theParserReportsEveryTagInStreamOrder(fixture: Fixtures.Fixture, chunking: Chunking) throws {
+        let reported = try parse(fixture.bytes, chunking: chunking).events.tags
         let expected = try ExpectedTag.all(of: fixture)
         #expect(reported.map(\.offset) == expected.map { Int64($0.offset) })
         for (tag, expectation) in zip(reported, expected) {
             expectation.check(tag.metadata)
+        }
+    }
+
+    @Test func aTagCutByADiscontinuityMatchesMutagen() throws {
+        // The file ends inside its tag; here the stream goes on after a gap instead, with other audio.
+        let fixture = Fixtures.named("tags-id3v24-cut.mp3")
+        let audio = Fixtures.named("l3-noxing.mp3")
+        let gap = fixture.bytes.count..<fixture.bytes.count + 100
+        let bytes = fixture.bytes + [UInt8](repeating: 0, count: gap.count) + audio.bytes
+        let expected = try #require(try ExpectedTag.all(of: fixture).first)
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 17)] {
+            let (events, _) = try parse(bytes, chunking: chunking, skips: [gap])
+            #expect(events.tags.map(\.offset) == [Int64(expected.offset)], "\(chunking)")
+            expected.check(events.tags.first?.metadata)
+            #expect(events.packets == fixture.expectedPackets + audio.expectedPackets.shifted(by: gap.upperBound),
+                    "\(chunking)")
         }
     }
 }
@@ -41,7 +55,10 @@ import FixtureSupport
 /// One tag as mutagen read it: its source, its frames or items, and EasyID3's normalised view.
 private struct ExpectedTag {
     let offset: Int
+    /// The tag's bytes in the file.
     let size: Int
+    /// The tag's size as its header gives it: more than `size` when the file ends inside the tag.
+    let claimedSize: Int
     let source: String
     let raw: [RawTagField]
     let tags: NormalizedTags
@@ -56,6 +73,7 @@ private struct ExpectedTag {
     init(_ json: [String: Any]) {
         offset = json["offset"] as! Int
         size = json["size"] as! Int
+        claimedSize = json["claimedSize"] as? Int ?? size
         source = json["source"] as! String
         if let items = json["items"] as? [[String: Any]] {
             raw = items.map(Self.apeField)

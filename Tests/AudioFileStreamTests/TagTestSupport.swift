@@ -92,8 +92,8 @@ func detectTag(_ bytes: [UInt8], limits: MetadataLimits = MetadataLimits()) -> T
     return reader
 }
 
-/// Reads the tag at the start of `bytes` through `TagReader`, fed in chunks of `chunkSize` (whole when nil);
-/// nil when `detect` does not see a tag.
+/// Reads the tag at the start of `bytes` through `TagReader`, fed in chunks of `chunkSize` (whole when nil), and
+/// finishes it where it ends or, for a tag cut short, where `bytes` end; nil when `detect` does not see a tag.
 func readTag(_ bytes: [UInt8], chunkSize: Int? = nil, limits: MetadataLimits = MetadataLimits()) -> TagReading? {
     guard var reader = detectTag(bytes, limits: limits) else { return nil }
     var position = 0
@@ -101,15 +101,17 @@ func readTag(_ bytes: [UInt8], chunkSize: Int? = nil, limits: MetadataLimits = M
         let end = min(position + (chunkSize ?? bytes.count), bytes.count)
         position += bytes[position..<end].withUnsafeBytes { reader.consume($0) }
     }
-    return TagReading(metadata: reader.remainingBytes == 0 ? reader.finish() : nil, reader: reader)
+    return TagReading(metadata: reader.finish(), reader: reader)
 }
 
 /// Reads the tag whole, in 1-byte and in 7-byte chunks, expects the same result from each, and returns it.
+/// `cutBytes` is how many bytes the tag claims beyond `bytes`: 0 unless the tag is cut short.
 func readTagInEveryChunking(
-    _ bytes: [UInt8], limits: MetadataLimits = MetadataLimits(), sourceLocation: SourceLocation = #_sourceLocation
+    _ bytes: [UInt8], cutBytes: Int = 0, limits: MetadataLimits = MetadataLimits(),
+    sourceLocation: SourceLocation = #_sourceLocation
 ) -> Metadata? {
     let whole = readTag(bytes, limits: limits)
-    #expect(whole?.reader.remainingBytes == 0, "the tag ends within the bytes", sourceLocation: sourceLocation)
+    #expect(whole?.reader.remainingBytes == cutBytes, "the tag's end", sourceLocation: sourceLocation)
     for chunkSize in [1, 7] {
         let chunked = readTag(bytes, chunkSize: chunkSize, limits: limits)
         #expect(chunked?.metadata == whole?.metadata, "\(chunkSize)-byte chunks", sourceLocation: sourceLocation)

@@ -1,7 +1,7 @@
 import AudioFileStream
 
 /// How a test feeds bytes to the parser.
-public enum Chunking: CustomStringConvertible {
+public enum Chunking: CustomStringConvertible, Sendable {
     case whole
     case fixed(Int)
     /// Sizes 1…8192 from a seeded generator.

@@ -18,6 +18,7 @@ The expected values are what independent tools read, never our own output:
   any difference is printed.
 """
 
+import io
 import json
 import os
 import struct
@@ -30,7 +31,7 @@ from mutagen.apev2 import APEv2, APEValue, BINARY, EXTERNAL, TEXT
 from mutagen.easyid3 import EasyID3
 from mutagen.id3 import (APIC, COMM, ID3, PRIV, TALB, TBPM, TCOM, TCON, TDRC, TIT1, TIT2, TPE1, TPE2, TPOS,
                          TRCK, TXXX, WOAR, WXXX, MakeID3v1, ParseID3v1, PictureType)
-from mutagen.id3._frames import TextFrame, UrlFrame
+from mutagen.id3._frames import Frames_2_2, TextFrame, UrlFrame
 from mutagen.id3._tags import ID3Header, read_frames
 from mutagen.id3._util import unsynch
 from make_fixtures import mpg123_md5  # noqa: E402  (same folder)
@@ -163,6 +164,42 @@ def with_extended_header_v24(tag):
     return with_header(tag, tag[5] | 0x40, extended + body)
 
 
+def frame_spans(tag):
+    """(id, start, end) of each frame of an ID3v2.3/2.4 `tag` without extended header, up to its padding, counted
+    from the tag's first byte. A frame that runs past the bytes given ends the walk."""
+    position, spans = 10, []
+    while position + 10 <= len(tag) and tag[position] != 0:
+        size = tag[position + 4:position + 8]
+        # ID3v2.4 §4.1: syncsafe frame sizes; ID3v2.3 §3.3: plain 32-bit ones.
+        end = position + 10 + (int.from_bytes(size, "big") if tag[3] == 3 else unsyncsafe(size))
+        if end > len(tag):
+            break
+        spans.append((tag[position:position + 4].decode("latin1"), position, end))
+        position = end
+    return spans
+
+
+def unsyncsafe(data):
+    return sum(byte << (7 * (len(data) - 1 - i)) for i, byte in enumerate(data))
+
+
+def with_v22_frame_ids(tag, keep, inserted):
+    """An ID3v2.3 tag whose frames are stored under their ID3v2.2 ids padded with a zero byte (`TT2\\0` for TIT2),
+    as some taggers write them, in 10-byte ID3v2.3 frame headers; the frames in `keep` keep their own ids and
+    `inserted` (whole frames) go after the first."""
+    v22_ids = {frame.__base__.__name__: v22_id for v22_id, frame in Frames_2_2.items()}
+    spans = frame_spans(tag)
+    frames = [(tag[start:start + 4] if fid in keep else v22_ids[fid].encode() + b"\x00") + tag[start + 4:end]
+              for fid, start, end in spans]
+    return with_header(tag, tag[5], b"".join(frames[:1] + inserted + frames[1:]) + tag[spans[-1][2]:])
+
+
+def cut_inside(tag, frame_id, into):
+    """The first bytes of `tag`, up to `into` bytes into the data of its frame `frame_id`: a file ending there."""
+    start = next(start for fid, start, end in frame_spans(tag) if fid == frame_id)
+    return tag[:start + 10 + into]
+
+
 def id3v10(title, artist, album, year, comment, genre):
     """ID3v1.0 with a 30-byte comment (its last bytes not zero, so no track); title padded with spaces."""
     def field(text, width, pad):
@@ -200,6 +237,14 @@ def easy_json(easy):
     return {key: list(easy[key]) for key in sorted(easy.keys())}
 
 
+def easy_json_of(frames):
+    """EasyID3's view of `frames`: EasyID3 reads only files, so give it an ID3 holding them."""
+    easy = EasyID3()
+    for frame in frames:
+        easy._EasyID3__id3.add(frame)
+    return easy_json(easy)
+
+
 def describe_id3v2(work, tag):
     """What mutagen reads from this ID3v2 tag alone, put in front of the base audio. The frames come from
     mutagen's frame reader as stored: ID3(...) itself would rename ID3v2.2 frames and merge duplicates."""
@@ -213,15 +258,22 @@ def describe_id3v2(work, tag):
             "easy": easy_json(EasyID3(path))}
 
 
+def describe_cut_id3v2(work, tag):
+    """An ID3v2 tag the file ends inside. mutagen's ID3() refuses it (the body is short), and its frame reader
+    decodes the frame the cut falls in from the bytes there are; what is recorded is what that reader makes of
+    the whole frames before the cut. `claimedSize` is the tag's size as its header gives it."""
+    header = ID3Header(io.BytesIO(tag))
+    frames, _, _ = read_frames(header, tag[10:frame_spans(tag)[-1][2]], header.known_frames)
+    return {"source": "id3v2.%d" % header.version[1], "claimedSize": header.size,
+            "frames": [frame_json(frame) for frame in frames], "easy": easy_json_of(frames)}
+
+
 def describe_id3v1(work, tag):
     frames = ParseID3v1(tag)
-    # EasyID3's view of the same frames: EasyID3 reads only files, so give it an ID3 holding them.
-    easy = EasyID3()
-    for frame in frames.values():
-        easy._EasyID3__id3.add(frame)
     # ID3v1.1 (per its definition): comment byte 28 is zero and byte 29, the track, is not.
     source = "id3v1.1" if tag[125] == 0 and tag[126] != 0 else "id3v1"
-    return {"source": source, "frames": [frame_json(frame) for frame in frames.values()], "easy": easy_json(easy)}
+    return {"source": source, "frames": [frame_json(frame) for frame in frames.values()],
+            "easy": easy_json_of(frames.values())}
 
 
 def describe_apev2(work, tag):
@@ -383,6 +435,13 @@ def main():
             TPE1(encoding=UTF8, text="Extended Artist"),
             TCON(encoding=UTF8, text="(13)Refinement"),
         ], 4, padding=100))
+        # CRM, ID3v2.2's encrypted meta frame, became no ID3v2.3 frame: mutagen drops it under `CRM\0`.
+        crm_data = b"owner@example.com\x00how to decrypt\x00" + bytes(range(8))
+        crm = b"CRM\x00" + len(crm_data).to_bytes(4, "big") + b"\x00\x00" + crm_data
+        # Some taggers store ID3v2.3 frames under ID3v2.2 ids: the ID3v2.3 fixture's tag, as one of them would.
+        v22_ids_in_v23 = with_v22_frame_ids(v23, keep={"TCON"}, inserted=[crm])
+        # A file that ends inside a tag: the ID3v2.4 fixture's tag, cut inside its picture.
+        cut = cut_inside(v24, "APIC", 40)
         now_playing = id3v2(work, [
             TIT2(encoding=UTF8, text="Now Playing: Song B"),
             TPE1(encoding=UTF8, text="Artist B"),
@@ -432,6 +491,8 @@ def main():
             Fixture("tags-unsync").tag(unsynchronised, describe_id3v2).audio(0, end),
             Fixture("tags-footer").tag(footer, describe_id3v2).audio(0, end),
             Fixture("tags-extended-header").tag(extended, describe_id3v2).audio(0, end),
+            Fixture("tags-id3v23-with-v22-frames").tag(v22_ids_in_v23, describe_id3v2).audio(0, end),
+            Fixture("tags-id3v24-cut").audio(0, end).tag(cut, describe_cut_id3v2),
         ]
         for fixture in fixtures:
             fixture.write(work, outdir)

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func everyDecodableFixtureIsThere() {
-        #expect(Self.decodable.count == 67)
+        #expect(Self.decodable.count == 69)
     }
 
     @Test(arguments: decodable)

@@ -19,7 +19,11 @@ struct ID3v2FrameHeader {
         case other
     }
 
+    /// The id as stored; for an ID3v2.2 id in an ID3v2.3/2.4 header, the id that frame became.
     let id: String
+    /// A zero-padded 3-letter id in an ID3v2.3/2.4 header that names no ID3v2.3 frame (CRM, or no ID3v2.2 id at
+    /// all): the frame is skipped, as mutagen skips it.
+    let isDropped: Bool
     /// The bytes after this header, as stored (before per-frame unsynchronisation is undone).
     let size: Int
     /// Bytes between the header and the frame's data: a grouping id, an encryption method, a data length
@@ -38,10 +42,16 @@ struct ID3v2FrameHeader {
     /// Reads a frame header from `bytes` (exactly `length(majorVersion:)` of them), or nil when the id is not
     /// made of capitals and digits: padding, or data that cannot be trusted to hold frames.
     init?(_ bytes: UnsafeRawBufferPointer, majorVersion: UInt8) {
-        let idLength = majorVersion == 2 ? 3 : 4
-        let idBytes = bytes.prefix(idLength)
+        var idBytes = bytes.prefix(majorVersion == 2 ? 3 : 4)
+        // Some taggers write ID3v2.3 frames under ID3v2.2 ids padded with a zero (`TT2\0`); mutagen reads each as
+        // the frame its id became.
+        let hasV22ID = majorVersion > 2 && idBytes.last == 0
+        if hasV22ID { idBytes = idBytes.dropLast() }
         guard idBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else { return nil }
-        id = String(decoding: idBytes, as: UTF8.self)
+        let storedID = String(decoding: idBytes, as: UTF8.self)
+        let v23ID = hasV22ID ? Self.v23IDsOfV22IDs[storedID] : storedID
+        id = v23ID ?? storedID
+        isDropped = v23ID == nil
         switch majorVersion {
         case 2:
             size = bytes.bigEndianInteger(at: 3, count: 3)

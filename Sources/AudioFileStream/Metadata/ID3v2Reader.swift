@@ -5,8 +5,9 @@ struct ID3v2Reader {
     private enum State {
         /// Collecting the 4-byte size of the extended header.
         case extendedHeaderSize(FieldBuffer)
-        /// Skipping the rest of the extended header, whose content (CRC, restrictions) is not needed.
-        case skippingExtendedHeader(Int)
+        /// Skipping bytes that are not needed: the rest of the extended header (CRC, restrictions) or a dropped
+        /// frame.
+        case skipping(Int)
         case frameHeader(FieldBuffer)
         /// A frame whose data is streaming into `frameData`.
         case frame(PendingFrame)
@@ -81,9 +82,9 @@ struct ID3v2Reader {
             let taken = sizeBytes.fill(from: bytes)
             state = sizeBytes.isFull ? afterExtendedHeaderSize(sizeBytes.kept) : .extendedHeaderSize(sizeBytes)
             return taken
-        case .skippingExtendedHeader(let count):
+        case .skipping(let count):
             let taken = min(count, bytes.count)
-            state = count > taken ? .skippingExtendedHeader(count - taken) : nextFrameHeader()
+            state = count > taken ? .skipping(count - taken) : nextFrameHeader()
             return taken
         case .frameHeader(var headerBytes):
             let taken = headerBytes.fill(from: bytes)
@@ -121,7 +122,7 @@ struct ID3v2Reader {
                 : size.syncsafeInteger(at: 0, count: 4).map { $0 - 4 }
         }
         guard let rest, rest >= 0 else { return .ended }
-        return rest > 0 ? .skippingExtendedHeader(rest) : nextFrameHeader()
+        return rest > 0 ? .skipping(rest) : nextFrameHeader()
     }
 
     private func nextFrameHeader() -> State {
@@ -134,6 +135,7 @@ struct ID3v2Reader {
         else { return .ended }
         // An empty frame holds nothing, not even its encoding byte; like mutagen, drop it.
         guard frameHeader.size > 0 else { return nextFrameHeader() }
+        guard !frameHeader.isDropped else { return .skipping(frameHeader.size) }
         let isPicture = frameHeader.kind == .picture
         frameData = FieldBuffer(
             limit: frameHeader.isOpaque ? 0 : limits.keepLimit(isPicture: isPicture, keptSoFar: kept.byteCount)

@@ -116,7 +116,9 @@ struct TagReader {
         return taken
     }
 
-    /// Once `remainingBytes` is 0: the tag, or nil when nothing readable was in it.
+    /// The tag, or nil when nothing readable was in it. Called once `remainingBytes` is 0, or earlier for a tag
+    /// cut short (the input ended or broke off inside it): then it holds the fields read whole before the cut,
+    /// the one the cut falls in being dropped, and an ID3v1 tag holds none.
     func finish() -> Metadata? {
         let source: String
         let fields: [RawTagField]

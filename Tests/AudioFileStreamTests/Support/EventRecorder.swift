@@ -50,4 +50,18 @@ extension [RecordedEvent] {
             if case .packet(let offset, let size, _) = event { PacketRecord(offset: offset, size: size) } else { nil }
         }
     }
+
+    /// The tags, in order, with the offsets they were reported at.
+    var tags: [(offset: Int64, metadata: Metadata)] {
+        compactMap { event in
+            if case .metadata(let offset, let metadata) = event { (offset, metadata) } else { nil }
+        }
+    }
+}
+
+extension [PacketRecord] {
+    /// The same packets, `distance` bytes further into the stream.
+    func shifted(by distance: Int) -> [PacketRecord] {
+        map { PacketRecord(offset: $0.offset + Int64(distance), size: $0.size) }
+    }
 }
