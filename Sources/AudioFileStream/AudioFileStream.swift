@@ -11,6 +11,7 @@ public final class AudioFileStream {
     let output: ParserOutput
     private let limits: MetadataLimits
     private var reader: (any FormatReader)?
+    private var sniffer = FormatSniffer()
     /// Unconsumed bytes carried over to the next call: a packet straddling two chunks, or a few header bytes.
     private var pending: [UInt8] = []
     /// The absolute stream offset of `pending[0]`, or of the next byte to be fed when `pending` is empty.
@@ -31,7 +32,8 @@ public final class AudioFileStream {
         }
     }
 
-    /// The bytes currently held between calls; bounded by the largest packet plus a header, whatever the input.
+    /// The bytes currently held between calls, whatever the input: up to `FormatSniffer.searchLength` past a
+    /// leading tag (at most `FormatSniffer.largestLeadingTag`) while the type is sniffed, then a few frames.
     public var bufferedByteCount: Int { pending.count }
 
     /// Parses the next bytes of the stream.
@@ -46,10 +48,15 @@ public final class AudioFileStream {
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
         if discontinuity || offset != nil {
-            handleDiscontinuity(at: offset, flagged: discontinuity)
+            try handleDiscontinuity(at: offset, flagged: discontinuity)
         }
-        guard try prepareReader(with: bytes, isEndOfInput: false) else { return }
-        feed(bytes, isEndOfInput: false)
+        if reader != nil {
+            feed(bytes, isEndOfInput: false)
+        } else {
+            // Held whole until the type is known: a bounded prefix of the stream.
+            pending.append(contentsOf: bytes)
+            if try sniff(isEndOfInput: false) { feedSniffedBytes(isEndOfInput: false) }
+        }
     }
 
     /// Parses the next bytes of the stream; see `parse(_:discontinuity:offset:)`.
@@ -61,56 +68,57 @@ public final class AudioFileStream {
     /// why: the discontinuity event carries `reason`, such as `.reconnect` when a network source connected again.
     public func markDiscontinuity(_ reason: Discontinuity.Reason) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
-        handleDiscontinuity(at: nil, flagged: true, reason: reason)
+        try handleDiscontinuity(at: nil, flagged: true, reason: reason)
     }
 
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
     public func finish() throws {
         guard !isFinished else { return }
-        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
-        if try prepareReader(with: empty, isEndOfInput: true) {
-            feed(empty, isEndOfInput: true)
-        }
+        if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
         isFinished = true
     }
 
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a
     /// partial one is dropped; then the reader looks for a boundary again. Before the first packet nothing is
     /// dropped, since players flag discontinuities from ReadyToProducePackets on.
-    private func handleDiscontinuity(at offset: Int64?, flagged: Bool, reason: Discontinuity.Reason = .input) {
+    private func handleDiscontinuity(at offset: Int64?, flagged: Bool,
+                                     reason: Discontinuity.Reason = .input) throws {
         let expectedOffset = pendingOffset + Int64(pending.count)
         let jumps = offset.map { $0 != expectedOffset } ?? false
         guard flagged || jumps else { return }
-        var unparsed: Int64 = 0
         if output.index.packetCount > 0 || jumps {
-            if reader != nil {
-                if !pending.isEmpty { feed(UnsafeRawBufferPointer(start: nil, count: 0), isEndOfInput: true) }
-                reader?.resetForDiscontinuity(endingAt: expectedOffset, into: output)
-            } else {
-                // Bytes held only to sniff the type, never parsed.
-                unparsed = Int64(pending.count)
+            if reader == nil {
+                // The bytes held to sniff the type are all there is of this run: decide on them.
+                if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
+            } else if !pending.isEmpty {
+                feed(UnsafeRawBufferPointer(start: nil, count: 0), isEndOfInput: true)
             }
+            reader?.resetForDiscontinuity(endingAt: expectedOffset, into: output)
             pending.removeAll(keepingCapacity: true)
             needed = 0
             pendingOffset = offset ?? expectedOffset
             if jumps && output.index.packetCount > 0 { output.reposition(to: pendingOffset) }
         }
-        let skipped = unparsed + max((offset ?? expectedOffset) - expectedOffset, 0)
+        let skipped = max((offset ?? expectedOffset) - expectedOffset, 0)
         output.discontinuity(at: offset ?? expectedOffset, skippedBytes: skipped, reason: reason)
     }
 
-    /// Chooses the reader by sniffing once enough bytes are held; returns false while more are needed to decide.
-    private func prepareReader(with bytes: UnsafeRawBufferPointer, isEndOfInput: Bool) throws -> Bool {
+    /// Chooses the reader from the held bytes, unless it is chosen already; returns false while more are needed
+    /// to decide.
+    private func sniff(isEndOfInput: Bool) throws -> Bool {
         guard reader == nil else { return true }
-        if pending.count + bytes.count < FormatSniffer.sniffLength && !isEndOfInput {
-            pending.append(contentsOf: bytes)
-            return false
+        reader = try pending.withUnsafeBytes {
+            try sniffer.reader(sniffing: $0, isEndOfInput: isEndOfInput, limits: limits)
         }
-        var head = pending
-        head.append(contentsOf: bytes.prefix(FormatSniffer.sniffLength))
-        reader = try head.withUnsafeBytes { try FormatSniffer.reader(sniffing: $0, limits: limits) }
-        return true
+        return reader != nil
+    }
+
+    /// Runs the reader, once chosen, over the bytes held to choose it.
+    private func feedSniffedBytes(isEndOfInput: Bool) {
+        let held = pending
+        pending.removeAll(keepingCapacity: true)
+        held.withUnsafeBytes { feed($0, isEndOfInput: isEndOfInput) }
     }
 
     /// Runs the reader over the held bytes, topped up from `bytes` as far as it needs, then over `bytes` in

@@ -1,7 +1,13 @@
 /// Picks the reader for a stream from the caller's hint or, without one, from the first bytes.
-enum FormatSniffer {
+struct FormatSniffer {
     /// Bytes needed to recognise the containers this library knows.
-    static let sniffLength = 12
+    static let signatureLength = 12
+    /// How far past a leading tag the sniffer looks for a chain of frames; beyond it, MPEG audio is assumed.
+    static let searchLength = 64 * 1024
+    /// The largest leading ID3v2 tag looked past: a bigger one is not held just to sniff what follows it.
+    static let largestLeadingTag = 1 << 20
+    /// Headers in a row that identify a sync-word format: one can be chance, three in a row hardly.
+    static let chainLength = 3
 
     /// The reader for `hint`, or an error when the hinted type is not supported.
     static func reader(for hint: AudioFileType, limits: MetadataLimits) throws -> any FormatReader {
@@ -12,10 +18,17 @@ enum FormatSniffer {
         }
     }
 
-    /// The reader for a stream starting with `bytes`: AAC when an ADTS header opens it, otherwise MPEG audio,
-    /// since radio streams may open with junk or in the middle of a frame. Containers it cannot read yet are
-    /// refused by their signatures.
-    static func reader(sniffing bytes: UnsafeRawBufferPointer, limits: MetadataLimits) throws -> any FormatReader {
+    /// The first position not yet ruled out as the start of a chain, so each byte is looked at once however
+    /// the stream is chunked.
+    private var resumePosition = 0
+
+    /// The reader for a stream starting with `bytes`, or nil while more bytes are needed to decide. Containers
+    /// it cannot read yet are refused by their signatures. Sync-word formats are told apart by the first chain
+    /// of `chainLength` headers past a leading ID3v2 tag (ADTS and MPEG audio share a sync word; their layer
+    /// bits differ), never by one header. Without a chain, MPEG audio is assumed: its reader skips junk.
+    mutating func reader(sniffing bytes: UnsafeRawBufferPointer, isEndOfInput: Bool,
+                         limits: MetadataLimits) throws -> (any FormatReader)? {
+        guard bytes.count >= Self.signatureLength || isEndOfInput else { return nil }
         let signatures: [[UInt8]] = [
             Array("RIFF".utf8), Array("RF64".utf8), Array("FORM".utf8), Array("OggS".utf8), Array("fLaC".utf8),
             Array("caff".utf8),
@@ -23,10 +36,71 @@ enum FormatSniffer {
         if signatures.contains(where: { bytes.starts(with: $0) }) || bytes.dropFirst(4).starts(with: "ftyp".utf8) {
             throw AudioFileStreamError.unsupportedFileType
         }
-        // ADTS shares MPEG audio's sync word but has layer bits 00.
-        if ADTSFrameHeader(bytes: bytes, at: 0) != nil {
-            return SyncFrameReader(ADTSFormat(), limits: limits)
+        let mpeg = SyncFrameReader(MPEGAudioFormat(), limits: limits)
+        let start = ID3v2Header(bytes).map { ID3v2Header.length + $0.size + ($0.hasFooter ? 10 : 0) } ?? 0
+        guard start <= Self.largestLeadingTag else { return mpeg }
+        resumePosition = max(resumePosition, start)
+        while resumePosition < min(bytes.count, start + Self.searchLength) {
+            if bytes[resumePosition] == 0xFF {
+                let adts = Self.chain(of: ADTSFormat(), in: bytes, at: resumePosition, isEndOfInput: isEndOfInput)
+                if adts == .found { return SyncFrameReader(ADTSFormat(), limits: limits) }
+                let mpegChain = Self.chain(of: MPEGAudioFormat(), in: bytes, at: resumePosition,
+                                           isEndOfInput: isEndOfInput)
+                if mpegChain == .found { return mpeg }
+                if adts == .needMore || mpegChain == .needMore { return nil }
+            }
+            resumePosition += 1
         }
-        return SyncFrameReader(MPEGAudioFormat(), limits: limits)
+        return bytes.count < start + Self.searchLength && !isEndOfInput ? nil : mpeg
+    }
+
+    private enum ChainSearch {
+        case found
+        case none
+        case needMore
+    }
+
+    /// Whether `chainLength` compatible headers of `format`, each where the last one's length says, start at
+    /// `position`; a chain cut by the end of the input counts.
+    private static func chain<Format: SyncFormat>(of format: Format, in bytes: UnsafeRawBufferPointer,
+                                                  at position: Int, isEndOfInput: Bool) -> ChainSearch {
+        guard position + Format.headerLength <= bytes.count else { return isEndOfInput ? .none : .needMore }
+        guard let first = format.header(in: bytes, at: position) else { return .none }
+        var previous = first
+        var next = position
+        for link in 1..<Self.chainLength {
+            switch format.frameLength(of: previous) {
+            case .exact(let length): next += length
+            case .invalid: return .none
+            case .untilNextFrame(let minimum, let maximum, _):
+                guard let following = nextHeader(of: format, after: previous, in: bytes, from: next + minimum,
+                                                 through: next + maximum) else {
+                    return next + maximum + Format.headerLength > bytes.count && !isEndOfInput ? .needMore : .none
+                }
+                next = following
+            }
+            guard next + Format.headerLength <= bytes.count else {
+                return isEndOfInput ? (link > 1 ? .found : .none) : .needMore
+            }
+            guard let following = format.header(in: bytes, at: next), format.isCompatible(following, with: previous)
+            else { return .none }
+            previous = following
+        }
+        return .found
+    }
+
+    /// The position of the first header compatible with `header` in `range` (free format's next frame).
+    private static func nextHeader<Format: SyncFormat>(of format: Format, after header: Format.Header,
+                                                       in bytes: UnsafeRawBufferPointer, from first: Int,
+                                                       through last: Int) -> Int? {
+        var position = first
+        while position <= last && position + Format.headerLength <= bytes.count {
+            if Format.mayStartFrame(bytes[position]), let candidate = format.header(in: bytes, at: position),
+               format.isCompatible(candidate, with: header) {
+                return position
+            }
+            position += 1
+        }
+        return nil
     }
 }
