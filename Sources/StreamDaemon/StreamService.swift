@@ -101,7 +101,7 @@ final class StreamService: @unchecked Sendable {
     }
 
     /// Applies a reload that changed only the subscriber limits or the socket's mode and owner (see
-    /// `StreamReload.adjust`): subscribers stay connected and get the new limits from their next message; a
+    /// `StreamReload.adjust(to:)`): subscribers stay connected and get the new limits from their next message; a
     /// socket file the daemon made gets the new mode and owner, one systemd passed is left as its unit says.
     /// Succeeds once every hub has the new limits; a failed chmod or chown is logged and changes nothing else.
     func adjust(to newConfig: StreamConfig) -> EventLoopFuture<Void> {
@@ -115,7 +115,7 @@ final class StreamService: @unchecked Sendable {
                     logger.error("socket mode and owner not changed: \(error)")
                 }
             }
-            logger.info("limits changed; applied without a restart")
+            logger.info("new limits and socket settings applied without a restart")
             return hubs.update(limits: newConfig.limits)
         }
     }
