@@ -26,8 +26,6 @@ public enum EventJSON {
         }
     }
 
-    public static let end = JSON.object([("event", .string("end"))])
-
     /// One packet of a batch, as `packets(in:)` lists it.
     public static func packet(_ packet: (offset: Int64, size: Int64, frames: Int64)) -> JSON {
         .object([

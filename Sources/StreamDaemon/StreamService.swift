@@ -7,7 +7,9 @@ import NIOPosix
 /// The stream's state lives on its own event loop, with its pipeline; subscriber connections are spread over
 /// every loop of the group, each joining the hub of its loop, so no part needs a lock.
 final class StreamService: @unchecked Sendable {
-    let config: StreamConfig
+    let name: String
+    /// The stream's configuration; once started, touched on `eventLoop` only, where `adjust(to:)` changes it.
+    private var config: StreamConfig
     let logger: Logger
     let eventLoop: EventLoop
     let hubs: HubGroup
@@ -32,6 +34,7 @@ final class StreamService: @unchecked Sendable {
 
     init(config: StreamConfig, group: EventLoopGroup, inherited: InheritedSockets,
          onEnd: @escaping @Sendable (StreamService) -> Void) {
+        name = config.name
         self.config = config
         self.inherited = inherited
         self.group = group
@@ -85,22 +88,42 @@ final class StreamService: @unchecked Sendable {
             }
     }
 
-    /// Stops the source, sends the end event, gives subscribers up to `grace` to take what is queued, then
-    /// closes everything and removes the socket.
-    func stop(grace: TimeAmount) -> EventLoopFuture<Void> {
+    /// Stops the source, sends the end event with `reason`, gives subscribers up to `grace` to take what is
+    /// queued, then closes everything and removes the socket.
+    func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
         reader?.stop()
         return eventLoop.flatSubmit { [self] in
             httpSource?.stop()
-            if state != .ended { pipeline.finish() }
+            if state != .ended { pipeline.finish(reason) }
             state = .stopped
             return finish(grace: grace)
+        }
+    }
+
+    /// Applies a reload that changed only the subscriber limits or the socket's mode and owner (see
+    /// `StreamReload.adjust(to:)`): subscribers stay connected and get the new limits from their next message; a
+    /// socket file the daemon made gets the new mode and owner, one systemd passed is left as its unit says.
+    /// Succeeds once every hub has the new limits; a failed chmod or chown is logged and changes nothing else.
+    func adjust(to newConfig: StreamConfig) -> EventLoopFuture<Void> {
+        eventLoop.flatSubmit { [self] in
+            let socketChanged = newConfig.socket != config.socket
+            config = newConfig
+            if socketChanged, listener?.createdFile != nil {
+                do {
+                    try SocketFile.applyOwnership(newConfig.socket)
+                } catch {
+                    logger.error("socket mode and owner not changed: \(error)")
+                }
+            }
+            logger.info("new limits and socket settings applied without a restart")
+            return hubs.update(limits: newConfig.limits)
         }
     }
 
     /// The first message of every subscriber.
     func welcome(allocator: ByteBufferAllocator) -> ByteBuffer {
         WireEncoding.message(.welcome, json: .object([
-            ("protocol", .number(WireProtocol.version)), ("stream", .string(config.name)),
+            ("protocol", .number(WireProtocol.version)), ("stream", .string(name)),
         ]), allocator: allocator)
     }
 
@@ -113,8 +136,9 @@ final class StreamService: @unchecked Sendable {
         }
         return shards.map { [self] shards in
             .object([
-                ("name", .string(config.name)), ("source", .string(config.source.description)),
+                ("name", .string(name)), ("source", .string(config.source.description)),
                 ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
+                ("limits", config.limits.json),
                 ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
             ] + sourceStatus + pipeline.statistics.json + [
                 ("bytesOut", .number(shards.reduce(0) { $0 + $1.sentBytes })),
@@ -152,30 +176,40 @@ final class StreamService: @unchecked Sendable {
         let parsed = eventLoop.submit { [self] () -> Double? in
             switch output {
             case .bytes(let bytes, let discontinuity):
-                let parsed = bytes.withUnsafeBytes { pipeline.ingest($0, discontinuity: discontinuity) }
-                if parsed { return pipeline.audioSeconds }
-                sourceEnded(failure: "unreadable stream")
-                return nil
+                let parsed = bytes.withUnsafeBytes { parse($0, discontinuity: discontinuity) }
+                return parsed ? pipeline.audioSeconds : nil
             case .end(let failure):
-                sourceEnded(failure: failure)
+                end(.sourceEnded(failure: failure))
                 return nil
             }
         }
         return (try? parsed.wait()) ?? nil
     }
 
-    /// The source ran out: stdin and files without loop cannot start again, so the stream ends for good.
-    func sourceEnded(failure: String?) {
+    /// Parses the source's next bytes; a stream the parser refuses ends at once.
+    /// - Returns: false when the stream has ended.
+    private func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) -> Bool {
+        do {
+            try pipeline.ingest(bytes, discontinuity: discontinuity)
+            return true
+        } catch {
+            end(.unsupportedFormat(error: "\(error)"))
+            return false
+        }
+    }
+
+    /// The source ran out, or its bytes cannot be read: nothing will come, so the stream ends for good.
+    private func end(_ reason: EndReason) {
         guard state == .running else { return }
         reader?.stop()
         httpSource?.stop()
-        self.failure = failure
-        if let failure {
-            logger.error("source failed: \(failure)")
-        } else {
-            logger.info("source ended")
+        failure = reason.failure
+        switch reason {
+        case .unsupportedFormat(let error): logger.error("cannot parse the stream: \(error)")
+        case .sourceEnded(let failure?): logger.error("source failed: \(failure)")
+        default: logger.info("source ended")
         }
-        pipeline.finish()
+        pipeline.finish(reason)
         state = .ended
         finish(grace: .nanoseconds(Int64(config.limits.disconnectAfter * 1e9))).whenComplete { [self] _ in onEnd(self) }
     }
@@ -219,6 +253,16 @@ extension StreamService {
     }
 }
 
+extension SubscriberLimits {
+    /// The limits as `audiostream status` shows them.
+    var json: JSON {
+        .object([
+            ("queueSeconds", .double(queueSeconds)), ("disconnectAfter", .double(disconnectAfter)),
+            ("historySeconds", .double(historySeconds)),
+        ])
+    }
+}
+
 extension SourceConfig: CustomStringConvertible {
     public var description: String {
         switch self {
@@ -236,14 +280,19 @@ extension StreamService: HTTPSourceDelegate {
 
     func sourceReceived(audio: UnsafeRawBufferPointer) {
         guard state == .running else { return }
-        if !pipeline.ingest(audio, discontinuity: false) { sourceEnded(failure: "unreadable stream") }
+        _ = parse(audio, discontinuity: false)
     }
 
     func sourceReceived(_ metadata: ICYMetadata) {
         pipeline.received(.icy(metadata))
     }
 
-    func sourceLost(_ reason: String) {
-        lastSourceError = reason
+    func sourceChanged(_ state: SourceState) {
+        if let error = state.error { lastSourceError = error }
+        pipeline.sourceChanged(state)
+    }
+
+    func sourceEnded(failure: String?) {
+        end(.sourceEnded(failure: failure))
     }
 }

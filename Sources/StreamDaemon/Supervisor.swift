@@ -50,9 +50,10 @@ final class Supervisor: @unchecked Sendable {
         }
     }
 
-    /// Re-reads the configuration: streams that changed are restarted, new ones started, removed ones stopped;
-    /// unchanged streams and their subscribers are left alone. A bad file changes nothing. A reload asked for
-    /// while one is being applied runs once that one is done, with the file as it is then.
+    /// Re-reads the configuration and applies it as `StreamReload` says: new streams start, removed ones stop,
+    /// changed ones restart, and those whose limits or socket mode and owner alone changed get them while their
+    /// subscribers stay; unchanged streams and their subscribers are left alone. A bad file changes nothing. A
+    /// reload asked for while one is being applied runs once that one is done, with the file as it is then.
     func reload() {
         eventLoop.execute { [self] in
             guard !stopping else { return }
@@ -80,14 +81,22 @@ final class Supervisor: @unchecked Sendable {
         }
         reloading = true
         let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
-        let changed = streams.values.filter { wanted[$0.config.name] != $0.config }
-        let stops = changed.map { service in
-            streams[service.config.name] = nil
-            service.logger.info(wanted[service.config.name] == nil ? "removed" : "changed; restarting")
-            return service.stop(grace: .zero)
+        var changes: [EventLoopFuture<Void>] = []
+        for old in config.streams {
+            guard let service = streams[old.name] else { continue }
+            switch StreamReload(from: old, to: wanted[old.name]) {
+            case .keep:
+                break
+            case .adjust(let new):
+                changes.append(service.adjust(to: new))
+            case .restart:
+                changes.append(stopForReload(service, reason: .restartedByReload, "changed; restarting"))
+            case .remove:
+                changes.append(stopForReload(service, reason: .removedByReload, "removed"))
+            }
         }
         config = newConfig
-        EventLoopFuture.andAllComplete(stops, on: eventLoop).flatMap { [self] () -> EventLoopFuture<Void> in
+        EventLoopFuture.andAllComplete(changes, on: eventLoop).flatMap { [self] () -> EventLoopFuture<Void> in
             guard !stopping else { return eventLoop.makeSucceededVoidFuture() }
             // The control socket moves first: a stream may be given its old path.
             var starts: [EventLoopFuture<Void>] = []
@@ -113,6 +122,14 @@ final class Supervisor: @unchecked Sendable {
         }
     }
 
+    /// Takes a stream out of the running ones and ends it at once, its subscribers told `reason`.
+    private func stopForReload(_ service: StreamService, reason: EndReason, _ logLine: String)
+        -> EventLoopFuture<Void> {
+        streams[service.name] = nil
+        service.logger.info("\(logLine)")
+        return service.stop(grace: .zero, reason: reason)
+    }
+
     /// Ends every stream, giving subscribers a moment to take what is queued, then reports `status`.
     func stop(status: Int32 = 0) {
         eventLoop.execute { [self] in
@@ -120,7 +137,7 @@ final class Supervisor: @unchecked Sendable {
             stopping = true
             systemd.notifier?.stopping()
             logger.info("stopping")
-            let stops = streams.values.map { $0.stop(grace: Self.shutdownGrace) }
+            let stops = streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
             streams.removeAll()
             EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
                 stopControl()
@@ -155,9 +172,9 @@ final class Supervisor: @unchecked Sendable {
 
     /// A stream whose source ended for good is forgotten; when none is left, the daemon is done.
     private func streamEnded(_ service: StreamService) {
-        guard streams[service.config.name] === service else { return }
-        streams[service.config.name] = nil
-        endedStreams[service.config.name] = service.config
+        guard streams[service.name] === service else { return }
+        streams[service.name] = nil
+        endedStreams[service.name] = config.streams.first { $0.name == service.name }
         if service.failure != nil { streamsFailed += 1 }
         if streams.isEmpty && !stopping && !reloading {
             // Exit 1 when a source failed, so that a supervisor such as systemd restarts the daemon.

@@ -35,7 +35,7 @@ struct EventsCommand: ParsableCommand {
             if input.isNetwork { try out.flush() }
         }
         sourceMetadata.release(upTo: .max, printMetadata)
-        out.line(EventJSON.end.text)
+        out.line(EventJSON.end(.sourceEnded(failure: nil)).text)
         try out.flush()
     }
 }

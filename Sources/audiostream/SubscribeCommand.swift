@@ -62,7 +62,7 @@ struct SubscribeCommand: ParsableCommand {
             switch message {
             case .json(.event, let text):
                 lines?.line(text)
-                if text == EventJSON.end.text {
+                if Self.eventName(text) == "end" {
                     try lines?.flush()
                     try media?.flush()
                     return
@@ -92,5 +92,11 @@ struct SubscribeCommand: ParsableCommand {
         try lines?.flush()
         try media?.flush()
         throw CommandFailure("the connection closed before the end of the stream")
+    }
+
+    /// The `event` of an event's JSON text: the end is known by its name, whatever else it says.
+    private static func eventName(_ text: String) -> String? {
+        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        return object?["event"] as? String
     }
 }

@@ -31,6 +31,7 @@ import Testing
             #expect(packets == expectedLines)
             #expect(result.output == expectedBytes)
             #expect(events.last?["event"] as? String == "end")
+            #expect(events.last?["reason"] as? String == "sourceEnded")
             #expect(events.contains { $0["event"] as? String == "property" && $0["id"] as? String == "redy" })
         }
         // stdin cannot start again: with its only stream ended, the daemon is done.
@@ -58,7 +59,31 @@ import Testing
         #expect(frames == fixture.facts?["mpg123Samples"] as? Int)
     }
 
-    @Test func aStreamThatIsNotAudioEndsAloneWithAClearError() throws {
+    /// A subscriber of packets alone cannot use them without their format, so it gets the format (and nothing
+    /// else of the properties) before the first packet.
+    @Test func aSubscriberOfPacketsAloneGetsTheFormatFirst() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        let subscriber = try daemon.subscribe("radio", kinds: "packets")
+        daemon.feed(Data(fixture.bytes))
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        let events = result.lines.compactMap(Self.object)
+        let properties = events.filter { $0["event"] as? String == "property" }
+        #expect(properties.map { $0["id"] as? String } == ["dfmt"])
+        let format = try #require(properties.first?["value"] as? [String: Any])
+        #expect(format["sampleRate"] as? Int == fixture.facts?["sampleRate"] as? Int)
+        #expect(format["channelsPerFrame"] as? Int == fixture.facts?["channels"] as? Int)
+        #expect(format["framesPerPacket"] as? Int == 1152)
+        let firstPacket = events.firstIndex { $0["event"] as? String == "packet" }
+        #expect(events.firstIndex { $0["event"] as? String == "property" }.map { $0 < firstPacket ?? 0 } == true)
+    }
+
+    /// Containers this version does not read, by their first bytes: the parser refuses them at once.
+    @Test(arguments: [Data("RIFF".utf8) + Data([0x24, 0x10, 0, 0]) + Data("WAVEfmt ".utf8), Data("OggS".utf8)])
+    func aStreamThatIsNotAudioEndsAloneWithAClearError(start: Data) throws {
         let daemon = try DaemonHarness(config: """
             control: control.sock
             streams:
@@ -75,12 +100,11 @@ import Testing
         let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets",
                                                folder: daemon.folder, name: "radio")
         try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
-        // An Ogg page header: a container this version does not read.
-        daemon.feed(Data("OggS".utf8) + Data(repeating: 0, count: 4096))
+        daemon.feed(start + Data(repeating: 0, count: 4096))
 
         let result = subscriber.finish()
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.lines == [#"{"event":"end"}"#])
+        #expect(result.lines == [#"{"event":"end","reason":"unsupportedFormat","error":"unsupported file type ('typ?')"}"#])
         try daemon.waitUntil("the error to be logged") { daemon.log.contains("stream=radio") && daemon.log.contains("cannot parse") }
         #expect(try daemon.streamStatus("music")?["state"] as? String == "running")
         try daemon.waitForSocket("music.sock")

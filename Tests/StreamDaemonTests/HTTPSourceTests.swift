@@ -123,6 +123,57 @@ import Testing
         stalled.stop()
     }
 
+    /// A station in trouble is announced while it happens, to a subscriber of metadata: each lost or stalled
+    /// connection, the attempt to come with its wait, each new connection, and at last why the stream ended.
+    @Test func troubleAtTheSourceIsAnnouncedWhileItHappens() throws {
+        let fixture = ICYFixture("icy-metaint64")
+        let whole = LocalRadioServer.Reply.icy(fixture.body, metaint: fixture.metaint)
+        var cut = whole
+        cut.cutAfter = 9000
+        var stall = whole
+        stall.stallAfter = 2000
+        // The stall is the last failure the policy allows. The timeout leaves the held first answer time for the
+        // subscriber to join.
+        let server = try LocalRadioServer(replies: [cut, .status("503 Service Unavailable"), whole, stall], held: true)
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            streams:
+              - name: radio
+                source: \(server.url)
+                socket: radio.sock
+                stallTimeout: 3
+                reconnect: {initialDelay: 0.05, maxDelay: 0.1, attempts: 4}
+            """)
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata")
+        server.open()
+        let result = subscriber.finish()
+        #expect(try daemon.waitForExit() == 1, "\(daemon.log)")
+        server.stop()
+
+        #expect(result.status == 0, "\(result.errors)")
+        let events = result.lines.compactMap(DaemonStdinTests.object)
+        let source = events.filter { $0["event"] as? String == "source" }
+        #expect(source.map(Self.sourceState) == [
+            "connected 0", "lost: the server ended the stream", "reconnecting 1",
+            "lost: HTTP 503 Service Unavailable", "reconnecting 2", "connected 2",
+            "lost: the server ended the stream", "reconnecting 3", "connected 3", "stalled: stalled: no data for 3 s",
+        ], "\(daemon.log)")
+        // Each wait is the policy's: doubling from 0.05 s up to 0.1 s, less up to half of it.
+        let delays = source.compactMap { $0["delay"] as? Double }
+        #expect(delays.count == 3)
+        #expect(delays.first.map { (0.025...0.05).contains($0) } == true)
+        #expect(delays.dropFirst().allSatisfy { (0.05...0.1).contains($0) })
+        #expect(result.lines.last == #"{"event":"end","reason":"sourceEnded","error":"#
+            + #""stalled: no data for 3 s (gave up after 4 failed attempts)"}"#)
+    }
+
+    /// A `source` event as `STATE ATTEMPT` or `STATE: ERROR`.
+    static func sourceState(_ event: [String: Any]) -> String {
+        let state = event["state"] as? String ?? "?"
+        if let attempt = event["attempt"] as? Int { return "\(state) \(attempt)" }
+        return "\(state): \(event["error"] as? String ?? "?")"
+    }
+
     // MARK: - Helpers
 
     struct Received {

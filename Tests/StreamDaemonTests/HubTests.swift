@@ -42,7 +42,9 @@ import Testing
         hub.flush()
 
         let allPackets = packets.map(Received.packet)
-        #expect(try packetsOnly.received() == [.welcome] + allPackets[..<3] + [gap.received] + allPackets[3...])
+        // The format is what packets cannot be used without: a subscriber of packets gets it unasked.
+        #expect(try packetsOnly.received() == [.welcome, format.received] + allPackets[..<3] + [gap.received]
+            + allPackets[3...])
         #expect(try propertiesOnly.received() == [.welcome, format.received, gap.received, bitRate.received])
         #expect(try metadataOnly.received() == [.welcome, title.received, gap.received])
         let s16 = [16384, -8192, 32767, -32768].flatMap { Int16($0).littleEndianBytes }
@@ -96,7 +98,73 @@ import Testing
         let packets = Member(hub, [.packets])
         #expect(try properties.received() == [.welcome] + state.properties)
         #expect(try metadata.received() == [.welcome, state.lastMetadata])
-        #expect(try packets.received() == [.welcome])
+        #expect(try packets.received() == [.welcome, state.format])
+    }
+
+    @Test func aSubscriberOfPacketsWithoutPropertiesGetsTheFormatAndCookieWheneverTheyChange() throws {
+        let hub = Hub(limits: Self.roomy)
+        let packetsOnly = Member(hub, [.packets])
+        let packetsAndMetadata = Member(hub, [.packets, .metadata])
+        let pcmOnly = Member(hub, [.pcm])
+        let format = TestEvent.property(.dataFormat, 1)
+        let cookie = TestEvent.property(.magicCookieData, 7)
+        let bitRate = TestEvent.property(.bitRate, 128_000)
+        let newFormat = TestEvent.property(.dataFormat, 2)
+        let packets = TestPacket.run(2)
+        for event in [format, cookie, bitRate] { event.publish(to: hub) }
+        hub.publishPacket(packets[0].message)
+        newFormat.publish(to: hub)
+        hub.publishPacket(packets[1].message)
+        hub.flush()
+
+        let expected = [.welcome, format.received, cookie.received, .packet(packets[0]), newFormat.received,
+                        .packet(packets[1])]
+        #expect(try packetsOnly.received() == expected)
+        #expect(try packetsAndMetadata.received() == expected)
+        #expect(try pcmOnly.received() == [.welcome])
+        // A newcomer gets their current values, in the order they first appeared, and still not the bit rate.
+        let newcomer = Member(hub, [.packets])
+        #expect(try newcomer.received() == [.welcome, newFormat.received, cookie.received])
+    }
+
+    @Test func sourceEventsReachTheSubscribersOfMetadataOrPropertiesAndNewcomersGetTheLast() throws {
+        let hub = Hub(limits: Self.roomy)
+        let packetsOnly = Member(hub, [.packets])
+        let pcmOnly = Member(hub, [.pcm])
+        let metadata = Member(hub, [.metadata])
+        let properties = Member(hub, [.properties, .packets])
+        let title = TestEvent.metadata("Now", source: "icy")
+        let lost = TestEvent.source(.lost(error: "HTTP 503 Service Unavailable"))
+        let reconnecting = TestEvent.source(.reconnecting(attempt: 1, delay: 0.5))
+        for event in [title, lost, reconnecting] { event.publish(to: hub) }
+        hub.flush()
+
+        #expect(try packetsOnly.received() == [.welcome])
+        #expect(try pcmOnly.received() == [.welcome])
+        #expect(try metadata.received() == [.welcome, title.received, lost.received, reconnecting.received])
+        #expect(try properties.received() == [.welcome, lost.received, reconnecting.received])
+        #expect(try Member(hub, [.metadata]).received() == [.welcome, title.received, reconnecting.received])
+        #expect(try Member(hub, [.properties]).received() == [.welcome, reconnecting.received])
+        #expect(try Member(hub, [.packets, .pcm]).received() == [.welcome])
+    }
+
+    @Test func newLimitsReachTheSubscribersAlreadyConnectedAndTheHistory() throws {
+        let hub = Hub(limits: Self.roomy)
+        let stalled = Member(hub, [.packets], writable: false)
+        let packets = TestPacket.run(8)
+        for packet in packets[..<2] { hub.publishPacket(packet.message) }
+        hub.update(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0.5))
+        for packet in packets[2...] { hub.publishPacket(packet.message) }
+        hub.flush()
+        stalled.resume()
+
+        // The 1 s queue keeps the last four quarter-second packets; a burst gets the 0.5 s the history keeps.
+        #expect(try stalled.received() == [
+            .welcome, .overflow(Overflow(resumingAt: packets[4], dropped: packets[..<4])),
+        ] + packets[4...].map(Received.packet))
+        #expect(try Member(hub, [.packets], burst: 10).received() == [.welcome] + packets.suffix(2).map(Received.packet))
+        hub.update(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0))
+        #expect(try Member(hub, [.packets], burst: 10).received() == [.welcome])
     }
 
     @Test func aNewcomerGetsTheLastMetadataOfEachSourceInTheOrderTheyAppeared() throws {
@@ -238,7 +306,8 @@ import Testing
         hub.flush()
         hub.end(TestEvent.end.buffer)
 
-        #expect(try reading.received() == [.welcome] + packets.map(Received.packet) + [TestEvent.end.received])
+        #expect(try reading.received() == [.welcome] + packets.map(Received.packet)
+            + [format.received, TestEvent.end.received])
         #expect(reading.sink.closing == .afterPendingWrites)
         #expect(try stalled.received() == [])
         #expect(stalled.sink.closing == nil)
@@ -496,12 +565,18 @@ private struct TestEvent {
         case metadata
         /// For every subscriber: a discontinuity of the input, the end.
         case everyone
+        /// What a network source is going through.
+        case source
     }
 
     let kind: Kind
     let json: JSON
 
-    static let end = TestEvent(kind: .everyone, json: EventJSON.end)
+    static let end = TestEvent(kind: .everyone, json: EventJSON.end(.sourceEnded(failure: nil)))
+
+    static func source(_ state: SourceState) -> TestEvent {
+        TestEvent(kind: .source, json: EventJSON.source(state))
+    }
 
     static func property(_ id: AudioFileStreamPropertyID, _ value: Int) -> TestEvent {
         TestEvent(kind: .property(id), json: .object([
@@ -531,6 +606,7 @@ private struct TestEvent {
         case .property(let id): hub.publishProperty(id, buffer)
         case .metadata: hub.publishMetadata(buffer, from: "id3v2")
         case .everyone: hub.publishEvent(buffer)
+        case .source: hub.publishSource(buffer)
         }
     }
 }
@@ -541,6 +617,8 @@ private struct StreamState {
     let packets: [Received]
     /// The latest value of each property, in the order they first appeared.
     let properties: [Received]
+    /// The latest format.
+    let format: Received
     let lastMetadata: Received
 
     /// The properties, then the last metadata: what a newcomer asking for both gets before its burst.
@@ -559,6 +637,7 @@ private struct StreamState {
         for packet in packets[10...] { hub.publishPacket(packet.message) }
         return StreamState(
             packets: packets.map(Received.packet), properties: [newFormat, bitRate, ready].map(\.received),
+            format: newFormat.received,
             lastMetadata: metadata[1].received)
     }
 }

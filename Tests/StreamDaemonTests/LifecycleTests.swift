@@ -30,7 +30,7 @@ import Testing
         #expect(try daemon.waitForExit() == 0)
         let result = subscriber.finish()
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.lines.last == #"{"event":"end"}"#)
+        #expect(result.lines.last == #"{"event":"end","reason":"daemonStopping"}"#)
         for socket in ["radio.sock", "control.sock"] {
             #expect(!FileManager.default.fileExists(atPath: daemon.path(socket)))
         }
@@ -53,11 +53,11 @@ import Testing
         try daemon.waitForSocket("added.sock")
         try daemon.waitUntil("the removed stream to go") { try daemon.streamStatus("removed") == nil }
 
-        // Subscribers of the changed and removed streams were told the end; the kept one is still served.
-        for subscriber in subscribers.dropFirst() {
+        // Subscribers of the changed and removed streams were told the end and why; the kept one is still served.
+        for (subscriber, reason) in zip(subscribers.dropFirst(), ["restartedByReload", "removedByReload"]) {
             let result = subscriber.finish()
             #expect(result.status == 0, "\(result.errors)")
-            #expect(result.lines.last == #"{"event":"end"}"#)
+            #expect(result.lines.last == #"{"event":"end","reason":"\#(reason)"}"#)
         }
         #expect(!FileManager.default.fileExists(atPath: daemon.path("removed.sock")))
         let linesBefore = subscribers[0].linesSoFar
@@ -76,6 +76,41 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
         #expect(subscribers[0].finish().status == 0)
+    }
+
+    /// A reload that changes only the limits and the socket's mode applies them to the running stream: its
+    /// subscriber stays connected and keeps receiving, status shows the new limits, the socket file the new mode.
+    @Test func aReloadThatChangesOnlyLimitsKeepsTheSubscribers() throws {
+        let config = { (limits: String, mode: String) in
+            "control: control.sock\nstreams:\n" + Self.stream("radio").replacingOccurrences(
+                of: "socket: radio.sock", with: "socket: {path: radio.sock, mode: \"\(mode)\"}\n    \(limits)")
+        }
+        let daemon = try DaemonHarness(config: config("queueSeconds: 5", "0660"))
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata")
+        try daemon.waitUntil("the subscriber to get packets") { subscriber.linesSoFar > 3 }
+        let subscriberIDs = {
+            (try daemon.streamStatus("radio")?["subscribers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        }
+        let idsBefore = try subscriberIDs()
+
+        try config("queueSeconds: 3\n    disconnectAfter: 4\n    historySeconds: 2", "0600")
+            .write(toFile: daemon.path("config.yaml"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitUntil("the new limits") {
+            let limits = try daemon.streamStatus("radio")?["limits"] as? [String: Int]
+            return limits == ["queueSeconds": 3, "disconnectAfter": 4, "historySeconds": 2]
+        }
+        let linesBefore = subscriber.linesSoFar
+        try daemon.waitUntil("the subscriber to go on") { subscriber.linesSoFar > linesBefore + 3 }
+        #expect(!subscriber.events.contains { $0["event"] as? String == "end" })
+        #expect(try subscriberIDs() == idsBefore)
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.path("radio.sock"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(daemon.log.contains("new limits and socket settings applied without a restart"))
+
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        #expect(subscriber.finish().lines.last == #"{"event":"end","reason":"daemonStopping"}"#)
     }
 
     @Test func subscribersThatLeaveRightAfterTheirHelloAreForgotten() throws {

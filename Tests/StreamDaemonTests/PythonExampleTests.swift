@@ -21,7 +21,7 @@ import Testing
 
         let result = try script.finish(daemon)
         #expect(result.status == 0)
-        #expect(result.lines.last == #"{"event":"end"}"#)
+        #expect(result.lines.last == #"{"event":"end","reason":"sourceEnded"}"#)
         let expected = fixture.expectedPackets.map { packet in
             let frames = Self.framesPerPacket(header: fixture.bytes[Int(packet.offset) + 1])
             return #"{"event":"packet","offset":\#(packet.offset),"size":\#(packet.size),"frames":\#(frames)}"#

@@ -79,7 +79,7 @@ import Testing
         try daemon.waitUntil("packets") { subscriber.linesSoFar > 10 }
 
         // A reload that restarts the stream gets the same socket back.
-        try Self.config.replacingOccurrences(of: "loop: true", with: "loop: true\n    queueSeconds: 3")
+        try Self.config.replacingOccurrences(of: "loop: true", with: "loop: true\n    pace: 2")
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         try daemon.waitUntil("the end of the old stream") { subscriber.events.last?["event"] as? String == "end" }

@@ -5,10 +5,11 @@ import NIOCore
 
 /// Fans one stream's messages out to the subscribers on one event loop, each message encoded once.
 ///
-/// Keeps what a newcomer needs: the current properties, the last metadata and the recent packets for a burst.
-/// Confined to its event loop.
+/// Keeps what a newcomer needs: the current properties, the last metadata, the source's last condition and the
+/// recent packets for a burst. Confined to its event loop.
 final class Hub {
-    let limits: SubscriberLimits
+    /// Applied to every subscriber, present and future; a reload may change them with `update(limits:)`.
+    private(set) var limits: SubscriberLimits
     private let demand: PCMDemand
     private let logger: Logger
     private(set) var subscribers: [Subscriber] = []
@@ -19,6 +20,8 @@ final class Hub {
     private var properties: [(id: AudioFileStreamPropertyID, message: ByteBuffer)] = []
     /// The latest metadata of each source, in the order the sources first appeared.
     private var lastMetadata: [(source: String, message: ByteBuffer)] = []
+    /// The last `source` event of a network source.
+    private var lastSource: ByteBuffer?
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -44,15 +47,17 @@ final class Hub {
     /// Bytes written to every subscriber, present and past.
     var sentBytes: Int { subscribers.reduce(departedSentBytes) { $0 + $1.sentBytes } }
 
-    /// Adds a subscriber: it gets the welcome, the current state it asked for, and its burst.
+    /// Adds a subscriber: it gets the welcome, the current state it would be sent live (properties, metadata,
+    /// the source's condition), and its burst.
     func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer, now: NIODeadline = .now()) -> Subscriber {
         let subscriber = Subscriber(id: nextSubscriberID, hello: hello, sink: sink, limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
         subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcmEncoding) }
         var opening = [welcome]
-        if hello.kinds.contains(.properties) { opening += properties.map(\.message) }
+        opening += properties.filter { subscriber.wanted & Audience.of($0.id) != 0 }.map(\.message)
         if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
+        if subscriber.wanted & Audience.streamStatus != 0, let lastSource { opening.append(lastSource) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if hello.kinds.contains(.packets) {
             for message in burst(seconds: hello.burstSeconds) {
@@ -82,6 +87,7 @@ final class Hub {
             case .property(let id, let buffer): publishProperty(id, buffer)
             case .metadata(let source, let buffer): publishMetadata(buffer, from: source)
             case .event(let buffer): publishEvent(buffer)
+            case .source(let buffer): publishSource(buffer)
             case .packet(let packet): publishPacket(packet)
             case .pcm(let buffers): publishPCM(buffers)
             case .end(let buffer): end(buffer)
@@ -96,7 +102,7 @@ final class Hub {
         } else {
             properties.append((id, message))
         }
-        publish(QueuedMessage(buffer: message, audio: nil), to: .properties)
+        publish(QueuedMessage(buffer: message, audio: nil), to: Audience.of(id))
     }
 
     func publishMetadata(_ message: ByteBuffer, from source: String) {
@@ -105,17 +111,23 @@ final class Hub {
         } else {
             lastMetadata.append((source, message))
         }
-        publish(QueuedMessage(buffer: message, audio: nil), to: .metadata)
+        publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.metadata.bit)
     }
 
     /// An event every subscriber gets: a discontinuity of the input, the end.
     func publishEvent(_ message: ByteBuffer) {
-        publish(QueuedMessage(buffer: message, audio: nil), to: nil)
+        publish(QueuedMessage(buffer: message, audio: nil), to: Audience.everyone)
+    }
+
+    /// A `source` event, for the subscribers of the stream's status; newcomers get the last one.
+    func publishSource(_ message: ByteBuffer) {
+        lastSource = message
+        publish(QueuedMessage(buffer: message, audio: nil), to: Audience.streamStatus)
     }
 
     func publishPacket(_ message: QueuedMessage) {
         remember(message)
-        publish(message, to: .packets)
+        publish(message, to: Hello.Kind.packets.bit)
     }
 
     /// PCM in the encoding each subscriber asked for.
@@ -147,11 +159,18 @@ final class Hub {
         }
     }
 
-    /// Delivers to the subscribers that asked for `kind`, or to all when nil.
-    private func publish(_ message: QueuedMessage, to kind: Hello.Kind?) {
+    /// Applies a reload's limits to the subscribers connected now, from their next message, and to newcomers;
+    /// history beyond the new `historySeconds` is forgotten at once.
+    func update(limits: SubscriberLimits) {
+        self.limits = limits
+        for subscriber in subscribers { subscriber.limits = limits }
+        forgetOldHistory()
+    }
+
+    /// Delivers to the subscribers that asked for any kind of `audience` (`Hello.Kind.bit`s).
+    private func publish(_ message: QueuedMessage, to audience: UInt8) {
         let now = NIODeadline.now()
-        let bit = kind?.bit ?? 0
-        for subscriber in subscribers where subscriber.wanted & bit == bit {
+        for subscriber in subscribers where subscriber.wanted & audience != 0 {
             deliver(message, to: subscriber, now: now)
         }
     }
@@ -174,9 +193,15 @@ final class Hub {
         guard limits.historySeconds > 0, let audio = message.audio else { return }
         history.append(message)
         historySeconds += audio.seconds
-        while historySeconds > limits.historySeconds, let oldest = history.popFirst() {
+        forgetOldHistory()
+    }
+
+    /// Forgets the oldest packets beyond `historySeconds`, and all of them when bursts are off.
+    private func forgetOldHistory() {
+        while limits.historySeconds == 0 || historySeconds > limits.historySeconds, let oldest = history.popFirst() {
             historySeconds -= oldest.audio?.seconds ?? 0
         }
+        if history.isEmpty { historySeconds = 0 }
     }
 
     /// The most recent packets covering at least `seconds` of audio, oldest first, within what the queue holds
@@ -192,5 +217,21 @@ final class Hub {
             start = earlier
         }
         return Array(history[start...])
+    }
+}
+
+/// Which subscribers a message is for, as a mask of `Hello.Kind.bit`s: a subscriber that asked for any of them.
+enum Audience {
+    /// Every subscriber: whatever it asked for, it asked for something.
+    static let everyone = UInt8.max
+    /// `source` events are the stream's status: for the subscribers of its metadata or properties.
+    static let streamStatus = Hello.Kind.metadata.bit | Hello.Kind.properties.bit
+    /// Properties without which packets cannot be decoded: a subscriber of packets gets them even when it did
+    /// not ask for properties.
+    static let packetFormat: Set<AudioFileStreamPropertyID> = [.dataFormat, .magicCookieData]
+
+    /// Who gets property `id`.
+    static func of(_ id: AudioFileStreamPropertyID) -> UInt8 {
+        packetFormat.contains(id) ? Hello.Kind.properties.bit | Hello.Kind.packets.bit : Hello.Kind.properties.bit
     }
 }

@@ -48,6 +48,11 @@ final class HubGroup: @unchecked Sendable {
         }
     }
 
+    /// Gives every hub, and the subscribers connected to it, new limits; succeeds once all have them.
+    func update(limits: SubscriberLimits) -> EventLoopFuture<Void> {
+        map { $0.update(limits: limits) }.map { _ in }
+    }
+
     /// Runs `body` on every hub's loop and gathers the results.
     func map<T: Sendable>(_ body: @escaping @Sendable (Hub) -> T) -> EventLoopFuture<[T]> {
         let futures = shards.map { loop, hub in

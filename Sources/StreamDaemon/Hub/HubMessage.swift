@@ -8,6 +8,8 @@ enum HubMessage: Sendable {
     case metadata(source: String, ByteBuffer)
     /// An event for every subscriber: a discontinuity of the input.
     case event(ByteBuffer)
+    /// A `source` event: what a network source is going through.
+    case source(ByteBuffer)
     case packet(QueuedMessage)
     /// One PCM buffer in each encoding subscribers want.
     case pcm([WirePCMEncoding: QueuedMessage])

@@ -13,7 +13,8 @@ final class Subscriber {
     let wanted: UInt8
     let connectedAt: NIODeadline
     private let sink: SubscriberSink
-    private let limits: SubscriberLimits
+    /// Its hub's limits, changed by a reload.
+    var limits: SubscriberLimits
     private var queue = CircularBuffer<QueuedMessage>()
     /// Seconds of audio in `queue`.
     private(set) var queuedSeconds = 0.0

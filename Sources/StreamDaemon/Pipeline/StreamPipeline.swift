@@ -42,23 +42,17 @@ final class StreamPipeline {
     var audioSeconds: Double { statistics.audioSeconds }
 
     /// Parses the next chunk of the source and hands the results to the subscribers.
-    /// - Returns: false when the stream cannot go on (its bytes are not a format we read).
-    func ingest(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) -> Bool {
+    /// - Throws: the parser's error when the stream cannot go on (its bytes are not a format we read).
+    func ingest(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) throws {
         statistics.note(bytesIn: bytes.count)
         defer { hubs.flush() }
-        do {
-            let parser = try ensureParser()
-            if let reason = pendingDiscontinuity {
-                pendingDiscontinuity = nil
-                try parser.markDiscontinuity(reason)
-            }
-            try parser.parse(bytes, discontinuity: discontinuity)
-            audioBytes += Int64(bytes.count)
-            return true
-        } catch {
-            logger.error("cannot parse the stream: \(error)")
-            return false
+        let parser = try ensureParser()
+        if let reason = pendingDiscontinuity {
+            pendingDiscontinuity = nil
+            try parser.markDiscontinuity(reason)
         }
+        try parser.parse(bytes, discontinuity: discontinuity)
+        audioBytes += Int64(bytes.count)
     }
 
     /// A network source began a response: after earlier audio its bytes are a `reconnect` discontinuity. The
@@ -73,20 +67,26 @@ final class StreamPipeline {
         received(.station(station))
     }
 
+    /// A network source connected, lost its connection or will try again: subscribers hear it at once.
+    func sourceChanged(_ state: SourceState) {
+        hubs.send(.source(WireEncoding.message(.event, json: EventJSON.source(state), allocator: allocator)))
+        hubs.flush()
+    }
+
     /// Metadata of a network source, found after the audio parsed so far.
     func received(_ metadata: SourceMetadata) {
         sourceMetadata.append(metadata, at: audioBytes) { publish($0, at: $1) }
     }
 
-    /// Ends the stream: the parser's last packets, then the end event.
-    func finish() {
+    /// Ends the stream: the parser's last packets, then the end event saying why.
+    func finish(_ reason: EndReason) {
         do {
             try parser?.finish()
         } catch {
             logger.error("cannot parse the end of the stream: \(error)")
         }
         releaseSourceMetadata(upTo: .max)
-        hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end, allocator: allocator)))
+        hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
         hubs.flush()
     }
 

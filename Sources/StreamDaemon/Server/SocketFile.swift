@@ -59,8 +59,11 @@ enum SocketFile {
         }
     }
 
-    /// Sets the permission bits, owner and group of the socket file at `path` as `socket` configures them.
-    private static func applyOwnership(_ socket: SocketConfig, at path: String) throws {
+    /// Sets the permission bits, owner and group of the socket file at `path` (by default, the socket's own path)
+    /// as `socket` configures them; what it leaves unset is left as it is.
+    /// - Throws: `SocketFileError` when chmod or chown fails, or the user or group does not exist.
+    static func applyOwnership(_ socket: SocketConfig, at path: String? = nil) throws {
+        let path = path ?? socket.path
         if let mode = socket.mode, chmod(path, mode_t(mode)) != 0 {
             throw SocketFileError(path: socket.path, problem: "chmod failed: \(String(cString: strerror(errno)))")
         }

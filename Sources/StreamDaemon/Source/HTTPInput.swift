@@ -63,7 +63,8 @@ public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
         deliver(.metadata(metadata))
     }
 
-    func sourceLost(_ reason: String) {}
+    /// A single read has no reconnects to announce; how it ends reaches the caller through `sourceEnded`.
+    func sourceChanged(_ state: SourceState) {}
 
     func sourceEnded(failure: String?) {
         source = nil

@@ -17,6 +17,8 @@ final class HTTPSource: @unchecked Sendable {
         case ended
         case redirected(URL)
         case failed(String)
+        /// No byte came for the stall timeout.
+        case stalled
     }
 
     /// At most this many redirects are followed for one attempt.
@@ -86,7 +88,7 @@ final class HTTPSource: @unchecked Sendable {
             return finished(.failed("cannot fetch \(url.absoluteString): port \(port) is out of range"), attempt: attempt)
         }
         let stallTimeout = config.stallTimeout
-        let handler = HTTPSourceHandler(source: self, attempt: attempt, url: url, stallTimeout: stallTimeout)
+        let handler = HTTPSourceHandler(source: self, attempt: attempt, url: url)
         let unchecked = UncheckedHandler(handler: handler)
         ClientBootstrap(group: eventLoop)
             .connectTimeout(.nanoseconds(Int64(config.connectTimeout * 1e9)))
@@ -137,6 +139,7 @@ final class HTTPSource: @unchecked Sendable {
             reconnectCounter?.increment()
         }
         everConnected = true
+        delegate.sourceChanged(.connected(attempt: backoff?.failures ?? 0))
         logger.info("connected to \(config.url.withoutCredentials)", metadata: [
             "contentType": "\(info.contentType ?? "-")", "icyMetaint": "\(info.metaint.map(String.init) ?? "-")",
         ])
@@ -153,7 +156,8 @@ final class HTTPSource: @unchecked Sendable {
         delegate.sourceReceived(metadata)
     }
 
-    /// The connection is over: follow a redirect, or connect again after the policy's wait, or end.
+    /// The connection is over: follow a redirect, or connect again after the policy's wait, or end. Every
+    /// ending but a redirect is announced as `lost` or `stalled`, and a new attempt as `reconnecting`.
     func finished(_ outcome: Outcome, attempt: Int) {
         guard attempt == self.attempt, !stopped else { return }
         channel = nil
@@ -173,8 +177,12 @@ final class HTTPSource: @unchecked Sendable {
             reason = "the server ended the stream"
         case .failed(let problem):
             reason = problem
+        case .stalled:
+            reason = "stalled: no data for \(config.stallTimeout.secondsText) s"
         }
         redirectsLeft = Self.maximumRedirects
+        let lost: SourceState = if case .stalled = outcome { .stalled(error: reason) } else { .lost(error: reason) }
+        delegate.sourceChanged(lost)
         guard backoff != nil else {
             logger.warning("source lost: \(reason)")
             if case .ended = outcome { return delegate.sourceEnded(failure: nil) }
@@ -185,8 +193,9 @@ final class HTTPSource: @unchecked Sendable {
             logger.error("source lost: \(reason); giving up after \(failures) failed attempts")
             return delegate.sourceEnded(failure: "\(reason) (gave up after \(failures) failed attempts)")
         }
-        logger.warning("source lost: \(reason); reconnecting in \(String(format: "%.1f", Double(delay.nanoseconds) / 1e9)) s")
-        delegate.sourceLost(reason)
+        let seconds = Double(delay.nanoseconds) / 1e9
+        logger.warning("source lost: \(reason); reconnecting in \(String(format: "%.1f", seconds)) s")
+        delegate.sourceChanged(.reconnecting(attempt: backoff?.failures ?? 0, delay: seconds))
         retry = eventLoop.scheduleTask(in: delay) { [self] in
             retry = nil
             connect(to: config.url)
@@ -201,8 +210,8 @@ protocol HTTPSourceDelegate: AnyObject {
     /// Audio bytes, valid during the call only.
     func sourceReceived(audio: UnsafeRawBufferPointer)
     func sourceReceived(_ metadata: ICYMetadata)
-    /// The connection ended; another attempt follows.
-    func sourceLost(_ reason: String)
+    /// The source connected, lost its connection, or will try again: see `SourceState`.
+    func sourceChanged(_ state: SourceState)
     /// The source will not connect again; `failure` says why, or nil after a normal end.
     func sourceEnded(failure: String?)
 }

@@ -11,16 +11,14 @@ final class HTTPSourceHandler: ChannelInboundHandler {
     private let source: HTTPSource
     private let attempt: Int
     private let url: URL
-    private let stallTimeout: Double
     private var demuxer: ICYDemuxer?
     /// Set once the connection's fate has been told to the source: later events of the channel are noise.
     private var reported = false
 
-    init(source: HTTPSource, attempt: Int, url: URL, stallTimeout: Double) {
+    init(source: HTTPSource, attempt: Int, url: URL) {
         self.source = source
         self.attempt = attempt
         self.url = url
-        self.stallTimeout = stallTimeout
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -76,7 +74,7 @@ final class HTTPSourceHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case IdleStateHandler.IdleStateEvent.read = event {
-            finish(context: context, .failed("stalled: no data for \(stallTimeout.secondsText) s"))
+            finish(context: context, .stalled)
         }
         context.fireUserInboundEventTriggered(event)
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// What a subscriber asks for when it connects: its first message, JSON on the wire.
 public struct Hello: Equatable, Sendable {
-    /// What a subscriber can receive. Discontinuity and end events reach every subscriber.
+    /// What a subscriber can receive. Discontinuity and end events reach every subscriber, `source` events the
+    /// subscribers of `metadata` or `properties`, and the `dfmt` and `mgic` properties those of `packets` too.
     public enum Kind: String, CaseIterable, Sendable {
         case packets, pcm, properties, metadata
 

@@ -1,0 +1,19 @@
+/// The JSON of events about the stream itself rather than its bytes: its end, and its source's condition.
+extension EventJSON {
+    /// `{"event":"end","reason":…}`, with `error` when the stream ended because something failed.
+    public static func end(_ reason: EndReason) -> JSON {
+        .object([("event", .string("end")), ("reason", .string(reason.name))]
+            + (reason.failure.map { [("error", .string($0))] } ?? []))
+    }
+
+    /// `{"event":"source","state":…}` with the state's attempt and delay (in seconds, to the millisecond) or error.
+    static func source(_ state: SourceState) -> JSON {
+        let details: [(String, JSON)] = switch state {
+        case .connected(let attempt): [("attempt", .number(attempt))]
+        case .lost(let error), .stalled(let error): [("error", .string(error))]
+        case .reconnecting(let attempt, let delay):
+            [("attempt", .number(attempt)), ("delay", .double((delay * 1000).rounded() / 1000))]
+        }
+        return .object([("event", .string("source")), ("state", .string(state.name))] + details)
+    }
+}

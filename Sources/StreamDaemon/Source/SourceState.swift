@@ -1,0 +1,29 @@
+/// What a network source is going through, announced to subscribers as `source` events while it happens.
+enum SourceState: Equatable, Sendable {
+    /// A response began; `attempt` is the failures in a row before it (0 for a healthy source).
+    case connected(attempt: Int)
+    /// The connection failed or ended; `error` says why.
+    case lost(error: String)
+    /// No byte came for the stall timeout, so the connection was given up.
+    case stalled(error: String)
+    /// Attempt number `attempt` (failures in a row so far) starts after `delay` seconds.
+    case reconnecting(attempt: Int, delay: Double)
+
+    /// The `state` of a `source` event.
+    var name: String {
+        switch self {
+        case .connected: "connected"
+        case .lost: "lost"
+        case .stalled: "stalled"
+        case .reconnecting: "reconnecting"
+        }
+    }
+
+    /// Why the connection was lost, for the failure states.
+    var error: String? {
+        switch self {
+        case .lost(let error), .stalled(let error): error
+        case .connected, .reconnecting: nil
+        }
+    }
+}
