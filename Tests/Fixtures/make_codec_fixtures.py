@@ -610,7 +610,6 @@ def ac3_json(name, path, data, frames, how):
     sizes = sorted({f[1] for f in frames})
     obj = {
         "codec": "eac3" if first.eac3 else "ac3",
-        "fileFormat": "ec3" if first.eac3 else "ac3",
         "formatID": "ec-3" if first.eac3 else "ac-3",
         "bsid": first.bsid,
         "streamType": first.strmtyp,
@@ -880,8 +879,9 @@ def make_cuts(st):
             spath = os.path.join(tmp, "slice.aac")
             open(spath, "wb").write(slice_data)
             probe = ffprobe_packets(spath)
-            probed = None
+            probed, first_row = None, None
             if probe is not None:
+                first_row = list(probe[0][:2]) if probe else None
                 probed = []
                 for q, size, _, _ in probe:
                     h = adts_header(slice_data, q)
@@ -890,6 +890,7 @@ def make_cuts(st):
                          "firstPacketIndex": k + 1, "packetCount": len(expected),
                          "ffprobeAgrees": probed == expected,
                          "ffprobePackets": None if probed is None else len(probed),
+                         "ffprobeFirstFrame": None if probed == expected else first_row,
                          "packets": expected})
     finally:
         shutil.rmtree(tmp)
