@@ -549,7 +549,8 @@ def probe_differs(name, path, frames):
 
 def decode_facts(path, parts=None):
     pcm, err = ffmpeg_decode(path)
-    facts = {"ffmpegS16Md5": md5(pcm), "ffmpegS16Bytes": len(pcm), "ffmpegErrors": log_lines(err)}
+    facts = {"ffmpegS16Md5": md5(pcm), "ffmpegS16Bytes": len(pcm),
+             "ffmpegErrors": log_lines(err.replace(path, os.path.basename(path)))}
     if parts:
         facts["partsS16Md5"] = md5(b"".join(ffmpeg_decode(p.path)[0] for p in parts))
     return facts
@@ -766,8 +767,9 @@ def make_all(work):
         "blocksPerFrameSequence": [h.blocks for _, _, h in mframes],
         "ffprobeFrameDurations": sorted({d for _, _, d, _ in probe}),
         "ffmpegSameAsSingleBlock": True, "ffmpegWarning": [
-            line for line in log_lines(subprocess.run(["ffmpeg", "-v", "warning", "-nostdin", "-i", path, "-f", "null", "-"],
-                                       stderr=subprocess.PIPE).stderr.decode(), 100) if "RDB" in line],
+            line for line in sorted(set(log_lines(subprocess.run(
+                ["ffmpeg", "-v", "warning", "-nostdin", "-i", path, "-f", "null", "-"],
+                stderr=subprocess.PIPE).stderr.decode(), 100))) if "RDB" in line],
         "faadSameAsSingleBlock": None if faad_decode(path) is None else faad_decode(path) == faad_decode(base.path),
         "blockBoundariesSignalled": False},
         "madeWith": "adts-lc-44k-mono.aac with its frames merged in groups of 2, 3, 4, 1, 2, ... blocks per "
