@@ -252,13 +252,14 @@ def check_crc16_on_mpeg(path):
 
 def protect_single_sce(frame):
     """An unprotected single-block ADTS frame of a mono stream -> the same frame with protection_absent = 0 and
-    its crc_check. What the CRC covers (13818-7 Table 6.?? "error detection"; the region rules as the Fraunhofer
-    FDK reference decoder applies them, libAACdec channel.cpp / libMpegTPDec tpdec_adts.cpp / libFDK FDK_crc.cpp):
+    its crc_check. What the CRC covers (the error-detection rules of 13818-7 as the Fraunhofer FDK reference
+    decoder applies them, libAACdec channel.cpp / libMpegTPDec tpdec_adts.cpp / libFDK FDK_crc.cpp):
     all 56 header bits (syncword included), then the first 192 bits of each single_channel_element counted from
     its element_instance_tag (after the 3-bit id_syn_ele), zero-padded to 192 bits when the element is shorter.
     FIL elements and the END id are not covered. ffmpeg's encoder with bitexact writes a mono raw_data_block as
     SCE, END, zero bits to the byte boundary (its one FIL, the version string, is off with bitexact), so the
-    SCE ends where the END id (the block's last three 1 bits... the last 1 bit closes it) starts."""
+    block's last 1 bit closes the END id (111) and the SCE ends where that id starts. Returns the new frame and
+    whether its SCE was shorter than 192 bits."""
     h = adts_header(frame, 0)
     assert h and not h.protected and h.blocks == 1 and h.channel_config == 1 and h.length == len(frame)
     raw = frame[7:]
@@ -752,8 +753,7 @@ def make_all(work):
     assert stop == len(merged)
     pcm, err = ffmpeg_decode(path)
     assert pcm == ffmpeg_decode(base.path)[0], "merged stream decodes differently"
-    frames = [(0, 0, off, size, 1024, "adts") for off, size in blocks]
-    # frame columns: each block is a packet; its "frame" is the ADTS frame that holds it
+    # each block is a packet; its frame columns name the ADTS frame that holds it
     owner = []
     for p, n, h in mframes:
         owner += [(p, n)] * h.blocks
