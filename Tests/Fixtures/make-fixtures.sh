@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Regenerates every MPEG audio fixture in Tests/Fixtures and every expected
-# file in Tests/Fixtures/expected, deterministically.
+# Regenerates every generated fixture in Tests/Fixtures (MPEG audio, AAC ADTS,
+# AC-3, E-AC-3, ICY bodies) and every expected file in Tests/Fixtures/expected,
+# deterministically.
 #
 #   bash Tests/Fixtures/make-fixtures.sh        (from the repository root)
 #
 # Needs (Debian): sox lame twolame ffmpeg mpg123; Python 3 with mutagen
-# (pip install mutagen). Installs nothing itself.
+# (pip install mutagen); faad, if installed, adds one check to the ADTS
+# fixtures. Installs nothing itself.
 #
 # This script encodes the clean fixtures and the clean parts of the composed
 # ones; make_fixtures.py then assembles the composed fixtures (sweeps, VBRI,
 # damaged and spliced streams) and records the expected values from ffprobe,
-# mpg123, soxi and mutagen. make_icy_fixtures.py then interleaves two of
-# the MP3s with ICY metadata (icy/). See README.md in this folder.
+# mpg123, soxi and mutagen. make_codec_fixtures.py then makes the AAC ADTS,
+# AC-3 and E-AC-3 fixtures and records theirs from ffprobe and ffmpeg, and
+# make_icy_fixtures.py interleaves two of the MP3s and one ADTS stream with
+# ICY metadata (icy/). See README.md in this folder.
 set -euo pipefail
 
 FIX=Tests/Fixtures
@@ -21,7 +25,7 @@ if [[ ! -f "$FIX/make-fixtures.sh" ]]; then
 fi
 
 missing=()
-for tool in sox soxi lame twolame ffprobe mpg123 python3; do
+for tool in sox soxi lame twolame ffmpeg ffprobe mpg123 python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if ((${#missing[@]})); then
@@ -186,7 +190,14 @@ if [[ -f "$FIX/make-tag-fixtures.py" ]]; then
     python3 "$FIX/make-tag-fixtures.py" "$FIX"
 fi
 
-# ---- ICY fixtures (icy/): l3-cbr128-joint.mp3 and demo/demo.mp3, made above,
-# interleaved with SHOUTcast/Icecast metadata blocks; standard library only.
+# ---- AAC ADTS, AC-3 and E-AC-3 fixtures (adts-*, ac3-*, eac3-*) and their
+# expected files; reads l3-noxing.mp3 (made above) for the ADTS/MP3 splices.
+# It removes and remakes only its own files (the clean-up at the top keeps
+# .aac/.ac3/.eac3 files; the expected/ files it deletes are remade here).
+python3 "$FIX/make_codec_fixtures.py"
+
+# ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
+# adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
+# metadata blocks; standard library only.
 python3 "$FIX/make_icy_fixtures.py"
 echo "make-fixtures: done ($(du -sh "$FIX" | cut -f1) in $FIX)"

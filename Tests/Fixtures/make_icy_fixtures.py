@@ -5,7 +5,8 @@
 
 Writes Tests/Fixtures/icy/NAME.body and Tests/Fixtures/icy/NAME.json. Python 3 standard library only;
 deterministic (same input files, same bytes out). make-fixtures.sh calls it last, after it has remade the
-audio it reads (Tests/Fixtures/l3-cbr128-joint.mp3 and demo/demo.mp3).
+audio it reads (Tests/Fixtures/l3-cbr128-joint.mp3, demo/demo.mp3 and, from make_codec_fixtures.py,
+Tests/Fixtures/adts-lc-44k-stereo.aac).
 
 A body is what a server sends after it got `Icy-MetaData: 1` and answered `icy-metaint: METAINT`:
 METAINT audio bytes, one length byte L, L*16 bytes of metadata text (NUL-padded at the end), METAINT audio
@@ -32,6 +33,8 @@ NAME.json:
     streamTitle  the StreamTitle value written, or null when the block has no StreamTitle
     streamUrl    the StreamUrl value written, or null when the block has no StreamUrl
     case         what the block is there to test (free text)
+  blocksInsideADTSHeaders  (ADTS sources only) the blocks that fall inside a 7-byte ADTS frame header:
+               block number, audioOffset, and how many header bytes come before the block
 """
 
 import codecs
@@ -150,6 +153,29 @@ BODIES = [
                   [("StreamTitle", ""), ("StreamUrl", "")]),
         ],
     },
+    {
+        # An AAC station: ADTS audio (made by make_codec_fixtures.py). metaint 1815 puts blocks 1, 2 and 16
+        # inside ADTS headers (after 3, 4 and 6 of their 7 bytes), so a reader must join a header across a block.
+        "name": "icy-aac-metaint1815",
+        "source": "Tests/Fixtures/adts-lc-44k-stereo.aac",
+        "metaint": 1815,
+        "adtsHeaderSplits": [(1, 3), (2, 4), (16, 6)],
+        "entries": [
+            entry(1, "first block, inside an ADTS header (3 of its 7 bytes before it): title and StreamUrl",
+                  [("StreamTitle", "Massive Attack - Teardrop"), ("StreamUrl", "http://example.com/aac")]),
+            entry(2, "the next block too, also inside an ADTS header (4 bytes before it): UTF-8 title",
+                  [("StreamTitle", "Mø – Final Song"), ("StreamUrl", "")]),
+            entry(6, "Windows-1252 title (é E9, en dash 96): not valid UTF-8",
+                  [("StreamTitle", "Café del Mar – Sunset"), ("StreamUrl", "http://example.com/")],
+                  encoding="cp1252"),
+            entry(9, "extra keys after StreamUrl (ad-insertion style)",
+                  [("StreamTitle", "Advertisement"), ("StreamUrl", ""), ("adw_ad", "true"),
+                   ("durationMilliseconds", "5000")]),
+            entry(16, "inside an ADTS header (6 bytes before it): empty title", [("StreamTitle", "")]),
+            entry(18, "last block (after it only 272 audio bytes, no block)",
+                  [("StreamTitle", "Portishead - Roads"), ("StreamUrl", "http://example.com/aac")]),
+        ],
+    },
 ]
 
 
@@ -220,6 +246,10 @@ def make(body):
             "case": e["case"],
         })
     out += audio[block_count * metaint:]
+    splits = None
+    if "adtsHeaderSplits" in body:
+        splits = adts_header_splits(audio, metaint, block_count)
+        assert splits == body["adtsHeaderSplits"], splits
     expected = {
         "source": body["source"],
         "metaint": metaint,
@@ -228,7 +258,22 @@ def make(body):
         "blockCount": block_count,
         "metadata": metadata,
     }
+    if splits is not None:
+        expected["blocksInsideADTSHeaders"] = [{"block": n, "audioOffset": n * metaint, "headerBytesBefore": k}
+                                              for n, k in splits]
     return bytes(out), expected
+
+
+def adts_header_splits(audio, metaint, block_count):
+    """[(block number, header bytes before it)] for the blocks that fall inside a 7-byte ADTS header: the frames
+    are walked by their aac_frame_length (13 bits from bit 30 of the header, ISO/IEC 14496-3 1.A.2.2)."""
+    starts, p = [], 0
+    while p + 7 <= len(audio):
+        assert audio[p] == 0xFF and audio[p + 1] & 0xF6 == 0xF0, f"no ADTS header at {p}"
+        starts.append(p)
+        p += ((audio[p + 3] & 3) << 11) | (audio[p + 4] << 3) | (audio[p + 5] >> 5)
+    assert p == len(audio)
+    return [(n, n * metaint - q) for n in range(1, block_count + 1) for q in starts if q < n * metaint < q + 7]
 
 
 def deinterleave(body, metaint):
