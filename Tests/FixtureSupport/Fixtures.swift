@@ -24,6 +24,12 @@ public enum Fixtures {
             Fixtures.readPackets(expectedStem.appendingPathExtension("packets.csv"))
         }
 
+        /// `offset,size,frames` rows of the expected packets, for fixtures that record frames.
+        public var expectedPacketsWithFrames: [[Int64]] {
+            let text = try! String(contentsOf: expectedStem.appendingPathExtension("packets.csv"), encoding: .utf8)
+            return text.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map { Int64($0)! } }
+        }
+
         /// The facts recorded from independent tools, or nil when none were recorded.
         public var facts: [String: Any]? {
             guard let data = try? Data(contentsOf: expectedStem.appendingPathExtension("json")) else { return nil }
@@ -34,6 +40,9 @@ public enum Fixtures {
     /// Every generated MPEG fixture with an expected packet list.
     public static let generated: [Fixture] = fixtures(in: directory, expectedIn: expected)
 
+    /// Every AAC (ADTS), AC-3 and E-AC-3 fixture with an expected packet list.
+    public static let codecs: [Fixture] = fixtures(in: directory, expectedIn: expected, extensions: ["aac", "ac3", "eac3"])
+
     /// Every ISO conformance stream with an expected packet list.
     public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))
@@ -42,11 +51,12 @@ public enum Fixtures {
         generated.first { $0.name == name }!
     }
 
-    private static func fixtures(in folder: URL, expectedIn expectedFolder: URL) -> [Fixture] {
+    private static func fixtures(in folder: URL, expectedIn expectedFolder: URL,
+                                 extensions: Set<String> = ["mp3", "mp2", "bit"]) -> [Fixture] {
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return files.compactMap { file -> Fixture? in
             let stem = expectedFolder.appendingPathComponent(file.deletingPathExtension().lastPathComponent)
-            guard ["mp3", "mp2", "bit"].contains(file.pathExtension),
+            guard extensions.contains(file.pathExtension),
                   FileManager.default.fileExists(atPath: stem.appendingPathExtension("packets.csv").path)
             else { return nil }
             return Fixture(file: file, expectedStem: stem)

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import FixtureSupport
+@testable import AudioFileStream
+
+/// AAC in ADTS framing against ffprobe's packets (minus each frame's ADTS header, as the fixture script
+/// records them), in any chunking; and no packet at all that is not one.
+@Suite struct ADTSTests {
+    static let adts = Fixtures.codecs.filter { $0.file.pathExtension == "aac" }
+    /// One format from start to end, every frame a single raw data block.
+    static let clean = adts.filter { fixture in
+        (fixture.facts?["formatChanges"] as? [Any])?.isEmpty ?? false
+            && fixture.facts?["rawDataBlocksPerFrame"] as? [Int] == [1]
+    }
+
+    @Test func everyFixtureIsThere() {
+        #expect(Self.adts.count == 15)
+        #expect(Self.clean.count == 13)
+        #expect(Fixtures.codecs.count == 21)
+    }
+
+    /// Offset, size and frames of each packet, and the stream's properties.
+    static func parsePackets(_ bytes: [UInt8], chunking: Chunking = .whole, hint: AudioFileType? = nil) throws
+        -> (packets: [[Int64]], stream: AudioFileStream) {
+        var packets: [[Int64]] = []
+        let stream = try AudioFileStream(fileTypeHint: hint) { event in
+            guard case .packets(let batch) = event else { return }
+            for description in batch.descriptions! {
+                let frames = description.variableFramesInPacket > 0
+                    ? description.variableFramesInPacket : batch.format.framesPerPacket
+                packets.append([batch.streamOffset + description.startOffset, Int64(description.dataByteSize),
+                                Int64(frames)])
+            }
+        }
+        try feed(bytes, to: stream, chunking: chunking)
+        return (packets, stream)
+    }
+
+    @Test(arguments: clean)
+    func packetsAndFormatMatchFFprobe(fixture: Fixtures.Fixture) throws {
+        let facts = try #require(fixture.facts)
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 7)] {
+            let (packets, stream) = try Self.parsePackets(fixture.bytes, chunking: chunking)
+            #expect(packets == fixture.expectedPacketsWithFrames, "\(chunking)")
+            let format = try #require(stream.dataFormat)
+            #expect(format.formatID == AudioFormatID.mpeg4AAC)
+            #expect(format.formatFlags == UInt32(facts["objectType"] as! Int))
+            #expect(format.sampleRate == Double(facts["sampleRate"] as! Int))
+            #expect(format.channelsPerFrame == UInt32(facts["channels"] as! Int))
+            #expect(format.framesPerPacket == 1024)
+            #expect(try stream.property(.fileFormat) == .fileType(.adts))
+            let cookie = (facts["audioSpecificConfig"] as! String)
+            #expect(try stream.property(.magicCookieData) == .data(Self.bytes(hex: cookie)))
+            #expect(stream.dataOffset == Int64(facts["firstFrameOffset"] as! Int))
+        }
+    }
+
+    /// A stream joined mid-frame, as every radio connection is: the packets wholly after the cut.
+    @Test func aStreamCutAnywhereGivesExactlyTheFollowingPackets() throws {
+        let fixture = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!
+        let url = fixture.expectedStem.appendingPathExtension("cuts.json")
+        let cuts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])["cuts"]
+            as! [[String: Any]]
+        #expect(cuts.count == 20)
+        let bytes = fixture.bytes
+        for cut in cuts {
+            let start = cut["cut"] as! Int
+            let expected = (cut["packets"] as! [[Int]]).map { $0.map(Int64.init) }
+            let (packets, _) = try Self.parsePackets(Array(bytes[start...]), chunking: .random(seed: UInt64(start)))
+            #expect(packets == expected, "cut at \(start)")
+        }
+    }
+
+    /// Bytes that are not a whole ADTS frame of the stream never come out as packets: damaged, spliced and
+    /// multi-block fixtures give only packets of their expected lists, and AC-3, which is not read yet, none.
+    @Test(arguments: Fixtures.codecs)
+    func noFalsePackets(fixture: Fixtures.Fixture) throws {
+        let expected = fixture.file.pathExtension == "aac" ? Set(fixture.expectedPacketsWithFrames) : []
+        for chunking in [Chunking.whole, .random(seed: 3)] {
+            let (packets, _) = try Self.parsePackets(fixture.bytes, chunking: chunking)
+            #expect(packets.filter { !expected.contains($0) } == [], "\(chunking)")
+        }
+    }
+
+    @Test func theHintReadsADTSBehindAnID3Tag() throws {
+        let fixture = Fixtures.codecs.first { $0.name == "adts-id3v24.aac" }!
+        for hint in [nil, AudioFileType.adts] {
+            let (packets, stream) = try Self.parsePackets(fixture.bytes, hint: hint)
+            #expect(packets == fixture.expectedPacketsWithFrames)
+            #expect(stream.dataFormat?.formatID == AudioFormatID.mpeg4AAC)
+        }
+    }
+
+    static func bytes(hex: String) -> [UInt8] {
+        stride(from: 0, to: hex.count, by: 2).map { index in
+            let start = hex.index(hex.startIndex, offsetBy: index)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+        }
+    }
+}
