@@ -73,8 +73,8 @@ struct FormatSniffer {
             case .exact(let length): next += length
             case .invalid: return .none
             case .untilNextFrame(let minimum, let maximum, _):
-                guard let following = nextHeader(of: format, after: previous, in: bytes, from: next + minimum,
-                                                 through: next + maximum) else {
+                guard let following = format.nextHeader(compatibleWith: previous, in: bytes, from: next + minimum,
+                                                        through: next + maximum) else {
                     return next + maximum + Format.headerLength > bytes.count && !isEndOfInput ? .needMore : .none
                 }
                 next = following
@@ -87,20 +87,5 @@ struct FormatSniffer {
             previous = following
         }
         return .found
-    }
-
-    /// The position of the first header compatible with `header` in `range` (free format's next frame).
-    private static func nextHeader<Format: SyncFormat>(of format: Format, after header: Format.Header,
-                                                       in bytes: UnsafeRawBufferPointer, from first: Int,
-                                                       through last: Int) -> Int? {
-        var position = first
-        while position <= last && position + Format.headerLength <= bytes.count {
-            if Format.mayStartFrame(bytes[position]), let candidate = format.header(in: bytes, at: position),
-               format.isCompatible(candidate, with: header) {
-                return position
-            }
-            position += 1
-        }
-        return nil
     }
 }

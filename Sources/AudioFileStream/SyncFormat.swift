@@ -48,3 +48,20 @@ protocol SyncFormat {
     /// The bytes that follow do not follow the previous ones: forget what described the stream so far.
     mutating func resetForDiscontinuity()
 }
+
+extension SyncFormat {
+    /// The position of the first header compatible with `header` from `first` through `last`, as far as `bytes`
+    /// go: where a frame whose length is found by the next sync ends.
+    func nextHeader(compatibleWith header: Header, in bytes: UnsafeRawBufferPointer, from first: Int,
+                    through last: Int) -> Int? {
+        var position = first
+        while position <= last && position + Self.headerLength <= bytes.count {
+            if Self.mayStartFrame(bytes[position]), let candidate = self.header(in: bytes, at: position),
+               isCompatible(candidate, with: header) {
+                return position
+            }
+            position += 1
+        }
+        return nil
+    }
+}

@@ -134,14 +134,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             return .advance(expected)
         }
         let searchEnd = position + maximum + Format.headerLength
-        var next = position + minimum
-        while next + Format.headerLength <= min(searchEnd, bytes.count) {
-            if Format.mayStartFrame(bytes[next]), let candidate = format.header(in: bytes, at: next),
-               format.isCompatible(candidate, with: header) {
-                format.measured(next - position, of: header)
-                return .advance(next - position)
-            }
-            next += 1
+        if let next = format.nextHeader(compatibleWith: header, in: bytes, from: position + minimum,
+                                        through: position + maximum) {
+            format.measured(next - position, of: header)
+            return .advance(next - position)
         }
         return bytes.count < searchEnd && !input.isEndOfInput ? .needMore(searchEnd - position) : .advance(0)
     }
@@ -169,7 +165,9 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
                 // current format is the last one.
                 guard depth == 0 else { return .confirmed }
-                let isLast = next <= bytes.count && current.map { format.isCompatible(header, with: $0) } ?? true
+                // Alone, it must continue the stream, or be all the input (a file of one frame).
+                let isLast = next <= bytes.count
+                    && current.map { format.isCompatible(header, with: $0) } ?? (position == 0 && skip.isEmpty)
                 return isLast ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
@@ -237,6 +235,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 /// A run of skipped bytes, reported once parsing resumes.
 private struct SkipRun {
     private var count: Int64 = 0
+
+    var isEmpty: Bool { count == 0 }
 
     mutating func add(_ bytes: Int) {
         count += Int64(bytes)
