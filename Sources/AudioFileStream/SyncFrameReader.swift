@@ -176,10 +176,20 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             guard format.isCompatible(following, with: previous) || (depth == 0 && continuesStream) else {
                 return .refuted
             }
-            // A length found only by searching (free format) is not chained further.
-            guard case .exact(let followingLength) = format.frameLength(of: following) else { return .confirmed }
             previous = following
-            next += followingLength
+            switch format.frameLength(of: following) {
+            case .exact(let followingLength): next += followingLength
+            case .invalid: return .refuted
+            case .untilNextFrame(let minimum, let maximum, _):
+                // Free format: the next frame ends at the next compatible header.
+                guard let end = format.nextHeader(compatibleWith: following, in: bytes, from: next + minimum,
+                                                  through: next + maximum) else {
+                    let searchEnd = next + maximum + Format.headerLength
+                    if searchEnd > bytes.count { return input.isEndOfInput ? .confirmed : .needMore(searchEnd - position) }
+                    return .refuted
+                }
+                next = end
+            }
         }
         return .confirmed
     }
