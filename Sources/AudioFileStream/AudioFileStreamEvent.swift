@@ -43,6 +43,9 @@ public struct Discontinuity: Equatable, Sendable {
         case resync
         /// The caller's source connected again: the bytes come from a new connection.
         case reconnect
+        /// A whole frame that cannot be cut into packets of its format was left out (an ADTS frame of several
+        /// raw data blocks: their boundaries are not in the stream).
+        case unsupportedFrame
     }
 
     /// The absolute stream offset where parsing continues.

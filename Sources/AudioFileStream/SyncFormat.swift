@@ -1,3 +1,13 @@
+/// What a whole, confirmed frame holds.
+enum FrameRole {
+    /// Packets of the announced format.
+    case audio
+    /// A description of the stream and no audio (a Xing/Info frame).
+    case streamInformation
+    /// Audio this parser cannot cut into packets: left out and reported.
+    case unsupported
+}
+
 /// How long a frame is, as its header tells.
 enum FrameLength {
     /// The header states the length.
@@ -38,9 +48,9 @@ protocol SyncFormat {
     mutating func measured(_ length: Int, of header: Header)
 
     /// A whole, confirmed frame: announce the properties it sets or changes (DataFormat before the first packet
-    /// of a new format). Returns true when the frame holds audio, false when it only describes the stream (a
-    /// Xing/Info frame). The reader announces DataOffset and ReadyToProducePackets after this, before packets.
-    mutating func announce(_ header: Header, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> Bool
+    /// of a new format) and say what it holds. The reader announces DataOffset and ReadyToProducePackets after
+    /// this, before the first packets.
+    mutating func announce(_ header: Header, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> FrameRole
 
     /// Reports the packets of an audio frame that starts at `position` in the buffer `output` holds.
     func reportPackets(of header: Header, frameLength: Int, at position: Int, into output: ParserOutput)

@@ -218,7 +218,13 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         current = header
         isSynced = true
         let frame = UnsafeRawBufferPointer(rebasing: input.bytes[position..<position + length])
-        guard format.announce(header, frame: frame, into: output) else { return }
+        switch format.announce(header, frame: frame, into: output) {
+        case .audio: break
+        case .streamInformation: return
+        case .unsupported:
+            output.discontinuity(at: offset + Int64(length), skippedBytes: Int64(length), reason: .unsupportedFrame)
+            return
+        }
         if !output.isReady {
             output.announce(.dataOffset, .int64(offset))
             output.announce(.readyToProducePackets, .uint32(1))

@@ -1,8 +1,8 @@
 /// AAC in ADTS framing for `SyncFrameReader`: each frame's raw access unit, without the ADTS header and CRC, is
 /// a packet of 1024 frames, and the AudioSpecificConfig the headers imply is the magic cookie.
 ///
-/// A frame of several raw data blocks is not framed: its blocks cannot be told apart without the block
-/// positions, so it is skipped as damage rather than given out as one packet with a wrong frame count.
+/// A frame of several raw data blocks is left out and reported (`unsupportedFrame`): the stream does not say
+/// where its blocks start, and one packet of several blocks would carry a wrong frame count.
 struct ADTSFormat: SyncFormat {
     static let headerLength = 7
     /// Samples per raw data block of AAC LC, Main and LTP as ADTS carries them (no 960-sample framing).
@@ -22,7 +22,7 @@ struct ADTSFormat: SyncFormat {
     }
 
     func frameLength(of header: ADTSFrameHeader) -> FrameLength {
-        header.rawDataBlocks == 1 ? .exact(header.frameLength) : .invalid
+        .exact(header.frameLength)
     }
 
     @inline(__always)
@@ -32,8 +32,10 @@ struct ADTSFormat: SyncFormat {
 
     func measured(_ length: Int, of header: ADTSFrameHeader) {}
 
-    mutating func announce(_ header: ADTSFrameHeader, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> Bool {
-        guard announced.map({ !header.isCompatible(with: $0) }) ?? true else { return true }
+    mutating func announce(_ header: ADTSFrameHeader, frame: UnsafeRawBufferPointer,
+                           into output: ParserOutput) -> FrameRole {
+        guard header.rawDataBlocks == 1 else { return .unsupported }
+        guard announced.map({ !header.isCompatible(with: $0) }) ?? true else { return .audio }
         announced = header
         let format = AudioStreamBasicDescription(
             sampleRate: Double(header.sampleRate), formatID: AudioFormatID.mpeg4AAC,
@@ -48,7 +50,7 @@ struct ADTSFormat: SyncFormat {
         output.announce(.restrictsRandomAccess, .uint32(0))
         // The 13-bit frame length bounds every frame.
         output.announce(.packetSizeUpperBound, .uint32(UInt32((1 << 13) - 1 - header.headerLength)))
-        return true
+        return .audio
     }
 
     @inline(__always)

@@ -37,20 +37,21 @@ struct MPEGAudioFormat: SyncFormat {
         freeFormatLength = length - (header.hasPadding ? header.slotSize : 0)
     }
 
-    mutating func announce(_ header: MPEGFrameHeader, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> Bool {
+    mutating func announce(_ header: MPEGFrameHeader, frame: UnsafeRawBufferPointer,
+                           into output: ParserOutput) -> FrameRole {
         if let information = StreamSegment(frame: frame, header: header) {
             if output.isReady {
                 information.announce(to: output)
             } else {
                 segment = information
             }
-            return false
+            return .streamInformation
         }
         if announced.map({ !header.isCompatible(with: $0) }) ?? true {
             announceFormat(of: header, frameLength: frame.count, output: output)
             announced = header
         }
-        return true
+        return .audio
     }
 
     @inline(__always)
