@@ -25,6 +25,9 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     /// True while frames follow each other; false at the start, after skipped bytes and after a discontinuity,
     /// when a frame needs a longer chain of headers after it to be believed.
     private var isSynced = false
+    /// Where the last accepted frame ends: a frame starting there was vouched for by the header that confirmed
+    /// its predecessor.
+    private var endOfLastFrame: Int64 = -1
     private var skip = SkipRun()
 
     /// Headers that must follow a frame found after a loss of sync, as GStreamer's mpegaudioparse asks: bytes
@@ -157,6 +160,9 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     {
         let bytes = input.bytes
         let continuesStream = isSynced && current.map { format.isCompatible(header, with: $0) } ?? false
+        // Its header confirmed the frame before and states its length: junk after it does not refute it.
+        let isVouchedFor = continuesStream && input.offset + Int64(position) == endOfLastFrame
+            && { if case .exact = format.frameLength(of: header) { true } else { false } }()
         var previous = header
         var next = position + length
         for depth in 0..<(isSynced ? 1 : Self.headersConfirmingResync) {
@@ -171,7 +177,9 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 return isLast ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
-                return Self.startsTag(bytes, at: next) ? .confirmed : .refuted
+                if Self.startsTag(bytes, at: next) { return .confirmed }
+                return isVouchedFor ? confirmationOfLastFrame(header, length: length, at: position, in: input)
+                    : .refuted
             }
             guard format.isCompatible(following, with: previous) || (depth == 0 && continuesStream) else {
                 return .refuted
@@ -189,6 +197,27 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                     return .refuted
                 }
                 next = end
+            }
+        }
+        return .confirmed
+    }
+
+    /// A frame vouched for by its predecessor and followed by junk is the last before the junk, as FFmpeg and
+    /// libmpg123 keep it, unless it was cut short: a frame of the stream starting inside it, confirmed by the
+    /// header after it, shows where the stream really went on.
+    private func confirmationOfLastFrame(_ header: Format.Header, length: Int, at position: Int,
+                                         in input: ReaderInput) -> Confirmation {
+        let bytes = input.bytes
+        for inner in position + 1..<position + length where Format.mayStartFrame(bytes[inner]) {
+            guard let candidate = format.header(in: bytes, at: inner), format.isCompatible(candidate, with: header),
+                  case .exact(let candidateLength) = format.frameLength(of: candidate) else { continue }
+            let after = inner + candidateLength
+            guard after + Format.headerLength <= bytes.count else {
+                // Only more bytes can tell; at the end of the input, doubt refutes.
+                return input.isEndOfInput ? .refuted : .needMore(after + Format.headerLength - position)
+            }
+            if let following = format.header(in: bytes, at: after), format.isCompatible(following, with: candidate) {
+                return .refuted
             }
         }
         return .confirmed
@@ -217,6 +246,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         skip.report(resumingAt: offset, to: output)
         current = header
         isSynced = true
+        endOfLastFrame = offset + Int64(length)
         let frame = UnsafeRawBufferPointer(rebasing: input.bytes[position..<position + length])
         switch format.announce(header, frame: frame, into: output) {
         case .audio: break

@@ -13,9 +13,6 @@ import FixtureSupport
             && fixture.facts?["rawDataBlocksPerFrame"] as? [Int] == [1]
     }
 
-    /// Not right yet: the next steps of the sync driver (chained free-format frames, ADTS blocks, AC-3).
-    static let knownToDiffer: Set = ["adts-junk-between.aac", "ac3-48k-5.1-448k.ac3", "adts-splice-mp3-adts.aac"]
-
     @Test func everyFixtureIsThere() {
         #expect(Self.adts.count == 15)
         #expect(Self.clean.count == 12)
@@ -44,9 +41,7 @@ import FixtureSupport
         let facts = try #require(fixture.facts)
         for chunking in [Chunking.whole, .fixed(1), .random(seed: 7)] {
             let (packets, stream) = try Self.parsePackets(fixture.bytes, chunking: chunking)
-            withKnownIssue("the frames around the junk differ from the composed list", isIntermittent: true) {
-                #expect(packets == fixture.expectedPacketsWithFrames, "\(chunking)")
-            } when: { Self.knownToDiffer.contains(fixture.name) }
+            #expect(packets == fixture.expectedPacketsWithFrames, "\(chunking)")
             let format = try #require(stream.dataFormat)
             #expect(format.formatID == AudioFormatID.mpeg4AAC)
             #expect(format.formatFlags == UInt32(facts["objectType"] as! Int))
@@ -83,10 +78,7 @@ import FixtureSupport
         let expected = fixture.file.pathExtension == "aac" ? Set(fixture.expectedPacketsWithFrames) : []
         for chunking in [Chunking.whole, .random(seed: 3)] {
             let (packets, _) = try Self.parsePackets(fixture.bytes, chunking: chunking)
-            withKnownIssue("false MPEG packets: free format and a lone frame at the end are not chained",
-                           isIntermittent: true) {
-                #expect(packets.filter { !expected.contains($0) } == [], "\(chunking)")
-            } when: { Self.knownToDiffer.contains(fixture.name) }
+            #expect(packets.filter { !expected.contains($0) } == [], "\(chunking)")
         }
     }
 

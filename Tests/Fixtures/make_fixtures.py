@@ -146,18 +146,25 @@ def compose(pieces):
         regions.append(("part", at, len(data)))
         packets += [(p - start + at, s) for p, s in part.packets if p >= start and p + s <= end]
         tags += [p - start + at for p in part.tags if p >= start and p + p_len(part, p) <= end]
-    return bytes(data), [f for f in packets if is_confirmed(data, f)], tags, regions
+    return bytes(data), [f for i, f in enumerate(packets) if is_confirmed(data, packets, i)], tags, regions
 
 
-def is_confirmed(data, frame):
-    """The parser's contract: a frame is a packet only when a valid header or a
-    tag starts where its length says, or the input ends there. So the last
-    whole frame before junk is dropped, like the junk itself: its successor
-    cannot be checked, and a parser that kept such frames would also keep
-    false frames inside junk."""
+def is_confirmed(data, packets, i):
+    """The parser's contract: a frame is a packet when a valid header or a tag
+    starts where its length says, or the input ends there; or when the frame
+    before it is a packet that ends where it starts, in the same stream, and
+    its header states its length (its header confirmed that frame, as ffmpeg
+    and libmpg123 take it), whatever follows it. So the last whole frame before junk is a packet, and a false
+    frame inside junk is not."""
+    frame = packets[i]
     q = frame[0] + frame[1]
-    return (q + 4 > len(data) or parse_header(data, q) is not None
-            or data[q:q + 3] in (b"ID3", b"TAG") or data[q:q + 4] == b"APET")
+    if (q + 4 > len(data) or parse_header(data, q) is not None
+            or data[q:q + 3] in (b"ID3", b"TAG") or data[q:q + 4] == b"APET"):
+        return True
+    if i == 0 or packets[i - 1][0] + packets[i - 1][1] != frame[0]:
+        return False
+    before, head = parse_header(data, packets[i - 1][0]), parse_header(data, frame[0])
+    return not head.free_format and head.same_format(before)
 
 
 def p_len(part, pos):
