@@ -23,7 +23,7 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
         case "mpg3", "mp3", "audio/mpeg", "audio/mp3", "audio/mpeg3": self = .mp3
         case "mpg2", "mp2", "audio/mp2", "audio/mpeg2": self = .mp2
         case "mpg1", "mp1", "audio/mp1": self = .mp1
-        case "adts", "aac", "audio/aac", "audio/aacp": self = .adts
+        case "adts", "aac", "audio/aac", "audio/aacp", "audio/x-aac": self = .adts
         default: return nil
         }
     }

@@ -100,6 +100,10 @@ import Testing
         Run(fixture: "icy-metaint16000", options: []),
         Run(fixture: "icy-metaint16000", options: ["--random-chunks", "7"]),
         Run(fixture: "icy-metaint16000", options: ["--chunk-size", "4081"]),
+        // An AAC station: three blocks fall inside ADTS headers.
+        Run(fixture: "icy-aac-metaint1815", options: []),
+        Run(fixture: "icy-aac-metaint1815", options: ["--random-chunks", "7"]),
+        Run(fixture: "icy-aac-metaint1815", options: ["--chunk-size", "1"]),
     ]
 
     static func events(_ result: Runner.Result) -> [[String: Any]] {
@@ -171,11 +175,12 @@ import Testing
     /// The 64-byte fixture's source is a fixture with an ffprobe packet list: the comparison above must use it.
     @Test func theSmallFixtureIsComparedWithFFprobe() throws {
         #expect(try ICYFixture.named("icy-metaint64").facts.expectedStem == "l3-cbr128-joint")
+        #expect(try ICYFixture.named("icy-aac-metaint1815").facts.expectedStem == "adts-lc-44k-stereo")
     }
 
     /// The demuxer itself on the fixture bodies: the audio is the source's, by the recorded MD5, and the blocks
     /// are the recorded ones.
-    @Test(arguments: ["icy-metaint64", "icy-metaint16000"], [UInt64(0), 1, 99])
+    @Test(arguments: ["icy-metaint64", "icy-metaint16000", "icy-aac-metaint1815"], [UInt64(0), 1, 99])
     func strippingTheBodyGivesTheRecordedAudioAndBlocks(name: String, seed: UInt64) throws {
         let (path, facts) = try ICYFixture.named(name)
         let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
