@@ -11,7 +11,7 @@ public final class AudioFileStream {
     let output: ParserOutput
     private let limits: MetadataLimits
     private var reader: (any FormatReader)?
-    private var sniffer = FormatSniffer()
+    private var sniffer: FormatSniffer
     /// Unconsumed bytes carried over to the next call: a packet straddling two chunks, or a few header bytes.
     private var pending: [UInt8] = []
     /// The absolute stream offset of `pending[0]`, or of the next byte to be fed when `pending` is empty.
@@ -27,9 +27,7 @@ public final class AudioFileStream {
                 handler: @escaping EventHandler) throws {
         self.limits = limits
         output = ParserOutput(handler: handler)
-        if let fileTypeHint {
-            reader = try FormatSniffer.reader(for: fileTypeHint, limits: limits)
-        }
+        sniffer = try FormatSniffer(hint: fileTypeHint)
     }
 
     /// The bytes currently held between calls, whatever the input: up to `FormatSniffer.searchLength` past a

@@ -124,6 +124,20 @@ import FixtureSupport
         }
     }
 
+    /// A station whose Content-Type names the wrong format is read as what its bytes are, as Apple's parser
+    /// does with a wrong hint, and says so in FileFormat.
+    @Test func aMislabelledStreamIsReadAsWhatItIs() throws {
+        let aac = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!
+        let (aacPackets, aacStream) = try Self.parsePackets(aac.bytes, chunking: .random(seed: 5), hint: .mp3)
+        #expect(aacPackets == aac.expectedPacketsWithFrames)
+        #expect(try aacStream.property(.fileFormat) == .fileType(.adts))
+
+        let mp3 = Fixtures.named("l3-cbr128-joint.mp3")
+        let (mp3Packets, mp3Stream) = try Self.parsePackets(mp3.bytes, chunking: .random(seed: 5), hint: .adts)
+        #expect(mp3Packets.map { PacketRecord(offset: $0[0], size: Int($0[1])) } == mp3.expectedPackets)
+        #expect(try mp3Stream.property(.fileFormat) == .fileType(.mp3))
+    }
+
     static func bytes(hex: String) -> [UInt8] {
         stride(from: 0, to: hex.count, by: 2).map { index in
             let start = hex.index(hex.startIndex, offsetBy: index)
