@@ -14,6 +14,7 @@ struct FormatSniffer {
         switch hint {
         case .mp1, .mp2, .mp3: SyncFrameReader(MPEGAudioFormat(), limits: limits)
         case .adts: SyncFrameReader(ADTSFormat(), limits: limits)
+        case .ac3, .eac3: SyncFrameReader(AC3Format(), limits: limits)
         default: throw AudioFileStreamError.unsupportedFileType
         }
     }
@@ -25,7 +26,7 @@ struct FormatSniffer {
     /// The reader for a stream starting with `bytes`, or nil while more bytes are needed to decide. Containers
     /// it cannot read yet are refused by their signatures. Sync-word formats are told apart by the first chain
     /// of `chainLength` headers past a leading ID3v2 tag (ADTS and MPEG audio share a sync word; their layer
-    /// bits differ), never by one header. Without a chain, MPEG audio is assumed: its reader skips junk.
+    /// bits differ; AC-3 and E-AC-3 start 0x0B77), never by one header. Without a chain, MPEG audio is assumed: its reader skips junk.
     mutating func reader(sniffing bytes: UnsafeRawBufferPointer, isEndOfInput: Bool,
                          limits: MetadataLimits) throws -> (any FormatReader)? {
         guard bytes.count >= Self.signatureLength || isEndOfInput else { return nil }
@@ -48,6 +49,12 @@ struct FormatSniffer {
                                            isEndOfInput: isEndOfInput)
                 if mpegChain == .found { return mpeg }
                 if adts == .needMore || mpegChain == .needMore { return nil }
+            } else if AC3Format.mayStartFrame(bytes[resumePosition]) {
+                switch Self.chain(of: AC3Format(), in: bytes, at: resumePosition, isEndOfInput: isEndOfInput) {
+                case .found: return SyncFrameReader(AC3Format(), limits: limits)
+                case .needMore: return nil
+                case .none: break
+                }
             }
             resumePosition += 1
         }
