@@ -17,11 +17,6 @@ struct AC3Format: SyncFormat {
         byte == 0x0B
     }
 
-    @inline(__always)
-    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> AC3FrameHeader? {
-        AC3FrameHeader(bytes: bytes, at: position)
-    }
-
     func frameLength(of header: AC3FrameHeader) -> FrameLength {
         header.streamType == .dependent ? .invalid : .exact(header.frameLength)
     }

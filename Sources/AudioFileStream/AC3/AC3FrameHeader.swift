@@ -3,7 +3,7 @@
 ///
 /// Only what a parser can frame is a header: bsid 9, 10 and above 16, a reserved sample rate or frame size
 /// code, a reserved E-AC-3 stream type, and a frame shorter than this header are refused, so junk is skipped.
-public struct AC3FrameHeader: Equatable, Sendable {
+public struct AC3FrameHeader: Equatable, Sendable, SyncFrameHeader {
     /// E-AC-3's strmtyp (A/52 Table E.1.1); every AC-3 frame is independent.
     public enum StreamType: Int, Sendable {
         /// A programme of its own, or its core when dependent substreams follow.
