@@ -16,6 +16,10 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let mp3 = AudioFileType(rawValue: "MPG3")
     /// AAC in ADTS framing.
     public static let adts = AudioFileType(rawValue: "adts")
+    /// AC-3 elementary stream (kAudioFileAC3Type).
+    public static let ac3 = AudioFileType(rawValue: "ac-3")
+    /// E-AC-3 elementary stream, by the code of its data format (kAudioFormatEnhancedAC3).
+    public static let eac3 = AudioFileType(rawValue: "ec-3")
 
     /// Reads a hint as users write it: a four-character code (`MPG3`), an extension (`mp3`) or a MIME type (`audio/mpeg`).
     public init?(hint: String) {
@@ -24,6 +28,8 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
         case "mpg2", "mp2", "audio/mp2", "audio/mpeg2": self = .mp2
         case "mpg1", "mp1", "audio/mp1": self = .mp1
         case "adts", "aac", "audio/aac", "audio/aacp", "audio/x-aac": self = .adts
+        case "ac-3", "ac3", "audio/ac3": self = .ac3
+        case "ec-3", "eac3", "ec3", "audio/eac3": self = .eac3
         default: return nil
         }
     }

@@ -35,4 +35,8 @@ public enum AudioFormatID {
     public static let mpegLayer3: FourCharCode = ".mp3"
     /// kAudioFormatMPEG4AAC; the ASBD's format flags hold the MPEG-4 audio object type (2 for AAC LC).
     public static let mpeg4AAC: FourCharCode = "aac "
+    /// kAudioFormatAC3: AC-3 (Dolby Digital) syncframes.
+    public static let ac3: FourCharCode = "ac-3"
+    /// kAudioFormatEnhancedAC3: E-AC-3 (Dolby Digital Plus) syncframes.
+    public static let enhancedAC3: FourCharCode = "ec-3"
 }

@@ -26,6 +26,7 @@ struct FormatSniffer {
     /// Every sync-word format; MPEG audio last, as the default for a stream without a chain.
     private static var syncFormats: [SyncFormatEntry] {[
         SyncFormatEntry(ADTSFormat(), fileTypes: [.adts]),
+        SyncFormatEntry(AC3Format(), fileTypes: [.ac3, .eac3]),
         SyncFormatEntry(MPEGAudioFormat(), fileTypes: [.mp1, .mp2, .mp3]),
     ]}
 
@@ -53,7 +54,7 @@ struct FormatSniffer {
     /// The reader for a stream starting with `bytes`, or nil while more bytes are needed to decide. Containers
     /// it cannot read yet are refused by their signatures. Sync-word formats are told apart by the first chain
     /// of `chainLength` headers past a leading ID3v2 tag (ADTS and MPEG audio share a sync word; their layer
-    /// bits differ), never by one header: a mislabelled stream is read as what it is. Without a chain, the
+    /// bits differ; AC-3 and E-AC-3 start 0x0B77), never by one header: a mislabelled stream is read as what it is. Without a chain, the
     /// hinted format is assumed, or MPEG audio, whose reader skips junk.
     mutating func reader(sniffing bytes: UnsafeRawBufferPointer, isEndOfInput: Bool,
                          limits: MetadataLimits) throws -> (any FormatReader)? {

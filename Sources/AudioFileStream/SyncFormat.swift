@@ -59,6 +59,19 @@ protocol SyncFormat {
     mutating func resetForDiscontinuity()
 }
 
+/// A frame header that decodes itself from the bytes at a position, or finds none there.
+protocol SyncFrameHeader {
+    init?(bytes: UnsafeRawBufferPointer, at position: Int)
+}
+
+extension SyncFormat where Header: SyncFrameHeader {
+    /// A header that needs nothing of the format's state is its own decoder.
+    @inline(__always)
+    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> Header? {
+        Header(bytes: bytes, at: position)
+    }
+}
+
 extension SyncFormat {
     /// The position of the first header compatible with `header` from `first` through `last`, as far as `bytes`
     /// go: where a frame whose length is found by the next sync ends.

@@ -16,11 +16,6 @@ struct ADTSFormat: SyncFormat {
         byte == 0xFF
     }
 
-    @inline(__always)
-    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> ADTSFrameHeader? {
-        ADTSFrameHeader(bytes: bytes, at: position)
-    }
-
     func frameLength(of header: ADTSFrameHeader) -> FrameLength {
         .exact(header.frameLength)
     }
@@ -61,3 +56,5 @@ struct ADTSFormat: SyncFormat {
 
     func resetForDiscontinuity() {}
 }
+
+extension ADTSFrameHeader: SyncFrameHeader {}

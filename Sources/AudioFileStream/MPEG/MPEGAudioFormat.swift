@@ -17,11 +17,6 @@ struct MPEGAudioFormat: SyncFormat {
         byte == 0xFF
     }
 
-    @inline(__always)
-    func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> MPEGFrameHeader? {
-        MPEGFrameHeader(bytes: bytes, at: position)
-    }
-
     func frameLength(of header: MPEGFrameHeader) -> FrameLength {
         if let length = header.frameLength { return .exact(length) }
         return .untilNextFrame(minimum: 4 + header.sideInfoSize, maximum: header.maximumFrameLength,
@@ -76,3 +71,5 @@ struct MPEGAudioFormat: SyncFormat {
         self.segment = nil
     }
 }
+
+extension MPEGFrameHeader: SyncFrameHeader {}
