@@ -87,7 +87,8 @@ import Testing
         let base = try #require(MPEGFrameHeader(0xFFFB_9040))  // joint stereo
         #expect(base.isCompatible(with: try #require(MPEGFrameHeader(0xFFFB_B200))))  // other bitrate, padded, stereo
         #expect(!base.isCompatible(with: try #require(MPEGFrameHeader(0xFFFB_9440))), "48 kHz")
-        #expect(!base.isCompatible(with: try #require(MPEGFrameHeader(0xFFFB_90C0))), "mono")
+        let mono = try #require(MPEGFrameHeader(0xFFFB_90C0))
+        #expect(base.isCompatible(with: mono) && !base.hasSameFormat(as: mono), "mono")
         #expect(!base.isCompatible(with: try #require(MPEGFrameHeader(0xFFFD_9040))), "Layer II")
     }
 }

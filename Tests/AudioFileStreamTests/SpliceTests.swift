@@ -40,4 +40,25 @@ import FixtureSupport
         #expect(tables.count == tagFrames.count, "one packet table per segment")
         #expect(!events.packets.contains { tagFrames.contains(Int($0.offset)) }, "Info frames are not packets")
     }
+
+    /// A lone frame in another channel mode (as ISO's streams switch mono and stereo) is a packet, announced
+    /// as a new format and back: one mono Layer II frame of sweep-l2-mono between frames of l2-192k-stereo.
+    @Test func aLoneFrameInAnotherChannelModeIsAPacket() throws {
+        let stereo = Fixtures.named("l2-192k-stereo.mp2")
+        let mono = Fixtures.named("sweep-l2-mono.mp2")
+        let (stereoPackets, monoFrame) = (stereo.expectedPackets, mono.expectedPackets[3])
+        let cut = Int(stereoPackets[10].offset)
+        let inserted = Array(mono.bytes[Int(monoFrame.offset)..<Int(monoFrame.offset) + monoFrame.size])
+        let bytes = Array(stereo.bytes[..<cut]) + inserted + Array(stereo.bytes[cut...])
+        let expected = stereoPackets[..<10] + [PacketRecord(offset: Int64(cut), size: monoFrame.size)]
+            + stereoPackets[10...].map { PacketRecord(offset: $0.offset + Int64(monoFrame.size), size: $0.size) }
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 9)] {
+            let (events, _) = try parse(bytes, chunking: chunking)
+            #expect(events.packets == Array(expected), "\(chunking)")
+            let channels = events.compactMap { event -> UInt32? in
+                if case .property(.dataFormat, .format(let format)) = event { format.channelsPerFrame } else { nil }
+            }
+            #expect(channels == [2, 1, 2])
+        }
+    }
 }

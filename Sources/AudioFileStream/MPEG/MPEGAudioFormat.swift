@@ -42,7 +42,7 @@ struct MPEGAudioFormat: SyncFormat {
             }
             return .streamInformation
         }
-        if announced.map({ !header.isCompatible(with: $0) }) ?? true {
+        if announced.map({ !header.hasSameFormat(as: $0) }) ?? true {
             announceFormat(of: header, frameLength: frame.count, output: output)
             announced = header
         }

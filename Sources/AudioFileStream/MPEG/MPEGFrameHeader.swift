@@ -117,13 +117,17 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         return (slots + 1) * slotSize
     }
 
-    /// True when `other` continues the same stream: version, layer, sample rate, channel count and
-    /// free-format-ness agree (bitrate, padding and stereo coding may change from frame to frame).
+    /// True when `other` continues the same stream: version, layer, sample rate and free-format-ness agree
+    /// (bitrate, padding and the channel mode may change from frame to frame: ISO's streams switch between
+    /// mono and stereo).
     @inline(__always)
     func isCompatible(with other: MPEGFrameHeader) -> Bool {
-        word & Self.formatMask == other.word & Self.formatMask
-            && (channelMode == .mono) == (other.channelMode == .mono)
-            && isFreeFormat == other.isFreeFormat
+        word & Self.formatMask == other.word & Self.formatMask && isFreeFormat == other.isFreeFormat
+    }
+
+    /// True when `other` has the same DataFormat: compatible, with as many channels.
+    func hasSameFormat(as other: MPEGFrameHeader) -> Bool {
+        isCompatible(with: other) && (channelMode == .mono) == (other.channelMode == .mono)
     }
 
     /// Version, layer and sample-rate bits.
