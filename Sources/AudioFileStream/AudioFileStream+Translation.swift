@@ -1,19 +1,27 @@
 extension AudioFileStream {
-    /// The first PCM frame of `packet` (PacketToFrame).
+    /// The first PCM frame of `packet` (PacketToFrame): exact for packets already parsed, whatever their frame
+    /// counts; beyond them, counted on at the format's frames per packet, or at the average where it varies.
     /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative or
     ///   impossibly large packet.
     public func frame(forPacket packet: Int64) throws -> Int64 {
         try Self.checkTranslatable(packet)
-        return packet * Int64(try framesPerPacket())
+        if let position = output.index.framePosition(ofPacket: packet) { return position }
+        let (known, knownFrame) = output.index.lastKnownFramePosition
+        return knownFrame + Int64((Double(packet - known) * (try framesPerPacket())).rounded())
     }
 
-    /// The packet holding `frame`, and the frame's position in it (FrameToPacket).
+    /// The packet holding `frame`, and the frame's position in it (FrameToPacket): exact within the packets
+    /// already parsed; beyond them, counted on as `frame(forPacket:)` does.
     /// - Throws: `.dataUnavailable` before the format is known, `.invalidPacketOffset` for a negative or
     ///   impossibly large frame.
     public func packet(forFrame frame: Int64) throws -> (packet: Int64, frameOffsetInPacket: Int) {
         try Self.checkTranslatable(frame)
-        let framesPerPacket = Int64(try framesPerPacket())
-        return (frame / framesPerPacket, Int(frame % framesPerPacket))
+        if let found = output.index.packet(holdingFrame: frame) { return found }
+        let (known, knownFrame) = output.index.lastKnownFramePosition
+        let framesPerPacket = try framesPerPacket()
+        let packets = (Double(frame - knownFrame) / framesPerPacket).rounded(.down)
+        let start = knownFrame + Int64((packets * framesPerPacket).rounded())
+        return (known + Int64(packets), Int(frame - start))
     }
 
     /// The byte offset of `packet` from DataOffset (PacketToByte): exact for packets already parsed, otherwise
@@ -68,8 +76,12 @@ extension AudioFileStream {
         guard (0...1 << 48).contains(value) else { throw AudioFileStreamError.invalidPacketOffset }
     }
 
-    private func framesPerPacket() throws -> UInt32 {
-        guard let format = dataFormat, format.framesPerPacket > 0 else { throw AudioFileStreamError.dataUnavailable }
-        return format.framesPerPacket
+    /// The format's frames per packet, or the average so far where it varies.
+    private func framesPerPacket() throws -> Double {
+        guard let format = dataFormat else { throw AudioFileStreamError.dataUnavailable }
+        if format.framesPerPacket > 0 { return Double(format.framesPerPacket) }
+        let index = output.index
+        guard index.parsedPackets > 0 else { throw AudioFileStreamError.dataUnavailable }
+        return Double(index.frameCount) / Double(index.parsedPackets)
     }
 }

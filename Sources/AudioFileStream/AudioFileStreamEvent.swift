@@ -10,9 +10,11 @@ public enum AudioFileStreamEvent {
     case discontinuity(Discontinuity)
 }
 
-/// Contiguous whole packets. The memory is the parser's or the caller's and is valid only during the callback.
+/// Whole packets in one stretch of the stream. The memory is the parser's or the caller's and is valid only
+/// during the callback.
 public struct PacketBatch {
-    /// The packets' bytes, back to back.
+    /// The bytes from the first packet's start to the last packet's end; framing between packets (such as ADTS
+    /// headers) lies outside every description.
     public let bytes: UnsafeRawBufferPointer
     /// The format of these packets: the DataFormat announced last.
     public let format: AudioStreamBasicDescription
@@ -24,6 +26,20 @@ public struct PacketBatch {
     public let firstPacketIndex: Int64
     /// True when these packets do not follow the previous batch (input discontinuity, skipped junk or a dropped frame).
     public let followsDiscontinuity: Bool
+
+    /// The PCM frames the batch holds: each packet's own count where it varies, else the format's per packet.
+    public var frameCount: Int64 {
+        guard let descriptions else {
+            return format.bytesPerPacket == 0 ? 0
+                : Int64(bytes.count) / Int64(format.bytesPerPacket) * Int64(format.framesPerPacket)
+        }
+        var frames: Int64 = 0
+        for description in descriptions {
+            frames += Int64(description.variableFramesInPacket > 0
+                ? description.variableFramesInPacket : format.framesPerPacket)
+        }
+        return frames
+    }
 }
 
 /// A tag and where it was found.

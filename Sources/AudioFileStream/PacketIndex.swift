@@ -10,6 +10,8 @@ struct PacketIndex {
 
     /// The offsets of packets 0, 1, 2 … without a gap.
     private(set) var offsets: [Int64] = []
+    /// The first PCM frame of each packet in `offsets`, exact however the frame count varies.
+    private var framePositions: [Int64] = []
     /// One more than the highest packet number seen.
     private(set) var packetCount: Int64 = 0
     /// Distinct packets parsed, and their bytes and PCM frames.
@@ -39,10 +41,12 @@ struct PacketIndex {
                 if offsets[Int(number)] != offset {
                     // Not the stream that was indexed: what follows is this one's.
                     offsets.removeSubrange(Int(number)...)
+                    framePositions.removeSubrange((Int(number) + 1)...)
                     offsets.append(offset)
                 }
             } else if number == Int64(offsets.count) && offsets.count < Self.capacity {
                 offsets.append(offset)
+                framePositions.append(frameCount)
             }
         }
         guard number >= packetCount else { return }
@@ -70,6 +74,30 @@ struct PacketIndex {
         parsedPackets == 0 ? nil : Double(byteCount) / Double(parsedPackets)
     }
 
+    /// The first PCM frame of `packet`, if it is indexed.
+    func framePosition(ofPacket packet: Int64) -> Int64? {
+        packet >= 0 && packet < Int64(framePositions.count) ? framePositions[Int(packet)] : nil
+    }
+
+    /// The indexed packet holding PCM frame `frame`, and the frame's position in it, if `frame` lies within the
+    /// indexed packets.
+    func packet(holdingFrame frame: Int64) -> (packet: Int64, frameOffsetInPacket: Int)? {
+        guard let first = framePositions.first, frame >= first else { return nil }
+        let indexedEnd = Int64(offsets.count) == packetCount ? frameCount : framePositions[framePositions.count - 1]
+        guard frame < indexedEnd else { return nil }
+        let packet = lastIndex(in: framePositions, atOrBefore: frame)
+        return (Int64(packet), Int(frame - framePositions[packet]))
+    }
+
+    /// The last packet whose first frame is known, and that frame: the packet after the last indexed one when
+    /// every packet is indexed.
+    var lastKnownFramePosition: (packet: Int64, frame: Int64) {
+        guard let last = framePositions.last, Int64(framePositions.count) != packetCount else {
+            return (packetCount, frameCount)
+        }
+        return (Int64(framePositions.count - 1), last)
+    }
+
     /// The stream offset of `packet`, if it is indexed.
     func offset(ofPacket packet: Int64) -> Int64? {
         packet >= 0 && packet < Int64(offsets.count) ? offsets[Int(packet)] : nil
@@ -80,13 +108,19 @@ struct PacketIndex {
         guard let first = offsets.first, offset >= first else { return nil }
         let indexedEnd = Int64(offsets.count) == packetCount ? endOffset : offsets[offsets.count - 1]
         guard offset < indexedEnd else { return nil }
+        let packet = lastIndex(in: offsets, atOrBefore: offset)
+        return (Int64(packet), offsets[packet])
+    }
+
+    /// The last index of ascending `values` whose value is at most `value` (values[0] ≤ value).
+    private func lastIndex(in values: [Int64], atOrBefore value: Int64) -> Int {
         var low = 0
-        var high = offsets.count - 1
+        var high = values.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
-            if offsets[middle] <= offset { low = middle } else { high = middle - 1 }
+            if values[middle] <= value { low = middle } else { high = middle - 1 }
         }
-        return (Int64(low), offsets[low])
+        return low
     }
 
     /// The packet known to start exactly at `offset`: an indexed one, or the one after the last when every

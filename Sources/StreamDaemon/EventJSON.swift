@@ -38,7 +38,7 @@ public enum EventJSON {
     public static func packets(in batch: PacketBatch) -> [(offset: Int64, size: Int64, frames: Int64)] {
         let framesPerPacket = batch.format.framesPerPacket
         guard let descriptions = batch.descriptions else {
-            return [(batch.streamOffset, Int64(batch.bytes.count), Int64(framesPerPacket))]
+            return [(batch.streamOffset, Int64(batch.bytes.count), batch.frameCount)]
         }
         return descriptions.map { description in
             let frames = description.variableFramesInPacket > 0 ? description.variableFramesInPacket : framesPerPacket

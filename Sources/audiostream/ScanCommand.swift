@@ -13,9 +13,8 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         var seconds = 0.0
         let stream = try input.parse { event in
-            guard case .packets(let batch) = event, batch.format.sampleRate > 0, let descriptions = batch.descriptions
-            else { return }
-            seconds += Double(descriptions.count) * Double(batch.format.framesPerPacket) / batch.format.sampleRate
+            guard case .packets(let batch) = event, batch.format.sampleRate > 0 else { return }
+            seconds += Double(batch.frameCount) / batch.format.sampleRate
         }
         let counted = stream.counted
         let out = BufferedOutput()

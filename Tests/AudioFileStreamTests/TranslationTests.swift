@@ -116,6 +116,23 @@ import FixtureSupport
         #expect(firstIndex == 13 && firstOffset == packets[13].offset)
     }
 
+    /// Frames per packet change at a splice (1152 at 44.1 kHz, then 576 at 22.05 kHz): packet↔frame
+    /// translations count each packet's own frames, at the packet index ffprobe's list gives for the change.
+    @Test func framesAreCountedPacketByPacketAcrossAFormatChange() throws {
+        let fixture = Fixtures.named("splice-xing-44k-stereo-22k-mono.mp3")
+        let change = try #require((fixture.facts?["formatChanges"] as? [[String: Any]])?.first)
+        let splice = Int64(change["packetIndex"] as! Int)
+        let stream = try Self.stream(parsing: fixture)
+        let last = Int64(fixture.expectedPackets.count - 1)
+        for packet in [0, splice - 1, splice, splice + 7, last] {
+            let frame = packet <= splice ? packet * 1152 : splice * 1152 + (packet - splice) * 576
+            #expect(try stream.frame(forPacket: packet) == frame, "packet \(packet)")
+            let back = try stream.packet(forFrame: frame + 5)
+            #expect(back.packet == packet && back.frameOffsetInPacket == 5, "packet \(packet)")
+        }
+        #expect(stream.counted.frames == splice * 1152 + (last + 1 - splice) * 576)
+    }
+
     @Test func translationsNeedAFormat() throws {
         let stream = try AudioFileStream { _ in }
         #expect(throws: AudioFileStreamError.dataUnavailable) { try stream.frame(forPacket: 1) }
