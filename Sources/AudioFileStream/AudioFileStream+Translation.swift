@@ -69,7 +69,7 @@ extension AudioFileStream {
     }
 
     /// Apple's translations answer `more` until this many packets give a usable average.
-    private static let packetsForEstimates: Int64 = 8
+    private static var packetsForEstimates: Int64 { ParserOutput.packetsForEstimates }
 
     /// Packets, frames and bytes beyond 2^48 are no stream's, and would overflow the arithmetic.
     private static func checkTranslatable(_ value: Int64) throws {

@@ -74,6 +74,7 @@ public final class AudioFileStream {
     public func finish() throws {
         guard !isFinished else { return }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
+        output.announceMeasurements()
         isFinished = true
     }
 

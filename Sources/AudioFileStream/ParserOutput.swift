@@ -12,6 +12,9 @@ final class ParserOutput {
     var seekTable: SeekTable?
     /// Every tag's keys merged, the latest value of each key winning.
     private(set) var tags = NormalizedTags()
+    /// Set by a format whose headers do not give the stream's bit rate (ADTS, or MPEG audio whose bit rate
+    /// varies without a Xing/VBRI average): BitRate is then the running average.
+    var measuresBitRate = false
 
     /// The DataFormat announced last, which packets batches carry.
     private var format = AudioStreamBasicDescription(sampleRate: 0, formatID: FourCharCode(rawValue: 0),
@@ -49,11 +52,27 @@ final class ParserOutput {
 
     /// A whole packet of `size` bytes at `start` in the current buffer, holding `frames` PCM frames.
     func packet(at start: Int, size: Int, frames: Int, variableFrames: Bool) {
-        guard ledger.record(start: start, size: size, frames: frames, variableFrames: variableFrames) else {
+        if !ledger.record(start: start, size: size, frames: frames, variableFrames: variableFrames) {
             flush()
             _ = ledger.record(start: start, size: size, frames: frames, variableFrames: variableFrames)
-            return
         }
+        let parsed = ledger.index.parsedPackets
+        if parsed >= Self.packetsForEstimates && parsed & (parsed - 1) == 0 { announceMeasurements() }
+    }
+
+    /// Packets after which the measured properties are first announced; again at every doubling, and at the end.
+    static let packetsForEstimates: Int64 = 8
+
+    /// Announces what only the packets so far tell: MaximumPacketSize, AverageBytesPerPacket and, where the
+    /// headers do not give it, BitRate.
+    func announceMeasurements() {
+        let index = ledger.index
+        guard let average = index.averagePacketSize else { return }
+        announce(.maximumPacketSize, .uint32(UInt32(index.maximumPacketSize)))
+        announce(.averageBytesPerPacket, .float64(average))
+        guard measuresBitRate, index.frameCount > 0, format.sampleRate > 0 else { return }
+        let bitsPerSecond = Double(index.byteCount) * 8 * format.sampleRate / Double(index.frameCount)
+        announce(.bitRate, .uint32(UInt32(min(bitsPerSecond.rounded(), Double(UInt32.max)))))
     }
 
     /// The stream goes on at `offset` (a seek): the next packet is numbered from there.

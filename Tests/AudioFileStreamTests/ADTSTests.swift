@@ -124,6 +124,23 @@ import FixtureSupport
         }
     }
 
+    /// MaximumPacketSize, AverageBytesPerPacket and BitRate are announced once packets tell them, and at the
+    /// end are those of ffprobe's packet list: the bit rate of the raw access units, as ADTS headers state none.
+    @Test func measuredPropertiesAreAnnouncedAtTheEnd() throws {
+        let fixture = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!
+        let rows = fixture.expectedPacketsWithFrames
+        var last: [AudioFileStreamPropertyID: AudioFileStreamPropertyValue] = [:]
+        let stream = try AudioFileStream { event in
+            if case .property(let id, let value) = event { last[id] = value }
+        }
+        try feed(fixture.bytes, to: stream, chunking: .random(seed: 2))
+        let bytes = rows.reduce(0) { $0 + $1[1] }
+        let frames = rows.reduce(0) { $0 + $1[2] }
+        #expect(last[.maximumPacketSize] == .uint32(UInt32(rows.map { $0[1] }.max()!)))
+        #expect(last[.averageBytesPerPacket] == .float64(Double(bytes) / Double(rows.count)))
+        #expect(last[.bitRate] == .uint32(UInt32((Double(bytes) * 8 * 44100 / Double(frames)).rounded())))
+    }
+
     /// A station whose Content-Type names the wrong format is read as what its bytes are, as Apple's parser
     /// does with a wrong hint, and says so in FileFormat.
     @Test func aMislabelledStreamIsReadAsWhatItIs() throws {

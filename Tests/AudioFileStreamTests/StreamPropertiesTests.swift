@@ -136,4 +136,21 @@ extension StreamPropertiesTests {
         #expect(estimate.isEstimated)
         #expect(abs(estimate.offset - (packets[30].offset - packets[0].offset)) < 418)
     }
+
+    /// A VBR stream without its Xing frame: BitRate is the running average of its packets (ffprobe's list),
+    /// not the first frame's rate.
+    @Test func vbrWithoutXingMeasuresItsBitRate() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let packets = fixture.expectedPackets
+        let audio = Array(fixture.bytes[Int(packets[0].offset)...])
+        var bitRates: [UInt32] = []
+        let stream = try AudioFileStream { event in
+            if case .property(.bitRate, .uint32(let rate)) = event { bitRates.append(rate) }
+        }
+        try feed(audio, to: stream, chunking: .random(seed: 4))
+        let bytes = packets.reduce(0) { $0 + $1.size }
+        let average = (Double(bytes) * 8 * 44100 / Double(packets.count * 1152)).rounded()
+        #expect(bitRates.count > 1, "the first frame's rate, then the running average")
+        #expect(bitRates.last == UInt32(average))
+    }
 }

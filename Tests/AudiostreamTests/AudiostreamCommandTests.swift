@@ -52,8 +52,13 @@ import Testing
         #expect(events.first?["skippedBytes"] as? Int == 3000)
         let packets = events.filter { $0["event"] as? String == "packet" }
         #expect(packets.map { "\($0["offset"]!),\($0["size"]!)" } == Runner.expectedPackets("damaged-junk-start"))
-        let ids = events.compactMap { $0["event"] as? String == "property" ? $0["id"] as? String : nil }
+        let firstPacket = try #require(events.firstIndex { $0["event"] as? String == "packet" })
+        let property = { (event: [String: Any]) in event["event"] as? String == "property" ? event["id"] as? String : nil }
+        let ids = events[..<firstPacket].compactMap(property)
         #expect(ids.last == "redy" && ids.contains("dfmt") && ids.contains("pnfo"))
+        // What only packets tell comes once they have been seen.
+        let measured = Set(events[firstPacket...].compactMap(property))
+        #expect(measured.isSuperset(of: ["psze", "abpp"]))
     }
 
     @Test func probeReportsPropertiesAndCounts() throws {

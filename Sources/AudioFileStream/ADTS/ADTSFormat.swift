@@ -37,6 +37,7 @@ struct ADTSFormat: SyncFormat {
             formatFlags: UInt32(header.audioObjectType), framesPerPacket: UInt32(Self.framesPerPacket),
             channelsPerFrame: UInt32(header.channelCount))
         let layout = AudioChannelLayout(aacChannelConfiguration: header.channelConfiguration)
+        output.measuresBitRate = true
         output.announce(.fileFormat, .fileType(.adts))
         output.announce(.dataFormat, .format(format))
         output.announce(.formatList, .formatList([AudioFormatListItem(format: format, channelLayoutTag: layout.tag)]))

@@ -11,6 +11,8 @@ struct MPEGAudioFormat: SyncFormat {
     private var freeFormatLength: Int?
     /// Stream information from a Xing/Info/VBRI frame, announced with the next audio frame's format.
     private var segment: StreamSegment?
+    /// True once a Xing/VBRI frame stated the stream's average bit rate.
+    private var statesAverageBitRate = false
 
     @inline(__always)
     static func mayStartFrame(_ byte: UInt8) -> Bool {
@@ -42,7 +44,10 @@ struct MPEGAudioFormat: SyncFormat {
             }
             return .streamInformation
         }
-        if announced.map({ !header.hasSameFormat(as: $0) }) ?? true {
+        if let announced, header.hasSameFormat(as: announced) {
+            // A VBR stream without a stated average: its bit rate is the running average, not the first frame's.
+            if header.bitrateIndex != announced.bitrateIndex && !statesAverageBitRate { output.measuresBitRate = true }
+        } else {
             announceFormat(of: header, frameLength: frame.count, output: output)
             announced = header
         }
@@ -63,6 +68,7 @@ struct MPEGAudioFormat: SyncFormat {
         var format = MPEGStreamFormat(header: header, frameLength: frameLength)
         if !output.isReady, let averageBitRate = segment?.averageBitRate(header: header) {
             format.bitRate = averageBitRate
+            statesAverageBitRate = true
         }
         format.announce(to: output)
         guard !output.isReady, let segment else { return }
