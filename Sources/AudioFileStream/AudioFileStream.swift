@@ -153,10 +153,22 @@ public final class AudioFileStream {
         pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[progress.consumed...]))
     }
 
+    /// Runs the reader over `bytes`, and on over the rest with the reader of another format when the stream
+    /// changes format.
     private func read(_ bytes: UnsafeRawBufferPointer, at offset: Int64, isEndOfInput: Bool) -> ReadProgress {
-        output.begin(buffer: bytes, offset: offset)
-        let progress = reader!.read(ReaderInput(bytes: bytes, offset: offset, isEndOfInput: isEndOfInput), into: output)
-        output.flush()
-        return progress
+        var consumed = 0
+        while true {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[consumed...])
+            let restOffset = offset + Int64(consumed)
+            output.begin(buffer: rest, offset: restOffset)
+            let progress = reader!.read(ReaderInput(bytes: rest, offset: restOffset, isEndOfInput: isEndOfInput),
+                                        into: output)
+            output.flush()
+            consumed += progress.consumed
+            guard let replacement = progress.replacement else {
+                return ReadProgress(consumed: consumed, needed: progress.needed)
+            }
+            reader = replacement
+        }
     }
 }

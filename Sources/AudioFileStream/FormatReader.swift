@@ -8,11 +8,13 @@ struct ReaderInput {
 }
 
 /// How far a reader got.
-struct ReadProgress: Equatable {
+struct ReadProgress {
     /// Bytes taken from the start of the input; the rest is offered again, with more, on the next call.
     var consumed: Int
     /// Bytes needed from the first unconsumed one before the reader can make progress (0 when all was consumed).
     var needed: Int
+    /// The reader of another format that goes on from the first unconsumed byte: the stream changed format.
+    var replacement: (any FormatReader)? = nil
 }
 
 /// One container or elementary-stream format, as a small state machine over the bytes the stream gives it

@@ -26,7 +26,7 @@ enum FrameLength {
 /// confirming header, tags between frames, discontinuities and the announcing order. A format answers only
 /// whether a header starts at a position, how long its frame is, which headers may follow each other, and what
 /// a whole, confirmed frame holds.
-protocol SyncFormat {
+protocol SyncFormat: Sendable {
     associatedtype Header
 
     /// Bytes a header occupies, and the least that must follow a frame to confirm it.

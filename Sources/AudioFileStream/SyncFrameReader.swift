@@ -15,6 +15,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private enum Step {
         case advance(Int)
         case needMore(Int)
+        /// The stream goes on in another sync format here.
+        case switchFormat(any FormatReader)
     }
 
     private var format: Format
@@ -57,6 +59,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             switch step(at: position, in: input, output: output) {
             case .advance(let count): position += count
             case .needMore(let count): return ReadProgress(consumed: position, needed: count)
+            case .switchFormat(let reader): return ReadProgress(consumed: position, needed: 0, replacement: reader)
             }
         }
         if input.isEndOfInput {
@@ -102,7 +105,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                     return .advance(length)
                 case .refuted: break
                 }
-            case .advance: break
+            case .advance, .switchFormat: break
             }
         } else if Self.mayStartTag(bytes[position]) {
             let candidate = UnsafeRawBufferPointer(rebasing: bytes[position...])
@@ -117,7 +120,23 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 break
             }
         }
-        return skipJunk(from: position, in: input)
+        return otherFormat(at: position, in: input, output: output) ?? skipJunk(from: position, in: input)
+    }
+
+    /// Where a frame of this format is not, a chain of another sync format's headers means the stream changed
+    /// format (a splice, a mislabelled station): that format's reader goes on from here.
+    private mutating func otherFormat(at position: Int, in input: ReaderInput, output: ParserOutput) -> Step? {
+        let byte = input.bytes[position]
+        for entry in SyncFormatEntry.all where !entry.reads(Format.self) && entry.mayStartFrame(byte) {
+            switch entry.chain(input.bytes, position, input.isEndOfInput) {
+            case .found:
+                skip.report(resumingAt: input.offset + Int64(position), to: output)
+                return .switchFormat(entry.reader(limits))
+            case .needMore(let count): return .needMore(count)
+            case .none: continue
+            }
+        }
+        return nil
     }
 
     /// The length of the frame at `position`, `.advance(0)` when it cannot be a frame, or how many bytes are
@@ -266,10 +285,16 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private mutating func skipJunk(from position: Int, in input: ReaderInput) -> Step {
         let bytes = input.bytes
         var next = position + 1
-        while next < bytes.count, !Format.mayStartFrame(bytes[next]), !Self.mayStartTag(bytes[next]) { next += 1 }
+        while next < bytes.count, !Self.mayStartSyncFrame(bytes[next]), !Self.mayStartTag(bytes[next]) { next += 1 }
         skip.add(next - position)
         isSynced = false
         return .advance(next - position)
+    }
+
+    /// The first byte of a frame of any sync format (MPEG audio and ADTS 0xFF, AC-3 0x0B): a stream may change
+    /// format. Spelled out because junk skipping asks it of every byte.
+    private static func mayStartSyncFrame(_ byte: UInt8) -> Bool {
+        byte == 0xFF || byte == 0x0B
     }
 
     /// The first letters of `ID3`, `TAG` and `APETAGEX`.

@@ -124,6 +124,32 @@ import FixtureSupport
         }
     }
 
+    /// A stream that changes from ADTS to MP3 or back goes on in the new format, announced before its first
+    /// packet: every packet of both parts, as ffprobe lists each part.
+    @Test(arguments: ["adts-splice-adts-mp3.aac", "adts-splice-mp3-adts.aac"])
+    func aSpliceSwitchesFormat(name: String) throws {
+        let fixture = Fixtures.codecs.first { $0.name == name }!
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 13)] {
+            var formats: [FourCharCode] = []
+            var packets: [[Int64]] = []
+            let stream = try AudioFileStream { event in
+                switch event {
+                case .property(.dataFormat, .format(let format)): formats.append(format.formatID)
+                case .packets(let batch):
+                    packets += batch.descriptions!.map {
+                        [batch.streamOffset + $0.startOffset, Int64($0.dataByteSize), Int64(batch.format.framesPerPacket)]
+                    }
+                default: break
+                }
+            }
+            try feed(fixture.bytes, to: stream, chunking: chunking)
+            #expect(packets == fixture.expectedPacketsWithFrames, "\(chunking)")
+            let adtsFirst = name == "adts-splice-adts-mp3.aac"
+            #expect(formats == (adtsFirst ? [AudioFormatID.mpeg4AAC, AudioFormatID.mpegLayer3]
+                                          : [AudioFormatID.mpegLayer3, AudioFormatID.mpeg4AAC]), "\(chunking)")
+        }
+    }
+
     /// MaximumPacketSize, AverageBytesPerPacket and BitRate are announced once packets tell them, and at the
     /// end are those of ffprobe's packet list: the bit rate of the raw access units, as ADTS headers state none.
     @Test func measuredPropertiesAreAnnouncedAtTheEnd() throws {

@@ -98,4 +98,38 @@ extension RobustnessTests {
         guard case .uint32(let bitRate) = try stream.property(.bitRate) else { return }
         #expect(bitRate <= 320_000)
     }
+
+    /// ADTS behind a megabyte of junk (past the sniffer's window) is found, with bounded buffering; MP3 behind
+    /// a lone ADTS header is MP3. Expected packets: ffprobe's lists, shifted.
+    @Test func aStreamBehindJunkOrAFalseHeaderIsFound() throws {
+        var random = TestRandom(seed: 21)
+        let junk = (0..<1_048_576).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let aac = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!
+        var packets: [Int64] = []
+        var maximumBuffered = 0
+        let stream = try AudioFileStream { event in
+            guard case .packets(let batch) = event else { return }
+            packets += batch.descriptions!.map { batch.streamOffset + $0.startOffset }
+        }
+        let bytes = junk + aac.bytes
+        var position = 0
+        while position < bytes.count {
+            let end = min(position + Int(random.next() % 8192) + 1, bytes.count)
+            try stream.parse(Array(bytes[position..<end]))
+            maximumBuffered = max(maximumBuffered, stream.bufferedByteCount)
+            position = end
+        }
+        try stream.finish()
+        #expect(packets == aac.expectedPacketsWithFrames.map { $0[0] + Int64(junk.count) })
+        #expect(stream.dataFormat?.formatID == AudioFormatID.mpeg4AAC)
+        #expect(maximumBuffered < FormatSniffer.searchLength + 8192)
+
+        // An ADTS header (AAC LC, 44.1 kHz, stereo, 16-byte frame) with nothing chained after it, then MP3.
+        let mp3 = Fixtures.named("l3-cbr128-joint.mp3")
+        let prefix: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC] + Array(repeating: 0x55, count: 9)
+        let (events, _) = try parse(prefix + mp3.bytes, chunking: .random(seed: 8))
+        #expect(events.packets == mp3.expectedPackets.map {
+            PacketRecord(offset: $0.offset + Int64(prefix.count), size: $0.size)
+        })
+    }
 }

@@ -1,0 +1,75 @@
+/// A sync-word format as the sniffer and the driver see them all: the file types it reads, how to find a
+/// chain of its headers, and its reader. Adding a sync format means adding it to `all`.
+struct SyncFormatEntry: Sendable {
+    /// Headers in a row that identify a sync-word format: one can be chance, three in a row hardly.
+    static let chainLength = 3
+
+    /// Every sync-word format; MPEG audio last, as the default for a stream without a chain.
+    static let all = [
+        SyncFormatEntry(ADTSFormat(), fileTypes: [.adts]),
+        SyncFormatEntry(AC3Format(), fileTypes: [.ac3, .eac3]),
+        SyncFormatEntry(MPEGAudioFormat(), fileTypes: [.mp1, .mp2, .mp3]),
+    ]
+
+    /// What a search for a chain of headers at a position found.
+    enum ChainSearch: Equatable {
+        case found
+        case none
+        /// This many bytes from the position are needed to tell.
+        case needMore(Int)
+    }
+
+    let fileTypes: Set<AudioFileType>
+    /// Whether `byte` may start a frame of this format.
+    let mayStartFrame: @Sendable (UInt8) -> Bool
+    /// Whether a chain of `chainLength` headers starts at a position of the bytes; the flag is the end of input.
+    let chain: @Sendable (UnsafeRawBufferPointer, Int, Bool) -> ChainSearch
+    let reader: @Sendable (MetadataLimits) -> any FormatReader
+    private let formatType: ObjectIdentifier
+
+    private init<Format: SyncFormat>(_ format: Format, fileTypes: Set<AudioFileType>) {
+        self.fileTypes = fileTypes
+        mayStartFrame = { Format.mayStartFrame($0) }
+        chain = { Self.chain(of: format, in: $0, at: $1, isEndOfInput: $2) }
+        reader = { SyncFrameReader(format, limits: $0) }
+        formatType = ObjectIdentifier(Format.self)
+    }
+
+    /// True for the entry of `Format`.
+    func reads<Format: SyncFormat>(_: Format.Type) -> Bool {
+        formatType == ObjectIdentifier(Format.self)
+    }
+
+    /// Whether `chainLength` compatible headers of `format`, each where the last one's length says, start at
+    /// `position`; a chain cut by the end of the input counts once it has two links.
+    private static func chain<Format: SyncFormat>(of format: Format, in bytes: UnsafeRawBufferPointer,
+                                                  at position: Int, isEndOfInput: Bool) -> ChainSearch {
+        guard position + Format.headerLength <= bytes.count else {
+            return isEndOfInput ? .none : .needMore(Format.headerLength)
+        }
+        guard let first = format.header(in: bytes, at: position) else { return .none }
+        var previous = first
+        var next = position
+        for link in 1..<chainLength {
+            switch format.frameLength(of: previous) {
+            case .exact(let length): next += length
+            case .invalid: return .none
+            case .untilNextFrame(let minimum, let maximum, _):
+                guard let following = format.nextHeader(compatibleWith: previous, in: bytes, from: next + minimum,
+                                                        through: next + maximum) else {
+                    let searchEnd = next + maximum + Format.headerLength
+                    return searchEnd > bytes.count && !isEndOfInput ? .needMore(searchEnd - position) : .none
+                }
+                next = following
+            }
+            guard next + Format.headerLength <= bytes.count else {
+                if isEndOfInput { return link > 1 ? .found : .none }
+                return .needMore(next + Format.headerLength - position)
+            }
+            guard let following = format.header(in: bytes, at: next), format.isCompatible(following, with: previous)
+            else { return .none }
+            previous = following
+        }
+        return .found
+    }
+}
