@@ -39,4 +39,21 @@ public enum AudioFormatID {
     public static let ac3: FourCharCode = "ac-3"
     /// kAudioFormatEnhancedAC3: E-AC-3 (Dolby Digital Plus) syncframes.
     public static let enhancedAC3: FourCharCode = "ec-3"
+    /// kAudioFormatMPEG4AAC_HE: AAC with SBR, once a decoder has seen it (the stream says AAC LC).
+    public static let mpeg4AACHighEfficiency: FourCharCode = "aach"
+    /// kAudioFormatMPEG4AAC_HE_V2: AAC with SBR and parametric stereo.
+    public static let mpeg4AACHighEfficiencyV2: FourCharCode = "aacp"
+    /// kAudioFormatOpus: Opus packets (in Ogg or CAF).
+    public static let opus: FourCharCode = "opus"
+    /// Vorbis packets (in Ogg); Core Audio has no constant of its own, this is the code its Ogg reader uses.
+    public static let vorbis: FourCharCode = "vorb"
+    /// kAudioFormatFLAC: FLAC frames (native, in Ogg or MP4).
+    public static let flac: FourCharCode = "flac"
+    /// kAudioFormatAppleLossless: ALAC packets (in MP4 or CAF).
+    public static let appleLossless: FourCharCode = "alac"
+    /// kAudioFormatLinearPCM: integer or float samples; the ASBD's flags say which (WAVE, AIFF, CAF).
+    public static let linearPCM: FourCharCode = "lpcm"
+    /// kAudioFormatULaw and kAudioFormatALaw: G.711 companded samples (AIFC, WAVE, CAF).
+    public static let uLaw: FourCharCode = "ulaw"
+    public static let aLaw: FourCharCode = "alaw"
 }
