@@ -45,7 +45,7 @@ public enum AudioFormatID {
     public static let mpeg4AACHighEfficiencyV2: FourCharCode = "aacp"
     /// kAudioFormatOpus: Opus packets (in Ogg or CAF).
     public static let opus: FourCharCode = "opus"
-    /// Vorbis packets (in Ogg); Core Audio has no constant of its own, this is the code its Ogg reader uses.
+    /// Vorbis packets (in Ogg); Core Audio defines no constant, so this follows the style of the others.
     public static let vorbis: FourCharCode = "vorb"
     /// kAudioFormatFLAC: FLAC frames (native, in Ogg or MP4).
     public static let flac: FourCharCode = "flac"
