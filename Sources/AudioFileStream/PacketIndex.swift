@@ -82,10 +82,9 @@ struct PacketIndex {
     /// The indexed packet holding PCM frame `frame`, and the frame's position in it, if `frame` lies within the
     /// indexed packets.
     func packet(holdingFrame frame: Int64) -> (packet: Int64, frameOffsetInPacket: Int)? {
-        guard let first = framePositions.first, frame >= first else { return nil }
-        let indexedEnd = Int64(offsets.count) == packetCount ? frameCount : framePositions[framePositions.count - 1]
-        guard frame < indexedEnd else { return nil }
-        let packet = lastIndex(in: framePositions, atOrBefore: frame)
+        guard let packet = lastIndex(in: framePositions, atOrBefore: frame, allIndexedEndAt: frameCount) else {
+            return nil
+        }
         return (Int64(packet), Int(frame - framePositions[packet]))
     }
 
@@ -105,15 +104,16 @@ struct PacketIndex {
 
     /// The last indexed packet starting at or before `offset`, if `offset` lies within the indexed packets.
     func packet(containing offset: Int64) -> (packet: Int64, start: Int64)? {
-        guard let first = offsets.first, offset >= first else { return nil }
-        let indexedEnd = Int64(offsets.count) == packetCount ? endOffset : offsets[offsets.count - 1]
-        guard offset < indexedEnd else { return nil }
-        let packet = lastIndex(in: offsets, atOrBefore: offset)
+        guard let packet = lastIndex(in: offsets, atOrBefore: offset, allIndexedEndAt: endOffset) else { return nil }
         return (Int64(packet), offsets[packet])
     }
 
-    /// The last index of ascending `values` whose value is at most `value` (values[0] ≤ value).
-    private func lastIndex(in values: [Int64], atOrBefore value: Int64) -> Int {
+    /// The last index of the ascending positions `values` (one per indexed packet) at or before `value`, if
+    /// `value` lies within the indexed packets: before `end`, where the last packet ends, when every packet is
+    /// indexed, else before the last indexed packet.
+    private func lastIndex(in values: [Int64], atOrBefore value: Int64, allIndexedEndAt end: Int64) -> Int? {
+        guard let first = values.first, value >= first else { return nil }
+        guard value < (Int64(values.count) == packetCount ? end : values[values.count - 1]) else { return nil }
         var low = 0
         var high = values.count - 1
         while low < high {

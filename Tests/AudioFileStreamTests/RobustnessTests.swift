@@ -5,6 +5,22 @@ import FixtureSupport
 /// Bad input: never a crash, never a hang, never unbounded buffering, every byte accounted for.
 @Suite struct RobustnessTests {
     /// Bytes in packets and skips, which together cover the whole of a stream without tags or Xing frames.
+    /// Feeds `bytes` in chunks of 1…8192 bytes, then finishes; returns the most bytes the stream held between
+    /// calls.
+    static func feedInRandomChunks(_ bytes: [UInt8], to stream: AudioFileStream, random: inout TestRandom) throws
+        -> Int {
+        var maximumBuffered = 0
+        var position = 0
+        while position < bytes.count {
+            let end = min(position + Int(random.next() % 8192) + 1, bytes.count)
+            try stream.parse(Array(bytes[position..<end]))
+            maximumBuffered = max(maximumBuffered, stream.bufferedByteCount)
+            position = end
+        }
+        try stream.finish()
+        return maximumBuffered
+    }
+
     static func accountedBytes(_ events: [RecordedEvent]) -> Int64 {
         let packetBytes = events.packets.reduce(Int64(0)) { $0 + Int64($1.size) }
         let skipped = events.reduce(Int64(0)) { total, event in
@@ -20,16 +36,8 @@ import FixtureSupport
         for position in stride(from: 0, to: noise.count - 4, by: 997) {
             noise.replaceSubrange(position..<position + 4, with: [0xFF, 0xFB, 0x90, 0x64])
         }
-        var maximumBuffered = 0
         let stream = try AudioFileStream { _ in }
-        var position = 0
-        while position < noise.count {
-            let end = min(position + Int(random.next() % 8192) + 1, noise.count)
-            try stream.parse(Array(noise[position..<end]))
-            maximumBuffered = max(maximumBuffered, stream.bufferedByteCount)
-            position = end
-        }
-        try stream.finish()
+        let maximumBuffered = try Self.feedInRandomChunks(noise, to: stream, random: &random)
         // Junk with no chain of frames is held while the type is sniffed, then only frames are.
         #expect(maximumBuffered < FormatSniffer.searchLength + 8192, "buffering is bounded, not by the junk")
     }
@@ -106,20 +114,11 @@ extension RobustnessTests {
         let junk = (0..<1_048_576).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let aac = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!
         var packets: [Int64] = []
-        var maximumBuffered = 0
         let stream = try AudioFileStream { event in
             guard case .packets(let batch) = event else { return }
             packets += batch.descriptions!.map { batch.streamOffset + $0.startOffset }
         }
-        let bytes = junk + aac.bytes
-        var position = 0
-        while position < bytes.count {
-            let end = min(position + Int(random.next() % 8192) + 1, bytes.count)
-            try stream.parse(Array(bytes[position..<end]))
-            maximumBuffered = max(maximumBuffered, stream.bufferedByteCount)
-            position = end
-        }
-        try stream.finish()
+        let maximumBuffered = try Self.feedInRandomChunks(junk + aac.bytes, to: stream, random: &random)
         #expect(packets == aac.expectedPacketsWithFrames.map { $0[0] + Int64(junk.count) })
         #expect(stream.dataFormat?.formatID == AudioFormatID.mpeg4AAC)
         #expect(maximumBuffered < FormatSniffer.searchLength + 8192)
