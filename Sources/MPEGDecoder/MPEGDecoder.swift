@@ -20,6 +20,8 @@ public final class MPEGDecoder {
     /// The free-format frame size the open decoder was told, or nil.
     private var openFreeFormatSize: Int?
     private var format: PCMFormat?
+    /// The codec of the last packets left out, reported once.
+    private var refusedFormat: FourCharCode?
     private var trimmer = GaplessTrimmer()
 
     /// - Throws: `DecodeError` when libmpg123 cannot create a decoder.
@@ -32,8 +34,14 @@ public final class MPEGDecoder {
     /// Takes the next event of the parser: decodes packets and follows gapless segments and discontinuities.
     public func consume(_ event: AudioFileStreamEvent) {
         switch event {
-        case .packets(let batch):
+        case .packets(let batch) where Self.decodes(batch.format.formatID):
+            refusedFormat = nil
             decode(batch)
+        case .packets(let batch):
+            // Another codec (AAC, AC-3): said once per change, not once per packet.
+            guard refusedFormat != batch.format.formatID else { return }
+            refusedFormat = batch.format.formatID
+            handler(.error(DecodeError("no MPEG audio decoder for '\(batch.format.formatID)' packets; they are left out")))
         case .property(.packetTableInfo, .packetTableInfo(let table)):
             trimmer.startSegment(table)
         case .discontinuity:
@@ -42,6 +50,12 @@ public final class MPEGDecoder {
         case .property, .metadata:
             break
         }
+    }
+
+    /// The formats libmpg123 decodes.
+    private static func decodes(_ formatID: FourCharCode) -> Bool {
+        formatID == AudioFormatID.mpegLayer1 || formatID == AudioFormatID.mpegLayer2
+            || formatID == AudioFormatID.mpegLayer3
     }
 
     /// Feeds the batch's packets to libmpg123, leaving out (and reporting) those whose CRC does not match, and

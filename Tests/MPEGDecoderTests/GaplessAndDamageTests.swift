@@ -69,4 +69,15 @@ import Testing
         let decoded = try decode(bytes)
         #expect(decoded.frames == fixture.expectedPackets.count * 1152)
     }
+
+    /// Packets of another codec are left out with one error per change of codec, never fed to libmpg123: an
+    /// ADTS stream spliced with MP3 decodes its MP3 part only.
+    @Test func anotherCodecIsReportedOnceAndLeftOut() throws {
+        let splice = Fixtures.codecs.first { $0.name == "adts-splice-adts-mp3.aac" }!
+        let decoded = try decode(splice.bytes)
+        #expect(decoded.errors.count == 1)
+        #expect(decoded.errors.first?.description.contains("aac ") == true)
+        let mp3 = try decode(Fixtures.named("l3-noxing.mp3").bytes)
+        #expect(decoded.pcm == mp3.pcm)
+    }
 }
