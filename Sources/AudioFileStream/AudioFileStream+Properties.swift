@@ -59,7 +59,7 @@ extension AudioFileStream {
 
     /// Core Audio's InfoDictionary: the tags read so far and what the stream says of itself, under the
     /// kAFInfoDictionary key names.
-    private var infoDictionary: [String: String] {
+    var infoDictionary: [String: String] {
         let tags = output.tags
         var info: [String: String] = [:]
         info["title"] = tags.title

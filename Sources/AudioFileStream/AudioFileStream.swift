@@ -28,6 +28,7 @@ public final class AudioFileStream {
         self.limits = limits
         output = ParserOutput(handler: handler)
         sniffer = try FormatSniffer(hint: fileTypeHint)
+        output.infoDictionary = { [unowned self] in infoDictionary }
     }
 
     /// The bytes currently held between calls, whatever the input: up to `FormatSniffer.searchLength` past a
@@ -74,8 +75,8 @@ public final class AudioFileStream {
     public func finish() throws {
         guard !isFinished else { return }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
-        output.announceMeasurements()
         isFinished = true
+        output.announceMeasurements()
     }
 
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a

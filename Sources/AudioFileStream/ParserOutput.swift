@@ -15,6 +15,8 @@ final class ParserOutput {
     /// Set by a format whose headers do not give the stream's bit rate (ADTS, or MPEG audio whose bit rate
     /// varies without a Xing/VBRI average): BitRate is then the running average.
     var measuresBitRate = false
+    /// InfoDictionary as the stream computes it (tags, bit rate, duration), announced with the measurements.
+    var infoDictionary: () -> [String: String] = { [:] }
 
     /// The DataFormat announced last, which packets batches carry.
     private var format = AudioStreamBasicDescription(sampleRate: 0, formatID: FourCharCode(rawValue: 0),
@@ -63,16 +65,18 @@ final class ParserOutput {
     /// Packets after which the measured properties are first announced; again at every doubling, and at the end.
     static let packetsForEstimates: Int64 = 8
 
-    /// Announces what only the packets so far tell: MaximumPacketSize, AverageBytesPerPacket and, where the
-    /// headers do not give it, BitRate.
+    /// Announces what only the packets so far tell: MaximumPacketSize, AverageBytesPerPacket, BitRate where the
+    /// headers do not give it, and InfoDictionary, which holds them.
     func announceMeasurements() {
         let index = ledger.index
         guard let average = index.averagePacketSize else { return }
         announce(.maximumPacketSize, .uint32(UInt32(index.maximumPacketSize)))
         announce(.averageBytesPerPacket, .float64(average))
-        guard measuresBitRate, index.frameCount > 0, format.sampleRate > 0 else { return }
-        let bitsPerSecond = Double(index.byteCount) * 8 * format.sampleRate / Double(index.frameCount)
-        announce(.bitRate, .uint32(UInt32(min(bitsPerSecond.rounded(), Double(UInt32.max)))))
+        if measuresBitRate, index.frameCount > 0, format.sampleRate > 0 {
+            let bitsPerSecond = Double(index.byteCount) * 8 * format.sampleRate / Double(index.frameCount)
+            announce(.bitRate, .uint32(UInt32(min(bitsPerSecond.rounded(), Double(UInt32.max)))))
+        }
+        announce(.infoDictionary, .dictionary(infoDictionary()))
     }
 
     /// The stream goes on at `offset` (a seek): the next packet is numbered from there.

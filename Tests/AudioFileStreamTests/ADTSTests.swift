@@ -170,7 +170,11 @@ import FixtureSupport
         let frames = rows.reduce(0) { $0 + $1[2] }
         #expect(last[.maximumPacketSize] == .uint32(UInt32(rows.map { $0[1] }.max()!)))
         #expect(last[.averageBytesPerPacket] == .float64(Double(bytes) / Double(rows.count)))
-        #expect(last[.bitRate] == .uint32(UInt32((Double(bytes) * 8 * 44100 / Double(frames)).rounded())))
+        let bitRate = UInt32((Double(bytes) * 8 * 44100 / Double(frames)).rounded())
+        #expect(last[.bitRate] == .uint32(bitRate))
+        guard case .dictionary(let info) = last[.infoDictionary] else { Issue.record("no InfoDictionary"); return }
+        #expect(info["nominal bit rate"] == String(bitRate))
+        #expect(info["approximate duration in seconds"] == String(Double(frames) / 44100))
     }
 
     /// A station whose Content-Type names the wrong format is read as what its bytes are, as Apple's parser
