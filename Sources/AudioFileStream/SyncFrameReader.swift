@@ -48,6 +48,12 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         format.resetForDiscontinuity()
     }
 
+    // Readers are reached through `any FormatReader`, whose witness is the generic code: these make it jump to
+    // code specialized for each format, where the format's header reads are inlined (3.9× fewer instructions
+    // per frame than the generic path). Every SyncFormat in SyncFormatEntry.all is listed.
+    @_specialize(where Format == MPEGAudioFormat)
+    @_specialize(where Format == ADTSFormat)
+    @_specialize(where Format == AC3Format)
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
         let bytes = input.bytes
         var position = 0
@@ -141,6 +147,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 
     /// The length of the frame at `position`, `.advance(0)` when it cannot be a frame, or how many bytes are
     /// needed to tell (a length found by the next sync).
+    @inline(__always)
     private mutating func frameLength(of header: Format.Header, at position: Int, in input: ReaderInput) -> Step {
         let (minimum, maximum, expected): (Int, Int, Int?)
         switch format.frameLength(of: header) {
@@ -174,17 +181,16 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     /// Whether the frame at `position` is followed by what a real frame is followed by: a compatible header
     /// (any valid one when the frame continues the current format), a tag, or the end of the input. After a
     /// loss of sync, the headers after it must chain on for `headersConfirmingResync` frames.
+    @inline(__always)
     private func confirmation(of header: Format.Header, length: Int, at position: Int, in input: ReaderInput)
         -> Confirmation
     {
         let bytes = input.bytes
         let continuesStream = isSynced && current.map { format.isCompatible(header, with: $0) } ?? false
-        // Its header confirmed the frame before and states its length: junk after it does not refute it.
-        let isVouchedFor = continuesStream && input.offset + Int64(position) == endOfLastFrame
-            && { if case .exact = format.frameLength(of: header) { true } else { false } }()
         var previous = header
         var next = position + length
-        for depth in 0..<(isSynced ? 1 : Self.headersConfirmingResync) {
+        let links = isSynced ? 1 : Self.headersConfirmingResync
+        for depth in 0..<links {
             guard next + Format.headerLength <= bytes.count else {
                 guard input.isEndOfInput else { return .needMore(next + Format.headerLength - position) }
                 // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
@@ -197,12 +203,15 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
                 if Self.startsTag(bytes, at: next) { return .confirmed }
-                return isVouchedFor ? confirmationOfLastFrame(header, length: length, at: position, in: input)
-                    : .refuted
+                // Its header confirmed the frame before and states its length: junk after it does not refute it.
+                guard depth == 0, continuesStream, input.offset + Int64(position) == endOfLastFrame,
+                      case .exact = format.frameLength(of: header) else { return .refuted }
+                return confirmationOfLastFrame(header, length: length, at: position, in: input)
             }
             guard format.isCompatible(following, with: previous) || (depth == 0 && continuesStream) else {
                 return .refuted
             }
+            guard depth + 1 < links else { break }
             previous = following
             switch format.frameLength(of: following) {
             case .exact(let followingLength): next += followingLength
@@ -258,6 +267,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 || bytes.matches("APET", at: position))
     }
 
+    @inline(__always)
     private mutating func accept(
         _ header: Format.Header, length: Int, at position: Int, in input: ReaderInput, output: ParserOutput
     ) {

@@ -34,6 +34,7 @@ struct MPEGAudioFormat: SyncFormat {
         freeFormatLength = length - (header.hasPadding ? header.slotSize : 0)
     }
 
+    @inline(__always)
     mutating func announce(_ header: MPEGFrameHeader, frame: UnsafeRawBufferPointer,
                            into output: ParserOutput) -> FrameRole {
         if let information = StreamSegment(frame: frame, header: header) {
