@@ -76,7 +76,8 @@ def context(*peer_versions, timer=env.get("BENCH_V_HYPERFINE")):
     tools = "; ".join([f"{env['BENCH_V_SWIFT']} (release build)", *peer_versions, *filter(None, [timer])])
     return f"""Run on {now} at revision `{env['BENCH_REV']}` by `bash Benchmarks/bench.sh`.
 
-**Machine:** {env['BENCH_NPROC']} CPUs, {env['BENCH_CPU']}, {env['BENCH_MEM']} RAM, {env['BENCH_KERNEL']}.
+**Machine:** {env['BENCH_NPROC']} CPUs, {env['BENCH_CPU']}, {env['BENCH_MEM']} RAM, {env['BENCH_KERNEL']}; load average
+{open('/proc/loadavg').read().split()[0]} (last minute) when the section was written, as other work may share the machine.
 
 **Tools:** {tools}."""
 

@@ -13,7 +13,7 @@ from bench_report import Input, commands, context, cpu, env, results, runs, tabl
 TARGET = 10.0  # audiostream must be at least this many times faster than the faster peer
 SECTIONS = {  # BENCH_FORMAT: (heading, what is parsed, the section it follows in the report)
     "mpeg": ("## Parse speed (audiostream scan)", "a large MP3", None),
-    "adts": ("## ADTS parse speed (audiostream scan)", "a large AAC file in ADTS framing (as AAC radio\nstations send it)",
+    "adts": ("## ADTS parse speed (audiostream scan)", "a large AAC file in ADTS framing (as AAC radio stations send it)",
              "## Parse speed (audiostream scan)"),
 }
 
@@ -41,11 +41,14 @@ def instructions():
     ours = counts[0][0]
     rows = [[f"`{rev}`", f"{int(ir_seed):,}", f"{int(ir):,}", f"{per_frame[rev]:,.0f}",
              f"{per_frame[rev] / per_frame[ours]:.3f}×"] for rev, ir_seed, ir in counts]
-    others = [rev for rev, _, _ in counts[1:]]
-    baseline = f" `{' '.join(others)}` is a release build of that revision, stripped the same way." if others else ""
+    frame = data.format.frames[:-1]
+    baseline = "".join(f" `audiostream-{rev}` is a release build of the earlier revision `{rev}`, stripped the same way."
+                       for rev, _, _ in counts[1:])
     if env.get("BENCH_IR_SKIPPED"):
         baseline += f" Not counted: {env['BENCH_IR_SKIPPED']}."
-    frame = data.format.frames[:-1]
+    verdicts = "".join(f"\n\n**Per {frame}, `{ours}` executes {per_frame[ours] / per_frame[rev]:.2f}× the instructions of"
+                       f" `{rev}`** ({(per_frame[ours] / per_frame[rev] - 1) * 100:+.1f} %)."
+                       for rev, _, _ in counts[1:])
     return f"""
 
 **Instructions**, which unlike wall time a busy machine does not move ({env['BENCH_V_VALGRIND']}):
@@ -59,7 +62,7 @@ cannot read Swift 6's DWARF 5; the code is the same).{baseline}
 {open(env['BENCH_IR_COMMANDS']).read().strip()}
 ```
 
-{table(["Revision", "Ir, seed", "Ir, larger input", f"Ir per {frame}", f"per {frame} vs `{ours}`"], rows)}"""
+{table(["Revision", "Ir, seed", "Ir, larger input", f"Ir per {frame}", f"per {frame} vs `{ours}`"], rows)}{verdicts}"""
 
 
 ours = timed[0]
@@ -70,8 +73,8 @@ verdict = "met" if speedup >= TARGET else "**not met**"
 
 section = f"""{header}
 
-How fast the parser cuts {what} into packets, against the parsers of
-{peer_names} doing the same job (demux/parse, no decode), timed in the same run.
+How fast the parser cuts {what} into packets,
+against the parsers of {peer_names} doing the same job (demux/parse, no decode), timed in the same run.
 Target: `audiostream scan` at least {TARGET:.0f}× faster (wall time) than the faster peer.
 
 {context(*versions)}
