@@ -5,7 +5,7 @@ SWIFT ?= swift
 BUILD_PACKAGES := libmpg123-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 icecast2 ffmpeg systemd binutils
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
-TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2
+TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils
 
 .PHONY: run test bench fixtures deps build-deps tool-deps build install
 
@@ -21,7 +21,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) bash scripts/test.sh
 
-## make bench: parse and decode against ffmpeg, GStreamer and mpg123, and the daemon's fan-out; writes docs/benchmarks.md.
+## make bench: MP3 and ADTS parsing against ffmpeg and GStreamer, decoding against mpg123, and the daemon's fan-out;
+## writes docs/benchmarks.md (BENCH_ONLY=parse, adts, decode or daemon runs one: see Benchmarks/bench.sh).
 bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Benchmarks of audiostream against its peers, each in one run with the peers, on 128 kb/s CBR MP3s;
-# each writes its own section of docs/benchmarks.md:
+# Benchmarks of audiostream against its peers, each in one run with the peers, on 128 kb/s CBR MP3s (adts: 128 kb/s
+# AAC-LC in ADTS); each writes its own section of docs/benchmarks.md:
 #   parse:  `audiostream scan` against FFmpeg and GStreamer   ("## Parse speed (audiostream scan)")
+#   adts:   `audiostream scan` of an ADTS file against FFmpeg and, when its aacparse is installed, GStreamer
+#           ("## ADTS parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
+# The parse benchmarks also count the instructions `audiostream scan` executes (valgrind's callgrind, when
+# installed) on a smaller input of the same kind: a figure that, unlike wall time, a busy machine does not move.
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, decode or daemon (default all three)
-#   BENCH_MB        size of the parse input in MB             (default 500)
+#   BENCH_ONLY      run one benchmark: parse, adts, decode or daemon (default all four)
+#   BENCH_MB        size of each parse input in MB            (default 500)
+#   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
+#   BENCH_BASELINE  an audiostream binary built from an earlier revision: its instructions are counted beside
+#                   ours, on inputs where it finds the same packets (default none)
+#   BENCH_BASELINE_REV  that revision                         (default: HEAD of the checkout holding the binary)
 #   BENCH_DECODE_MIN  minutes of audio in the decode input    (default 40: ~1.5 s per decode)
 #   BENCH_RUNS      timed runs per command                    (default 10, after 1 warm-up run)
 #   BENCH_SUBSCRIBERS  subscriber counts of the daemon benchmark (default "1 100 1000 5000")
@@ -24,6 +32,8 @@ cd "$here/.."
 audiostream=${AUDIOSTREAM:-.build/release/audiostream}
 only=${BENCH_ONLY:-}
 target_mb=${BENCH_MB:-500}
+count_mb=${BENCH_COUNT_MB:-50}
+baseline=${BENCH_BASELINE:-}
 decode_minutes=${BENCH_DECODE_MIN:-40}
 runs=${BENCH_RUNS:-10}
 subscriber_counts=${BENCH_SUBSCRIBERS:-1 100 1000 5000}
@@ -33,8 +43,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | decode | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, decode or daemon, not '$only'" >&2; exit 1 ;;
+    '' | parse | adts | decode | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, decode or daemon, not '$only'" >&2; exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -44,6 +54,11 @@ if wants parse; then
     for tool in ffmpeg gst-launch-1.0; do need "$tool"; done
     gst-inspect-1.0 mpegaudioparse >/dev/null 2>&1 ||
         { echo "bench: GStreamer mpegaudioparse missing (gstreamer1.0-plugins-good)" >&2; exit 1; }
+fi
+if wants adts; then need ffmpeg; fi
+if [[ -n $baseline ]]; then
+    need valgrind
+    [[ -x $baseline ]] || { echo "bench: BENCH_BASELINE $baseline is not an executable" >&2; exit 1; }
 fi
 if wants decode; then need mpg123; fi
 if wants daemon; then need icecast2; fi
@@ -55,30 +70,46 @@ if wants daemon; then
 fi
 
 # --- Inputs -----------------------------------------------------------------
-# One minute of 44.1 kHz stereo (pink noise left, 440 Hz right; sox -R makes it
-# repeatable) encoded once as 128 kb/s CBR without a Xing/Info frame (lame -t),
-# so every repetition is pure audio frames; each benchmark repeats it to its size.
+# One minute of 44.1 kHz stereo (pink noise left, 440 Hz right; sox -R makes it repeatable) encoded once
+# per format so that every repetition is pure audio frames; each benchmark repeats its seed to its size.
+#   mpeg: 128 kb/s CBR without a Xing/Info frame (lame -t).
+#   adts: FFmpeg's AAC-LC encoder at 128 kb/s, bit-exact (no encoder tag); every ADTS frame carries its own
+#         header, so copies concatenate into one valid stream.
 mkdir -p "$data"
-seed=$data/seed-60s-cbr128.mp3
-seed_recipe="sox -R -n -r 44100 -c 2 -b 16 seed.wav synth 60 pinknoise sine 440 vol 0.5; lame -t --cbr -b 128 seed.wav seed.mp3"
-if [[ ! -s $seed ]]; then
-    echo "bench: encoding $seed"
-    sox -R -n -r 44100 -c 2 -b 16 "$data/seed.wav" synth 60 pinknoise sine 440 vol 0.5
-    lame --quiet -t --cbr -b 128 "$data/seed.wav" "$seed"
-    rm -f "$data/seed.wav"
-fi
-seed_bytes=$(stat -c %s "$seed")
-# Frame count and sample rate from ffprobe, not from the code under test.
-IFS=, read -r rate seed_packets < <(ffprobe -v error -count_packets -select_streams a:0 \
-    -show_entries stream=sample_rate,nb_read_packets -of csv=p=0 "$seed")
+wav_recipe="sox -R -n -r 44100 -c 2 -b 16 seed.wav synth 60 pinknoise sine 440 vol 0.5"
+declare -A recipe=(
+    [mpeg]="$wav_recipe; lame -t --cbr -b 128 seed.wav seed.mp3"
+    [adts]="$wav_recipe; ffmpeg -i seed.wav -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -f adts seed.aac"
+)
+declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac)
 
-# use_input REPEATS: builds (once) the seed repeated REPEATS times, warms the page cache, and sets
-# input, bytes and packets, exported with REPEATS for the report.
+# use_seed FORMAT: encodes FORMAT's seed (once) by running its recipe, as the reports quote it, in a scratch
+# folder; sets seed, seed_bytes, and rate and seed_packets from ffprobe, not from the code under test.
+use_seed() {
+    local format=$1 scratch
+    seed=${seed_file[$format]}
+    if [[ ! -s $seed ]]; then
+        echo "bench: encoding $seed"
+        scratch=$(mktemp -d "$data/seed.XXXXXX")
+        (cd "$scratch" && eval "${recipe[$format]}") </dev/null >"$scratch/log" 2>&1 ||
+            { cat "$scratch/log" >&2; echo "bench: could not encode $seed" >&2; exit 1; }
+        mv "$scratch/seed.${seed##*.}" "$seed"
+        rm -rf "$scratch"
+    fi
+    seed_bytes=$(stat -c %s "$seed")
+    IFS=, read -r rate seed_packets < <(ffprobe -v error -count_packets -select_streams a:0 \
+        -show_entries stream=sample_rate,nb_read_packets -of csv=p=0 "$seed")
+}
+
+# use_input FORMAT REPEATS: builds (once) FORMAT's seed repeated REPEATS times, warms the page cache, and
+# sets input, bytes and packets, exported with what else the report says about the input.
 use_input() {
-    local repeats=$1
-    input=$data/cbr128-${repeats}x60s.mp3
+    local format=$1 repeats=$2 name
+    use_seed "$format"
+    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac
+    input=$data/${name%.*}-${repeats}x60s.${name##*.}
     bytes=$(( repeats * seed_bytes ))
-    packets=$(( repeats * seed_packets ))   # MPEG frames, counted by ffprobe
+    packets=$(( repeats * seed_packets ))   # frames, counted by ffprobe
     if [[ ! -s $input || $(stat -c %s "$input") -ne $bytes ]]; then
         echo "bench: building $input ($repeats copies of $seed)"
         for (( i = 0; i < repeats; i++ )); do cat "$seed"; done >"$input.part"
@@ -86,11 +117,15 @@ use_input() {
     fi
     # Warm the page cache (hyperfine's warm-up run then warms each tool as well).
     cat "$input" >/dev/null
+    export BENCH_FORMAT=$format BENCH_SEED=${recipe[$format]} BENCH_RATE=$rate
     export BENCH_INPUT=$input BENCH_BYTES=$bytes BENCH_PACKETS=$packets BENCH_REPEATS=$repeats
 }
 
+# repeats MB: how many copies of the current seed make at least MB megabytes.
+repeats() { echo $(( ($1 * 1000000 + seed_bytes - 1) / seed_bytes )); }
+
 # What every report states: where, when, with what, and how often.
-export BENCH_DOC=$doc BENCH_RUNS=$runs BENCH_RATE=$rate BENCH_SEED=$seed_recipe
+export BENCH_DOC=$doc BENCH_RUNS=$runs
 export BENCH_CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 export BENCH_NPROC=$(nproc)
 export BENCH_MEM=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -102,30 +137,105 @@ BENCH_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD -- . ":(exclude)docs/benchmarks.md" 2>/dev/null || BENCH_REV="$BENCH_REV-dirty"
 export BENCH_REV
 
+# run_logged COMMAND...: records the command, as run, in the commands file the report quotes, then runs it.
+run_logged() {
+    printf '%s\n' "$*" >>"$commands"
+    "$@"
+}
+
 # --- Parse speed ------------------------------------------------------------
+# scan_packets BINARY FILE: the packets `BINARY scan FILE` finds.
+scan_packets() {
+    "$1" scan "$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["packets"])'
+}
+
+# count_instructions FORMAT: if valgrind is installed, counts with callgrind the instructions `audiostream scan`
+# executes on FORMAT's seed and on a BENCH_COUNT_MB input of it, and so for BENCH_BASELINE when it finds the same
+# packets; the difference over the frames the larger input adds is the cost per frame, start-up excluded.
+# Exports the inputs, BENCH_IR_COMMANDS (the commands as run), BENCH_IR_FILE ("revision<TAB>instructions on
+# the seed<TAB>instructions on the larger input" lines, ours first) and BENCH_IR_SKIPPED (binaries not counted).
+count_instructions() {
+    local format=$1 i source rev copy found ir_seed ir
+    unset BENCH_IR_FILE
+    export BENCH_IR_SKIPPED=''
+    (( count_mb > 0 )) && command -v valgrind >/dev/null || return 0
+    need objcopy
+    use_seed "$format"
+    use_input "$format" "$(repeats "$count_mb")"
+    commands=$data/$format-instructions-commands.txt
+    export BENCH_IR_FILE=$data/$format-instructions.tsv BENCH_IR_COMMANDS=$commands BENCH_IR_SEED=$seed \
+        BENCH_IR_SEED_PACKETS=$seed_packets BENCH_IR_INPUT=$input BENCH_IR_BYTES=$bytes BENCH_IR_PACKETS=$packets \
+        BENCH_V_VALGRIND=$(valgrind --version)
+    : >"$BENCH_IR_FILE"
+    : >"$commands"
+    local sources=("$audiostream") revs=("$BENCH_REV")
+    if [[ -n $baseline ]]; then
+        sources+=("$baseline")
+        revs+=("${BENCH_BASELINE_REV:-$(git -C "$(dirname "$baseline")" rev-parse --short HEAD)}")
+    fi
+    for i in "${!sources[@]}"; do
+        source=${sources[$i]} rev=${revs[$i]}
+        if ! found=$(scan_packets "$source" "$input" 2>/dev/null); then
+            not_counted "$rev" "its scan fails on this input"
+            continue
+        fi
+        if [[ $found -ne $packets ]]; then
+            not_counted "$rev" "it finds $found packets, ffprobe $packets"
+            continue
+        fi
+        # valgrind 3.19 cannot read the DWARF 5 that Swift 6 writes: count a copy without debug information
+        # (the same code), named after its revision so that the commands quoted say which is which. The
+        # baseline's path is this machine's, so its copy is not quoted: the report says what it is instead.
+        copy=$data/audiostream-$rev
+        local strip=(objcopy --strip-debug "$source" "$copy")
+        if (( i == 0 )); then run_logged "${strip[@]}"; else "${strip[@]}"; fi
+        ir_seed=$(callgrind "$copy" "$seed")
+        ir=$(callgrind "$copy" "$input")
+        printf '%s\t%s\t%s\n' "$rev" "$ir_seed" "$ir" >>"$BENCH_IR_FILE"
+    done
+}
+
+# not_counted REVISION REASON: says, and records for the report, that a binary's instructions are not counted.
+not_counted() {
+    echo "bench: not counting the instructions of $1 on $input: $2" >&2
+    BENCH_IR_SKIPPED+="${BENCH_IR_SKIPPED:+; }\`$1\` ($2)"
+}
+
+# callgrind BINARY FILE: the instructions `BINARY scan FILE` executes, start-up included (logged).
+callgrind() {
+    echo "bench: counting the instructions of $1 scan $2" >&2
+    run_logged valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" scan "$2" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : //p'
+}
+
+# bench_parse FORMAT [GSTREAMER_PARSER]: `audiostream scan` against FFmpeg (and GStreamer's parser) on a large
+# input of FORMAT, after counting instructions on a smaller one.
 bench_parse() {
-    use_input $(( (target_mb * 1000000 + seed_bytes - 1) / seed_bytes ))
+    local format=$1 parser=${2:-}
+    count_instructions "$format"
+    use_seed "$format"
+    use_input "$format" "$(repeats "$target_mb")"
 
     # Refuse to time a parser that does not find every frame.
-    local scan found
-    scan=$("$audiostream" scan "$input")
-    found=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["packets"])' "$scan")
+    local found
+    found=$(scan_packets "$audiostream" "$input")
     [[ $found -eq $packets ]] || { echo "bench: audiostream found $found packets, ffprobe $packets" >&2; exit 1; }
 
     local cmd_as="$audiostream scan $input"
     local cmd_ff="ffmpeg -v error -i $input -c copy -f null -"
-    local cmd_gst="gst-launch-1.0 -q filesrc location=$input ! mpegaudioparse ! fakesink"
-    local json=$data/parse-speed.json
-    hyperfine --shell=none --warmup 1 --runs "$runs" --export-json "$json" \
-        -n "audiostream scan" "$cmd_as" \
-        -n "ffmpeg -c copy" "$cmd_ff" \
-        -n "gst mpegaudioparse" "$cmd_gst"
+    local cmd_gst="" timed=(-n "audiostream scan" "$cmd_as" -n "ffmpeg -c copy" "$cmd_ff")
+    if [[ -n $parser ]]; then
+        cmd_gst="gst-launch-1.0 -q filesrc location=$input ! $parser ! fakesink"
+        timed+=(-n "gst $parser" "$cmd_gst")
+    fi
+    local json=$data/$format-parse-speed.json
+    hyperfine --shell=none --warmup 1 --runs "$runs" --export-json "$json" "${timed[@]}"
 
     BENCH_JSON=$json BENCH_CMD_AS=$cmd_as BENCH_CMD_FF=$cmd_ff BENCH_CMD_GST=$cmd_gst \
     BENCH_V_FFMPEG=$(ffmpeg -version | head -n1 | sed "s/ Copyright.*//") \
     BENCH_V_GST=$(gst-launch-1.0 --version | head -n2 | paste -sd ';' | sed 's/;/; /') \
         python3 "$here/parse_speed_report.py"
-    echo "bench: wrote the parse section of $doc"
+    echo "bench: wrote the $format parse section of $doc"
 }
 
 # --- Decode speed -----------------------------------------------------------
@@ -141,7 +251,7 @@ print(md5.hexdigest(), size)'
 }
 
 bench_decode() {
-    use_input "$decode_minutes"
+    use_input mpeg "$decode_minutes"
 
     # Refuse to time a decoder whose output is not mpg123's, byte for byte.
     local ours theirs
@@ -213,12 +323,6 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# run_logged COMMAND...: records the command, as run, in the commands file the report quotes, then runs it.
-run_logged() {
-    printf '%s\n' "$*" >>"$commands"
-    "$@"
-}
-
 icecast_pid=''
 stop_icecast() {
     [[ -n $icecast_pid ]] || return 0
@@ -244,6 +348,7 @@ start_icecast() {
 
 bench_daemon() {
     local most=0 n
+    use_seed mpeg
     for n in $subscriber_counts; do (( n > most )) && most=$n; done
     # The generator and the relay it measures each hold a socket per subscriber.
     ulimit -n "$(ulimit -Hn)"
@@ -273,11 +378,15 @@ bench_daemon() {
     done
 
     BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SEED_FILE=$seed BENCH_SEED_BYTES=$seed_bytes \
-    BENCH_SEED_PACKETS=$seed_packets BENCH_V_ICECAST=$(icecast2 -v) \
+    BENCH_SEED_PACKETS=$seed_packets BENCH_SEED=${recipe[mpeg]} BENCH_V_ICECAST=$(icecast2 -v) \
         python3 "$here/daemon_report.py"
     echo "bench: wrote the live fan-out section of $doc"
 }
 
-if wants parse; then bench_parse; fi
+if wants parse; then bench_parse mpeg mpegaudioparse; fi
+if wants adts; then
+    if gst-inspect-1.0 aacparse >/dev/null 2>&1; then bench_parse adts aacparse
+    else echo "bench: GStreamer aacparse missing (gstreamer1.0-plugins-good): ADTS against FFmpeg alone" >&2; bench_parse adts; fi
+fi
 if wants decode; then bench_decode; fi
 if wants daemon; then bench_daemon; fi
