@@ -2,6 +2,8 @@
 # Builds the libFuzzer target of AudioFileStream with AddressSanitizer, seeds its corpus from the fixtures and
 # fuzzes for FUZZ_SECONDS. Two compiles: the library as a module of its own, then the target (Fuzz/) with the
 # checks it shares with the tests (Tests/FixtureSupport), which therefore see only the library's public API.
+# Fuzz/ sits at the root beside Benchmarks/: a build of its own, not a SwiftPM target, so `swift build` and
+# `make test` never compile or run it.
 #
 # Environment (all optional):
 #   FUZZ_SECONDS   how long to fuzz                                 (default 60)
