@@ -7,7 +7,7 @@ TEST_PACKAGES := $(BUILD_PACKAGES) python3 icecast2 ffmpeg systemd binutils
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils
 
-.PHONY: run test bench fixtures deps build-deps tool-deps build install
+.PHONY: run test bench fixtures fuzz deps build-deps tool-deps build install
 
 ## make run: serve config.yaml (the bundled demo stream, looped at real time) until Ctrl-C.
 run: build
@@ -26,6 +26,12 @@ test: deps
 bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh
+
+## make fuzz: build the parser's libFuzzer target (Fuzz/) with AddressSanitizer, seed it from the fixtures and fuzz
+## for FUZZ_SECONDS; corpus and crash inputs stay in .build-fuzz/. Never part of make test.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Fuzz/fuzz.sh
 
 ## make fixtures: regenerate the test fixtures and their expected values from independent tools.
 fixtures: tool-deps

@@ -47,6 +47,14 @@ public enum Fixtures {
     public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))
 
+    /// Inputs the fuzz target (Fuzz/) found to break an invariant, each a `FuzzScenario`: control header, then
+    /// stream bytes.
+    public static let fuzzFindings: [URL] = {
+        let folder = directory.appendingPathComponent("fuzz")
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }()
+
     public static func named(_ name: String) -> Fixture {
         generated.first { $0.name == name }!
     }
