@@ -49,12 +49,13 @@ struct PacketIndex {
                 framePositions.append(frameCount)
             }
         }
+        // Every packet bounds MaximumPacketSize, even one numbered from an estimate after a seek.
+        maximumPacketSize = max(maximumPacketSize, size)
         guard number >= packetCount else { return }
         packetCount = number + 1
         parsedPackets += 1
         byteCount += Int64(size)
         frameCount += Int64(frames)
-        maximumPacketSize = max(maximumPacketSize, size)
         endOffset = offset + Int64(size)
     }
 

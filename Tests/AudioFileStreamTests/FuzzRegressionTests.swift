@@ -5,14 +5,6 @@ import FixtureSupport
 /// The fuzz target's checks (`StreamInvariants`, shared with Fuzz/) on the inputs it found to break them
 /// (Tests/Fixtures/fuzz), and on every fixture, so that a finding means a bug in the parser, not in the checks.
 @Suite struct FuzzRegressionTests {
-    /// Findings whose bug is not fixed yet, with the invariant each breaks: known issues until the fix lands.
-    static let unfixed: [String: String] = [
-        // PacketIndex counts a packet into MaximumPacketSize only when its number is new; after a seek back to an
-        // offset that is no indexed packet's start, a packet never seen before can get an old number.
-        "maximum-packet-size-after-seek-back.bin":
-            "packet 0+36 is over MaximumPacketSize 21: a packet first read after a seek back is left out of it",
-    ]
-
     @Test func everyFindingIsReplayed() {
         #expect(Fixtures.fuzzFindings.count == 1)
     }
@@ -20,16 +12,12 @@ import FixtureSupport
     @Test(arguments: Fixtures.fuzzFindings)
     func findingKeepsTheInvariants(finding: URL) throws {
         let scenario = try [UInt8](Data(contentsOf: finding)).withUnsafeBytes(FuzzScenario.init)
-        if let issue = Self.unfixed[finding.lastPathComponent] {
-            withKnownIssue(Comment(rawValue: issue)) { try StreamInvariants.check(scenario) }
-        } else {
-            try StreamInvariants.check(scenario)
-        }
+        try StreamInvariants.check(scenario)
     }
 
     /// Each fixture as the fuzz target's seeds give it (no hint, no cuts, so compared with the whole and 1-byte
     /// feeds), and in chunks of 0 to 16 bytes with a cut of every kind.
-    @Test(arguments: Fixtures.generated + Fixtures.conformanceStreams)
+    @Test(arguments: Fixtures.generated + Fixtures.conformanceStreams + Fixtures.codecs)
     func fixtureKeepsTheInvariants(fixture: Fixtures.Fixture) throws {
         let stream = fixture.bytes.prefix(1 << 16)
         // The high byte of the position a quarter of the way in.

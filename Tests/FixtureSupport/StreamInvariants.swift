@@ -263,11 +263,12 @@ final class CheckedParse {
         var batchEnd: Int64 = 0
         for (position, description) in descriptions.enumerated() {
             let size = description.dataByteSize
-            guard description.startOffset == batchEnd, size > 0 else {
+            // Framing between packets (ADTS headers) stays in the batch, outside every packet.
+            guard description.startOffset >= batchEnd, position > 0 || description.startOffset == 0, size > 0 else {
                 return fail("batch at \(batch.streamOffset): packet \(position) is \(description.startOffset)+\(size), "
-                    + "not a non-empty packet right after the previous one")
+                    + "not a non-empty packet after the previous one")
             }
-            batchEnd += Int64(size)
+            batchEnd = description.startOffset + Int64(size)
             guard batchEnd <= batch.bytes.count else {
                 return fail("batch at \(batch.streamOffset): packet \(position) ends at \(batchEnd), past the batch's "
                     + "\(batch.bytes.count) bytes")
@@ -300,7 +301,11 @@ final class CheckedParse {
         let offset = tag.offset
         let holders = stretches.reversed().filter { $0.holds(offset..<offset + 1) }
         guard !holders.isEmpty else { return fail("\(tag.metadata.source) tag at \(offset), where no byte was fed") }
-        let lengths = holders.map { StreamInvariants.minimumTagLength($0.bytes[Int(offset - $0.start)...]) }
+        // A tag cut short by the end of its run of input (the end, or a discontinuity) reports what was fed.
+        let lengths = holders.map { holder in
+            min(StreamInvariants.minimumTagLength(holder.bytes[Int(offset - holder.start)...]),
+                Int(holder.start + Int64(holder.bytes.count) - offset))
+        }
         guard let length = zip(holders, lengths).first(where: { $0.holds(offset..<offset + Int64($1)) })?.1 else {
             return fail("\(tag.metadata.source) tag at \(offset) reported with less than its \(lengths[0]) bytes fed")
         }
@@ -312,8 +317,8 @@ final class CheckedParse {
         discontinuitySinceLastPacket = true
         events.append(.discontinuity(gap))
         switch gap.reason {
-        case .resync:
-            guard gap.skippedBytes > 0 else { return fail("a resync at \(gap.offset) that skipped nothing") }
+        case .resync, .unsupportedFrame:
+            guard gap.skippedBytes > 0 else { return fail("a \(gap.reason) at \(gap.offset) that skipped nothing") }
             _ = occupy(gap.offset - gap.skippedBytes..<gap.offset, as: "skipped run", holding: nil)
         case .input, .reconnect:
             guard let expected = expectedDiscontinuity, expected.offset == gap.offset, expected.reason == gap.reason,
