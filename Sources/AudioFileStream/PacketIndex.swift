@@ -10,8 +10,12 @@ struct PacketIndex {
 
     /// The offsets of packets 0, 1, 2 … without a gap.
     private(set) var offsets: [Int64] = []
-    /// The first PCM frame of each packet in `offsets`, exact however the frame count varies.
-    private var framePositions: [Int64] = []
+    /// The indexed packets' frame counts as runs of equal counts, so that each packet's first frame is exact
+    /// however the count varies: run i starts at packet `runPackets[i]`, frame `runFrames[i]`, and holds
+    /// `runFrameCounts[i]` frames a packet. A stream of one format is one run.
+    private var runPackets: [Int64] = []
+    private var runFrames: [Int64] = []
+    private var runFrameCounts: [Int] = []
     /// One more than the highest packet number seen.
     private(set) var packetCount: Int64 = 0
     /// Distinct packets parsed, and their bytes and PCM frames.
@@ -37,16 +41,18 @@ struct PacketIndex {
         if !isNumberingExact { isNumberingExact = packet(startingAt: offset) == number }
         nextPacket = number + 1
         if isNumberingExact {
-            if number < Int64(offsets.count) {
-                if offsets[Int(number)] != offset {
-                    // Not the stream that was indexed: what follows is this one's.
-                    offsets.removeSubrange(Int(number)...)
-                    framePositions.removeSubrange((Int(number) + 1)...)
-                    offsets.append(offset)
+            if number < Int64(offsets.count)
+                && (offsets[Int(number)] != offset
+                    || runFrameCounts[Self.lastIndex(in: runPackets, atOrBefore: number)] != frames) {
+                forget(fromPacket: number)
+            }
+            if number == Int64(offsets.count) && offsets.count < Self.capacity {
+                if runFrameCounts.last != frames {
+                    runFrames.append(runFrames.isEmpty ? 0 : framePosition(ofPacket: number - 1)! + Int64(runFrameCounts.last!))
+                    runPackets.append(number)
+                    runFrameCounts.append(frames)
                 }
-            } else if number == Int64(offsets.count) && offsets.count < Self.capacity {
                 offsets.append(offset)
-                framePositions.append(frameCount)
             }
         }
         // Every packet bounds MaximumPacketSize, even one numbered from an estimate after a seek.
@@ -57,6 +63,16 @@ struct PacketIndex {
         byteCount += Int64(size)
         frameCount += Int64(frames)
         endOffset = offset + Int64(size)
+    }
+
+    /// Packets from `packet` on are not the stream that was indexed (another was fed at their offsets after a
+    /// seek): what follows is indexed anew.
+    private mutating func forget(fromPacket packet: Int64) {
+        offsets.removeSubrange(Int(packet)...)
+        let keptRuns = runPackets.firstIndex { $0 >= packet } ?? runPackets.count
+        runPackets.removeSubrange(keptRuns...)
+        runFrames.removeSubrange(keptRuns...)
+        runFrameCounts.removeSubrange(keptRuns...)
     }
 
     /// The stream goes on at `offset` (a seek): the next packet is numbered from there.
@@ -77,25 +93,26 @@ struct PacketIndex {
 
     /// The first PCM frame of `packet`, if it is indexed.
     func framePosition(ofPacket packet: Int64) -> Int64? {
-        packet >= 0 && packet < Int64(framePositions.count) ? framePositions[Int(packet)] : nil
+        guard packet >= 0, packet < Int64(offsets.count) else { return nil }
+        let run = Self.lastIndex(in: runPackets, atOrBefore: packet)
+        return runFrames[run] + (packet - runPackets[run]) * Int64(runFrameCounts[run])
     }
 
     /// The indexed packet holding PCM frame `frame`, and the frame's position in it, if `frame` lies within the
     /// indexed packets.
     func packet(holdingFrame frame: Int64) -> (packet: Int64, frameOffsetInPacket: Int)? {
-        guard let packet = lastIndex(in: framePositions, atOrBefore: frame, allIndexedEndAt: frameCount) else {
-            return nil
-        }
-        return (Int64(packet), Int(frame - framePositions[packet]))
+        guard let first = runFrames.first, frame >= first, frame < lastKnownFramePosition.frame else { return nil }
+        let run = Self.lastIndex(in: runFrames, atOrBefore: frame)
+        let (packets, offset) = (frame - runFrames[run]).quotientAndRemainder(dividingBy: Int64(runFrameCounts[run]))
+        return (runPackets[run] + packets, Int(offset))
     }
 
     /// The last packet whose first frame is known, and that frame: the packet after the last indexed one when
     /// every packet is indexed.
     var lastKnownFramePosition: (packet: Int64, frame: Int64) {
-        guard let last = framePositions.last, Int64(framePositions.count) != packetCount else {
-            return (packetCount, frameCount)
-        }
-        return (Int64(framePositions.count - 1), last)
+        guard !offsets.isEmpty, Int64(offsets.count) != packetCount else { return (packetCount, frameCount) }
+        let last = Int64(offsets.count - 1)
+        return (last, framePosition(ofPacket: last)!)
     }
 
     /// The stream offset of `packet`, if it is indexed.
@@ -105,16 +122,14 @@ struct PacketIndex {
 
     /// The last indexed packet starting at or before `offset`, if `offset` lies within the indexed packets.
     func packet(containing offset: Int64) -> (packet: Int64, start: Int64)? {
-        guard let packet = lastIndex(in: offsets, atOrBefore: offset, allIndexedEndAt: endOffset) else { return nil }
+        guard let first = offsets.first, offset >= first else { return nil }
+        guard offset < (Int64(offsets.count) == packetCount ? endOffset : offsets[offsets.count - 1]) else { return nil }
+        let packet = Self.lastIndex(in: offsets, atOrBefore: offset)
         return (Int64(packet), offsets[packet])
     }
 
-    /// The last index of the ascending positions `values` (one per indexed packet) at or before `value`, if
-    /// `value` lies within the indexed packets: before `end`, where the last packet ends, when every packet is
-    /// indexed, else before the last indexed packet.
-    private func lastIndex(in values: [Int64], atOrBefore value: Int64, allIndexedEndAt end: Int64) -> Int? {
-        guard let first = values.first, value >= first else { return nil }
-        guard value < (Int64(values.count) == packetCount ? end : values[values.count - 1]) else { return nil }
+    /// The last index of the ascending `values` at or before `value` (`values[0]` is at or before it).
+    private static func lastIndex(in values: [Int64], atOrBefore value: Int64) -> Int {
         var low = 0
         var high = values.count - 1
         while low < high {

@@ -15,8 +15,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private enum Step {
         case advance(Int)
         case needMore(Int)
-        /// The stream goes on in another sync format here.
-        case switchFormat(any FormatReader)
+        /// The stream goes on in another sync format here, with `replacement`.
+        case switchFormat
     }
 
     private var format: Format
@@ -31,6 +31,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     /// its predecessor.
     private var endOfLastFrame: Int64 = -1
     private var skip = SkipRun()
+    /// The reader of the format the stream changed to, handed over by `read`.
+    private var replacement: (any FormatReader)?
 
     /// Headers that must follow a frame found after a loss of sync, as GStreamer's mpegaudioparse asks: bytes
     /// inside other data pass for one header often enough, for three in a row almost never.
@@ -65,7 +67,9 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             switch step(at: position, in: input, output: output) {
             case .advance(let count): position += count
             case .needMore(let count): return ReadProgress(consumed: position, needed: count)
-            case .switchFormat(let reader): return ReadProgress(consumed: position, needed: 0, replacement: reader)
+            case .switchFormat:
+                defer { replacement = nil }
+                return ReadProgress(consumed: position, needed: 0, replacement: replacement)
             }
         }
         if input.isEndOfInput {
@@ -137,7 +141,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             switch entry.chain(input.bytes, position, input.isEndOfInput) {
             case .found:
                 skip.report(resumingAt: input.offset + Int64(position), to: output)
-                return .switchFormat(entry.reader(limits))
+                replacement = entry.reader(limits)
+                return .switchFormat
             case .needMore(let count): return .needMore(count)
             case .none: continue
             }

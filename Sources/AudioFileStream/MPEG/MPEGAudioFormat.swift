@@ -19,6 +19,7 @@ struct MPEGAudioFormat: SyncFormat {
         byte == 0xFF
     }
 
+    @inline(__always)
     func frameLength(of header: MPEGFrameHeader) -> FrameLength {
         if let length = header.frameLength { return .exact(length) }
         return .untilNextFrame(minimum: 4 + header.sideInfoSize, maximum: header.maximumFrameLength,

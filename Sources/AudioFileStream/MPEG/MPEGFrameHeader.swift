@@ -126,6 +126,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     }
 
     /// True when `other` has the same DataFormat: compatible, with as many channels.
+    @inline(__always)
     func hasSameFormat(as other: MPEGFrameHeader) -> Bool {
         isCompatible(with: other) && (channelMode == .mono) == (other.channelMode == .mono)
     }
