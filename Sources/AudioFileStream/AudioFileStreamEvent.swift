@@ -27,12 +27,14 @@ public struct PacketBatch {
     /// True when these packets do not follow the previous batch (input discontinuity, skipped junk or a dropped frame).
     public let followsDiscontinuity: Bool
 
-    /// The PCM frames the batch holds: each packet's own count where it varies, else the format's per packet.
+    /// The PCM frames the batch holds: the format's count per packet, or each packet's own where it varies.
     public var frameCount: Int64 {
         guard let descriptions else {
             return format.bytesPerPacket == 0 ? 0
                 : Int64(bytes.count) / Int64(format.bytesPerPacket) * Int64(format.framesPerPacket)
         }
+        // A format with a frame count gives it to every packet.
+        if format.framesPerPacket != 0 { return Int64(descriptions.count) * Int64(format.framesPerPacket) }
         var frames: Int64 = 0
         for description in descriptions {
             frames += Int64(description.variableFramesInPacket > 0

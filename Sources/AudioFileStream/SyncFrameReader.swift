@@ -7,10 +7,6 @@
 /// APEv2) are streamed through `TagReader`. The format's header properties come first, then DataOffset and
 /// ReadyToProducePackets, then packets.
 struct SyncFrameReader<Format: SyncFormat>: FormatReader {
-    private enum State {
-        case scanning
-        case readingTag(TagReader, offset: Int64)
-    }
 
     private enum Step {
         case advance(Int)
@@ -21,7 +17,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 
     private var format: Format
     private let limits: MetadataLimits
-    private var state = State.scanning
+    private var state = SyncReaderState.scanning
     /// The last accepted frame's header: the stream's current format.
     private var current: Format.Header?
     /// True while frames follow each other; false at the start, after skipped bytes and after a discontinuity,
@@ -316,6 +312,13 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private static func mayStartTag(_ byte: UInt8) -> Bool {
         byte == 0x49 || byte == 0x54 || byte == 0x41
     }
+}
+
+/// Where a sync reader is: between frames, or inside a tag it streams through. Outside the generic reader, whose
+/// specializations then share one concrete enum instead of copying a generic one per frame.
+private enum SyncReaderState {
+    case scanning
+    case readingTag(TagReader, offset: Int64)
 }
 
 /// A run of skipped bytes, reported once parsing resumes.
