@@ -1,13 +1,14 @@
 /// Cuts a stream of a sync-word framed format into frames: the part every such format shares, as GStreamer's
 /// baseparse does for its subclasses.
 ///
-/// A frame is accepted only when a compatible header follows where its length says (or any valid header, when
-/// the frame continues the current format), a tag follows, or the input ends. Everything else is skipped up to
-/// the next byte that may start a frame or a tag, and reported as a resync. Tags between frames (ID3v2, ID3v1,
-/// APEv2) are streamed through `TagReader`. The format's header properties come first, then DataOffset and
-/// ReadyToProducePackets, then packets.
+/// A frame is accepted when a compatible header follows where its length says (any valid header when the frame
+/// continues the current format; after a loss of sync, two chained headers), a tag follows, the input ends, or
+/// the header that confirmed the frame before vouched for its start and nothing shows it was cut short.
+/// Everything else is skipped up to the next byte that may start a frame or a tag, and reported as a resync;
+/// where a chain of another sync format's headers starts instead, that format's reader takes over. Tags between
+/// frames (ID3v2, ID3v1, APEv2) are streamed through `TagReader`. The format's header properties come first,
+/// then DataOffset and ReadyToProducePackets, then packets.
 struct SyncFrameReader<Format: SyncFormat>: FormatReader {
-
     private enum Step {
         case advance(Int)
         case needMore(Int)
