@@ -72,11 +72,36 @@ extension SyncFormat where Header: SyncFrameHeader {
     }
 }
 
+/// Where a frame ends, as far as the bytes tell.
+enum FrameEnd {
+    case at(Int)
+    /// It cannot be a frame: its length is invalid, or no next frame lies within its longest length.
+    case none
+    /// The next frame that ends it is not within the bytes, which would have to reach this position to tell.
+    case beyondInput(Int)
+}
+
 extension SyncFormat {
+    /// Where the frame of `header` at `position` ends: where its length says, or at the next compatible header
+    /// (free format).
+    func end(ofFrame header: Header, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd {
+        switch frameLength(of: header) {
+        case .exact(let length): return .at(position + length)
+        case .invalid: return .none
+        case .untilNextFrame(let minimum, let maximum, _):
+            if let next = nextHeader(compatibleWith: header, in: bytes, from: position + minimum,
+                                     through: position + maximum) {
+                return .at(next)
+            }
+            let searchEnd = position + maximum + Self.headerLength
+            return searchEnd > bytes.count ? .beyondInput(searchEnd) : .none
+        }
+    }
+
     /// The position of the first header compatible with `header` from `first` through `last`, as far as `bytes`
-    /// go: where a frame whose length is found by the next sync ends.
-    func nextHeader(compatibleWith header: Header, in bytes: UnsafeRawBufferPointer, from first: Int,
-                    through last: Int) -> Int? {
+    /// go.
+    private func nextHeader(compatibleWith header: Header, in bytes: UnsafeRawBufferPointer, from first: Int,
+                            through last: Int) -> Int? {
         var position = first
         while position <= last && position + Self.headerLength <= bytes.count {
             if Self.mayStartFrame(bytes[position]), let candidate = self.header(in: bytes, at: position),

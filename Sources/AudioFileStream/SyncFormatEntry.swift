@@ -51,16 +51,10 @@ struct SyncFormatEntry: Sendable {
         var previous = first
         var next = position
         for link in 1..<chainLength {
-            switch format.frameLength(of: previous) {
-            case .exact(let length): next += length
-            case .invalid: return .none
-            case .untilNextFrame(let minimum, let maximum, _):
-                guard let following = format.nextHeader(compatibleWith: previous, in: bytes, from: next + minimum,
-                                                        through: next + maximum) else {
-                    let searchEnd = next + maximum + Format.headerLength
-                    return searchEnd > bytes.count && !isEndOfInput ? .needMore(searchEnd - position) : .none
-                }
-                next = following
+            switch format.end(ofFrame: previous, at: next, in: bytes) {
+            case .at(let end): next = end
+            case .none: return .none
+            case .beyondInput(let searchEnd): return isEndOfInput ? .none : .needMore(searchEnd - position)
             }
             guard next + Format.headerLength <= bytes.count else {
                 if isEndOfInput { return link > 1 ? .found : .none }

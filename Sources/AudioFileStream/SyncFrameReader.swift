@@ -151,26 +151,25 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     /// needed to tell (a length found by the next sync).
     @inline(__always)
     private mutating func frameLength(of header: Format.Header, at position: Int, in input: ReaderInput) -> Step {
-        let (minimum, maximum, expected): (Int, Int, Int?)
+        let expected: Int?
         switch format.frameLength(of: header) {
         case .exact(let length): return .advance(length)
         case .invalid: return .advance(0)
-        case .untilNextFrame(let least, let most, let guess): (minimum, maximum, expected) = (least, most, guess)
+        case .untilNextFrame(_, _, let guess): expected = guess
         }
-        let bytes = input.bytes
         // The expected length holds while frames follow it: a stream may change its frame size.
         if let expected, let current, format.isCompatible(header, with: current),
-           position + expected + Format.headerLength > bytes.count
+           position + expected + Format.headerLength > input.bytes.count
             || isFollowed(header, length: expected, at: position, in: input) {
             return .advance(expected)
         }
-        let searchEnd = position + maximum + Format.headerLength
-        if let next = format.nextHeader(compatibleWith: header, in: bytes, from: position + minimum,
-                                        through: position + maximum) {
-            format.measured(next - position, of: header)
-            return .advance(next - position)
+        switch format.end(ofFrame: header, at: position, in: input.bytes) {
+        case .at(let end):
+            format.measured(end - position, of: header)
+            return .advance(end - position)
+        case .none: return .advance(0)
+        case .beyondInput(let searchEnd): return input.isEndOfInput ? .advance(0) : .needMore(searchEnd - position)
         }
-        return bytes.count < searchEnd && !input.isEndOfInput ? .needMore(searchEnd - position) : .advance(0)
     }
 
     private enum Confirmation {
@@ -215,18 +214,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             }
             guard depth + 1 < links else { break }
             previous = following
-            switch format.frameLength(of: following) {
-            case .exact(let followingLength): next += followingLength
-            case .invalid: return .refuted
-            case .untilNextFrame(let minimum, let maximum, _):
-                // Free format: the next frame ends at the next compatible header.
-                guard let end = format.nextHeader(compatibleWith: following, in: bytes, from: next + minimum,
-                                                  through: next + maximum) else {
-                    let searchEnd = next + maximum + Format.headerLength
-                    if searchEnd > bytes.count { return input.isEndOfInput ? .confirmed : .needMore(searchEnd - position) }
-                    return .refuted
-                }
-                next = end
+            switch format.end(ofFrame: following, at: next, in: bytes) {
+            case .at(let end): next = end
+            case .none: return .refuted
+            case .beyondInput(let searchEnd): return input.isEndOfInput ? .confirmed : .needMore(searchEnd - position)
             }
         }
         return .confirmed
