@@ -12,7 +12,8 @@ public final class AudioFileStream {
     private let limits: MetadataLimits
     private var reader: (any FormatReader)?
     private var sniffer: FormatSniffer
-    /// Unconsumed bytes carried over to the next call: a packet straddling two chunks, or a few header bytes.
+    /// Unconsumed bytes carried over to the next call: the stream's start while its type is sniffed, then a
+    /// packet straddling two chunks or the headers confirming one.
     private var pending: [UInt8] = []
     /// The absolute stream offset of `pending[0]`, or of the next byte to be fed when `pending` is empty.
     private var pendingOffset: Int64 = 0
