@@ -5,7 +5,7 @@ SWIFT ?= swift
 BUILD_PACKAGES := libmpg123-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 icecast2 ffmpeg systemd binutils
 # Debian packages that make and check fixtures and benchmarks (never needed by make test).
-TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils
+TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 flac vorbis-tools opus-tools gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils
 
 .PHONY: run test bench fixtures fuzz deps build-deps tool-deps build install
 

@@ -8,6 +8,8 @@ public enum AudioFileStreamEvent {
     case metadata(MetadataEvent)
     /// Bytes were dropped: the input said so, or the parser skipped what was not audio.
     case discontinuity(Discontinuity)
+    /// Something in the stream is wrong or left out without costing a byte of the audio followed.
+    case warning(StreamWarning)
 }
 
 /// Whole packets in one stretch of the stream. The memory is the parser's or the caller's and is valid only
@@ -71,4 +73,31 @@ public struct Discontinuity: Equatable, Sendable {
     /// How many bytes were dropped before `offset`.
     public let skippedBytes: Int64
     public let reason: Reason
+}
+
+/// A fault the parser noticed and worked around without dropping audio bytes: the packets stay as counted.
+public struct StreamWarning: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        /// A container's position stamp (an Ogg granule position) disagrees with the frames the packets hold;
+        /// the packets' count is kept.
+        case positionMismatch
+        /// Another multiplexed stream (an Ogg logical stream other than the audio followed) is ignored; said once
+        /// per stream.
+        case otherStreamIgnored
+        /// A header states sizes or totals the stream does not keep to (a FLAC STREAMINFO); the stream's own
+        /// framing is followed.
+        case headerMismatch
+    }
+
+    /// The absolute stream offset of what the warning is about.
+    public let offset: Int64
+    public let kind: Kind
+    /// One line for a person: what was found and what was done.
+    public let message: String
+
+    public init(offset: Int64, kind: Kind, message: String) {
+        self.offset = offset
+        self.kind = kind
+        self.message = message
+    }
 }

@@ -100,6 +100,12 @@ final class ParserOutput {
         handler(.metadata(MetadataEvent(offset: offset, metadata: metadata)))
     }
 
+    /// Reports a fault that cost no audio bytes.
+    func warning(_ kind: StreamWarning.Kind, at offset: Int64, _ message: String) {
+        flush()
+        handler(.warning(StreamWarning(offset: offset, kind: kind, message: message)))
+    }
+
     /// Bytes were dropped before stream offset `offset`; the next packets do not follow the previous ones.
     func discontinuity(at offset: Int64, skippedBytes: Int64, reason: Discontinuity.Reason) {
         flush()

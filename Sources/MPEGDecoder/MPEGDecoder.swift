@@ -47,7 +47,7 @@ public final class MPEGDecoder {
         case .discontinuity:
             isOpen = false
             trimmer.stopTrimming()
-        case .property, .metadata:
+        case .property, .metadata, .warning:
             break
         }
     }

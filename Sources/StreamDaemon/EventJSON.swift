@@ -23,6 +23,11 @@ public enum EventJSON {
                 ("skippedBytes", .number(discontinuity.skippedBytes)),
                 ("reason", .string(discontinuity.reason.rawValue)),
             ])]
+        case .warning(let warning):
+            return [.object([
+                ("event", .string("warning")), ("offset", .number(warning.offset)),
+                ("kind", .string(warning.kind.rawValue)), ("message", .string(warning.message)),
+            ])]
         }
     }
 

@@ -24,7 +24,7 @@ struct EventsCommand: ParsableCommand {
                 return
             case .discontinuity(let discontinuity):
                 sourceMetadata.release(upTo: discontinuity.offset - 1, printMetadata)
-            case .property, .metadata:
+            case .property, .metadata, .warning:
                 break
             }
             for object in EventJSON.objects(for: event) { out.line(object.text) }

@@ -12,6 +12,7 @@ public enum CheckedEvent: Equatable, CustomStringConvertible {
     case packet(offset: Int64, size: UInt32, frames: UInt32, followsDiscontinuity: Bool)
     case metadata(offset: Int64, Metadata)
     case discontinuity(Discontinuity)
+    case warning(StreamWarning)
     /// A call threw; the parse stopped there.
     case failed(String)
 
@@ -22,6 +23,7 @@ public enum CheckedEvent: Equatable, CustomStringConvertible {
             "packet \(offset)+\(size) (\(frames) frames)\(follows ? " after a discontinuity" : "")"
         case .metadata(let offset, let metadata): "\(metadata.source) tag at \(offset)"
         case .discontinuity(let gap): "\(gap.reason) discontinuity at \(gap.offset), \(gap.skippedBytes) bytes skipped"
+        case .warning(let warning): "\(warning.kind) warning at \(warning.offset)"
         case .failed(let error): "threw \(error)"
         }
     }
@@ -241,6 +243,8 @@ final class CheckedParse {
             receive(tag)
         case .discontinuity(let gap):
             receive(gap)
+        case .warning(let warning):
+            events.append(.warning(warning))
         }
     }
 

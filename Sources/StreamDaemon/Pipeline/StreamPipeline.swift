@@ -127,6 +127,9 @@ final class StreamPipeline {
             // What was found at the discontinuity's offset (a new connection's station) belongs after it.
             releaseSourceMetadata(upTo: discontinuity.offset - 1)
             hubs.send(.event(message(event)))
+        case .warning(let warning):
+            logger.warning("\(warning.message)", metadata: ["offset": "\(warning.offset)", "kind": "\(warning.kind)"])
+            hubs.send(.event(message(event)))
         }
     }
 

@@ -7,6 +7,7 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
     case packet(offset: Int64, size: Int, followsDiscontinuity: Bool)
     case metadata(offset: Int64, Metadata)
     case discontinuity(Discontinuity)
+    case warning(StreamWarning)
 
     var description: String {
         switch self {
@@ -14,6 +15,7 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
         case .packet(let offset, let size, let follows): "packet \(offset)+\(size)\(follows ? " after discontinuity" : "")"
         case .metadata(let offset, let metadata): "metadata \(metadata.source) at \(offset)"
         case .discontinuity(let discontinuity): "discontinuity \(discontinuity)"
+        case .warning(let warning): "warning \(warning.kind) at \(warning.offset)"
         }
     }
 }
@@ -37,6 +39,8 @@ func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = 
             events.append(.metadata(offset: metadata.offset, metadata.metadata))
         case .discontinuity(let discontinuity):
             events.append(.discontinuity(discontinuity))
+        case .warning(let warning):
+            events.append(.warning(warning))
         }
     }
     try feed(bytes, to: stream, chunking: chunking, skips: skips)
