@@ -20,6 +20,10 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let ac3 = AudioFileType(rawValue: "ac-3")
     /// E-AC-3 elementary stream, by the code of its data format (kAudioFormatEnhancedAC3).
     public static let eac3 = AudioFileType(rawValue: "ec-3")
+    /// Ogg (Vorbis, Opus or FLAC in Ogg), by the code Apple's Ogg readers use.
+    public static let ogg = AudioFileType(rawValue: "Ogg ")
+    /// Native FLAC (kAudioFileFLACType).
+    public static let flac = AudioFileType(rawValue: "flac")
 
     /// Reads a hint as users write it: a four-character code (`MPG3`), an extension (`mp3`) or a MIME type (`audio/mpeg`).
     public init?(hint: String) {
@@ -30,6 +34,8 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
         case "adts", "aac", "audio/aac", "audio/aacp", "audio/x-aac": self = .adts
         case "ac-3", "ac3", "audio/ac3": self = .ac3
         case "ec-3", "eac3", "ec3", "audio/eac3": self = .eac3
+        case "ogg ", "ogg", "oga", "opus", "application/ogg", "audio/ogg", "audio/opus", "audio/vorbis": self = .ogg
+        case "flac", "audio/flac", "audio/x-flac": self = .flac
         default: return nil
         }
     }

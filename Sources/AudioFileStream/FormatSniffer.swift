@@ -8,8 +8,10 @@ struct FormatSniffer {
     /// The largest leading ID3v2 tag looked past: a bigger one is not held just to sniff what follows it.
     static let largestLeadingTag = 1 << 20
 
-    /// The format the caller's hint names, taken when the bytes agree or do not tell.
+    /// The sync format the caller's hint names, taken when the bytes agree or do not tell.
     private let hinted: SyncFormatEntry?
+    /// The container the caller's hint names, read when no signature or chain says otherwise.
+    private let hintedContainer: ContainerEntry?
     /// The first position not yet ruled out as the start of a chain, so each byte is looked at once however
     /// the stream is chunked.
     private var resumePosition = 0
@@ -17,31 +19,25 @@ struct FormatSniffer {
     /// A sniffer preferring `hint`.
     /// - Throws: `AudioFileStreamError.unsupportedFileType` when the hinted type is not supported.
     init(hint: AudioFileType?) throws {
-        guard let hint else {
-            hinted = nil
-            return
-        }
-        guard let entry = SyncFormatEntry.all.first(where: { $0.fileTypes.contains(hint) }) else {
-            throw AudioFileStreamError.unsupportedFileType
-        }
-        hinted = entry
+        hinted = hint.flatMap { hint in SyncFormatEntry.all.first { $0.fileTypes.contains(hint) } }
+        hintedContainer = hint.flatMap { hint in ContainerEntry.all.first { $0.fileType == hint && $0.reader != nil } }
+        if hint != nil && hinted == nil && hintedContainer == nil { throw AudioFileStreamError.unsupportedFileType }
     }
 
     /// The reader for a stream starting with `bytes`, or nil while more bytes are needed to decide. Containers
-    /// it cannot read yet are refused by their signatures. Sync-word formats are told apart by the first chain
+    /// are known by their signatures (`ContainerEntry`); one without a reader is refused, and a hinted container
+    /// without its signature is read by its reader, which looks for its structures past junk. Sync-word formats are told apart by the first chain
     /// of `SyncFormatEntry.chainLength` headers past a leading ID3v2 tag (ADTS and MPEG audio share a sync word; their layer
     /// bits differ; AC-3 and E-AC-3 start 0x0B77), never by one header: a mislabelled stream is read as what it is. Without a chain, the
     /// hinted format is assumed, or MPEG audio, whose reader skips junk.
     mutating func reader(sniffing bytes: UnsafeRawBufferPointer, isEndOfInput: Bool,
                          limits: MetadataLimits) throws -> (any FormatReader)? {
         guard bytes.count >= Self.signatureLength || isEndOfInput else { return nil }
-        let signatures: [[UInt8]] = [
-            Array("RIFF".utf8), Array("RF64".utf8), Array("FORM".utf8), Array("OggS".utf8), Array("fLaC".utf8),
-            Array("caff".utf8),
-        ]
-        if signatures.contains(where: { bytes.starts(with: $0) }) || bytes.dropFirst(4).starts(with: "ftyp".utf8) {
-            throw AudioFileStreamError.unsupportedFileType
+        if let container = ContainerEntry.all.first(where: { $0.matches(bytes) }) {
+            guard let reader = container.reader else { throw AudioFileStreamError.unsupportedFileType }
+            return reader(limits)
         }
+        if let hintedContainer, let reader = hintedContainer.reader { return reader(limits) }
         let fallback = (hinted ?? SyncFormatEntry.all[SyncFormatEntry.all.count - 1]).reader(limits)
         let start = ID3v2Header(bytes).map { ID3v2Header.length + $0.size + ($0.hasFooter ? 10 : 0) } ?? 0
         guard start <= Self.largestLeadingTag else { return fallback }

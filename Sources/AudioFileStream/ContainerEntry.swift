@@ -1,0 +1,35 @@
+/// A container format as the sniffer sees it: the bytes a file of it starts with, and its reader. Adding a
+/// container means adding it to `all`.
+struct ContainerEntry: Sendable {
+    let fileType: AudioFileType
+    /// Whether a stream starting with these bytes (at least `FormatSniffer.signatureLength` of them, or all
+    /// there are) is of this container.
+    let matches: @Sendable (UnsafeRawBufferPointer) -> Bool
+    /// The container's reader, or nil while this library recognises the container but cannot read it.
+    let reader: (@Sendable (MetadataLimits) -> any FormatReader)?
+
+    /// Every container; a stream matching one that has no reader is refused as an unsupported type.
+    static let all = [
+        ContainerEntry(.ogg, signature: "OggS", reader: nil),
+        ContainerEntry(.flac, signature: "fLaC", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "WAVE"), signature: "RIFF", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "W64f"), signature: "RF64", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "AIFF"), signature: "FORM", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "caff"), signature: "caff", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "mp4f"), matches: { $0.dropFirst(4).starts(with: "ftyp".utf8) },
+                       reader: nil),
+    ]
+
+    private init(_ fileType: AudioFileType, matches: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
+                 reader: (@Sendable (MetadataLimits) -> any FormatReader)?) {
+        self.fileType = fileType
+        self.matches = matches
+        self.reader = reader
+    }
+
+    private init(_ fileType: AudioFileType, signature: String,
+                 reader: (@Sendable (MetadataLimits) -> any FormatReader)?) {
+        let bytes = Array(signature.utf8)
+        self.init(fileType, matches: { $0.starts(with: bytes) }, reader: reader)
+    }
+}
