@@ -28,6 +28,10 @@ public struct PacketBatch {
     public let firstPacketIndex: Int64
     /// True when these packets do not follow the previous batch (input discontinuity, skipped junk or a dropped frame).
     public let followsDiscontinuity: Bool
+    /// True for a batch of one packet that its container spread over the stream in pieces (an Ogg packet
+    /// continued across pages): `bytes` are the packet assembled, a copy, and `streamOffset` is where its first
+    /// piece starts; the bytes at that offset hold only that piece.
+    public let isAssembled: Bool
 
     /// The PCM frames the batch holds: the format's count per packet, or each packet's own where it varies.
     public var frameCount: Int64 {

@@ -10,7 +10,7 @@ struct ContainerEntry: Sendable {
 
     /// Every container; a stream matching one that has no reader is refused as an unsupported type.
     static let all = [
-        ContainerEntry(.ogg, signature: "OggS", reader: nil),
+        ContainerEntry(.ogg, signature: "OggS", reader: { OggReader(limits: $0) }),
         ContainerEntry(.flac, signature: "fLaC", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "WAVE"), signature: "RIFF", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "W64f"), signature: "RF64", reader: nil),

@@ -23,6 +23,8 @@ final class ParserOutput {
                                                      framesPerPacket: 0, channelsPerFrame: 0)
     private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
     private var nextBatchFollowsDiscontinuity = false
+    /// The batch being gathered is one packet assembled from pieces.
+    private var batchIsAssembled = false
 
     init(handler: @escaping AudioFileStream.EventHandler) {
         self.handler = handler
@@ -47,7 +49,7 @@ final class ParserOutput {
             handler(.packets(PacketBatch(
                 bytes: bytes, format: format, descriptions: descriptions,
                 streamOffset: ledger.bufferOffset + Int64(ledger.batchStart), firstPacketIndex: ledger.firstPacket,
-                followsDiscontinuity: follows)))
+                followsDiscontinuity: follows, isAssembled: batchIsAssembled)))
         }
         ledger.clearBatch()
     }
@@ -60,6 +62,19 @@ final class ParserOutput {
         }
         let parsed = ledger.index.parsedPackets
         if parsed >= Self.packetsForEstimates && parsed & (parsed - 1) == 0 { announceMeasurements() }
+    }
+
+    /// A whole packet the reader assembled in `bytes` from pieces spread over the stream (an Ogg packet
+    /// continued across pages), whose first piece starts at stream offset `offset`: delivered alone, as a copy.
+    func assembledPacket(_ bytes: UnsafeRawBufferPointer, at offset: Int64, frames: Int) {
+        flush()
+        let (buffer, bufferOffset) = (self.buffer, ledger.bufferOffset)
+        begin(buffer: bytes, offset: offset)
+        batchIsAssembled = true
+        packet(at: 0, size: bytes.count, frames: frames, variableFrames: true)
+        flush()
+        batchIsAssembled = false
+        begin(buffer: buffer, offset: bufferOffset)
     }
 
     /// Packets after which the measured properties are first announced; again at every doubling, and at the end.

@@ -38,8 +38,21 @@ extension UnsafeRawBufferPointer {
         self[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// The little-endian 32-bit value at `offset` (APEv2); the caller guarantees the bytes are there.
+    /// The little-endian 16-bit value at `offset` (Ogg, Vorbis, Opus); the caller guarantees the bytes are there.
+    @inline(__always)
+    func littleEndianUInt16(at offset: Int) -> UInt16 {
+        UInt16(self[offset]) | UInt16(self[offset + 1]) << 8
+    }
+
+    /// The little-endian 32-bit value at `offset` (APEv2, Ogg); the caller guarantees the bytes are there.
+    @inline(__always)
     func littleEndianUInt32(at offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(self[offset + $1]) << (8 * $1) }
+        UInt32(littleEndianUInt16(at: offset)) | UInt32(littleEndianUInt16(at: offset + 2)) << 16
+    }
+
+    /// The little-endian 64-bit value at `offset`; the caller guarantees the bytes are there.
+    @inline(__always)
+    func littleEndianUInt64(at offset: Int) -> UInt64 {
+        UInt64(littleEndianUInt32(at: offset)) | UInt64(littleEndianUInt32(at: offset + 4)) << 32
     }
 }

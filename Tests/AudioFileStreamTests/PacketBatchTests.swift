@@ -7,7 +7,7 @@ import Testing
     static func batch(bytes: UnsafeRawBufferPointer, format: AudioStreamBasicDescription,
                       descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?) -> PacketBatch {
         PacketBatch(bytes: bytes, format: format, descriptions: descriptions, streamOffset: 0, firstPacketIndex: 0,
-                    followsDiscontinuity: false)
+                    followsDiscontinuity: false, isAssembled: false)
     }
 
     @Test func pcmBatchesCountFramesFromTheirBytes() {

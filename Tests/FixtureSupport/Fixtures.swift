@@ -43,6 +43,11 @@ public enum Fixtures {
     /// Every AAC (ADTS), AC-3 and E-AC-3 fixture with an expected packet list.
     public static let codecs: [Fixture] = fixtures(in: directory, expectedIn: expected, extensions: ["aac", "ac3", "eac3"])
 
+    /// Every Ogg fixture (Tests/Fixtures/ogg) with an expected packet list (`page,size,frames`).
+    public static let ogg: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("ogg"), expectedIn: expected.appendingPathComponent("ogg"),
+        extensions: ["ogg", "opus", "oga"])
+
     /// Every ISO conformance stream with an expected packet list.
     public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))

@@ -264,6 +264,9 @@ final class CheckedParse {
             }
         }
         guard !descriptions.isEmpty else { return fail("an empty batch at \(batch.streamOffset)") }
+        guard !batch.isAssembled || descriptions.count == 1 else {
+            return fail("an assembled batch at \(batch.streamOffset) of \(descriptions.count) packets")
+        }
         var batchEnd: Int64 = 0
         for (position, description) in descriptions.enumerated() {
             let size = description.dataByteSize
@@ -279,7 +282,10 @@ final class CheckedParse {
             }
             let start = batch.streamOffset + description.startOffset
             let packetBytes = batch.bytes[Int(description.startOffset)..<Int(batchEnd)]
-            guard occupy(start..<start + Int64(size), as: "packet", holding: packetBytes) else { return }
+            // An assembled packet's first piece starts at its offset; its length there is the container's.
+            let claimed = batch.isAssembled ? start..<start + 1 : start..<start + Int64(size)
+            guard occupy(claimed, as: "packet", holding: batch.isAssembled ? packetBytes.prefix(1) : packetBytes)
+            else { return }
             if case .uint32(let bound)? = try? stream?.property(.packetSizeUpperBound), size > bound {
                 return fail("packet \(start)+\(size) is over PacketSizeUpperBound \(bound)")
             }

@@ -25,12 +25,12 @@ if [[ ! -f "$FIX/make-fixtures.sh" ]]; then
 fi
 
 missing=()
-for tool in sox soxi lame twolame ffmpeg ffprobe mpg123 python3; do
+for tool in sox soxi lame twolame ffmpeg ffprobe mpg123 oggenc opusenc opusinfo python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if ((${#missing[@]})); then
     echo "make-fixtures: missing tools: ${missing[*]}" >&2
-    echo "  Debian: apt-get install -y sox lame twolame ffmpeg mpg123 python3" >&2
+    echo "  Debian: apt-get install -y sox lame twolame ffmpeg mpg123 vorbis-tools opus-tools python3" >&2
     exit 1
 fi
 if ! python3 -c 'import mutagen.mp3._util' 2>/dev/null; then
@@ -195,6 +195,11 @@ fi
 # It removes and remakes only its own files (the clean-up at the top keeps
 # .aac/.ac3/.eac3 files; the expected/ files it deletes are remade here).
 python3 "$FIX/make_codec_fixtures.py"
+
+# ---- Ogg fixtures (ogg/): Vorbis, Opus, chained, multiplexed and damaged
+# streams, with their expected values from ffprobe, ffmpeg, opusinfo and
+# mutagen; removes and remakes ogg/ and expected/ogg/ only.
+python3 "$FIX/make_ogg_fixtures.py"
 
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast

@@ -1,0 +1,300 @@
+/// Reads an Ogg physical stream (RFC 3533) of Opus, Vorbis or FLAC.
+///
+/// Pages are found by their capture pattern and believed only when their CRC-32 matches: anything else is junk,
+/// skipped and reported up to the next `OggS`. The first audio logical stream is followed; other multiplexed
+/// streams are ignored and reported once each. Packets are cut from the lacing values, and one continued across
+/// pages is assembled (bounded by `largestPacket`) and delivered as a copy. When the followed stream ends (EOS),
+/// the next one to begin (BOS) is a new link of the chain: its format, magic cookie and comments are announced
+/// again. Each packet's frames come from the codec; granule positions are checked against them, never trusted
+/// over them, and give the stream's priming and remainder.
+struct OggReader: FormatReader {
+    /// The longest packet assembled across pages, cover art in a comment header included: a longer one is
+    /// dropped and reported, so a packet that never ends costs bounded memory.
+    static let largestPacket = 8 << 20
+    /// Ignored logical streams remembered (and reported) at most, so ever new serial numbers cost bounded memory.
+    static let ignoredStreamLimit = 64
+
+    /// A packet of the page being read, delivered once the page's granule position is checked.
+    private struct PagePacket {
+        /// Its position in the input; unused when assembled.
+        var start: Int
+        var size: Int
+        /// Its frames, or nil when it is not a valid audio packet and is skipped.
+        var frames: Int?
+        var isAssembled: Bool
+        /// The stream offsets of its first byte and of the byte after its last.
+        var offset: Int64
+        var end: Int64
+    }
+
+    private let limits: MetadataLimits
+    private var followed: OggLogicalStream?
+    private var ignored: Set<UInt32> = []
+    private var hasAnnouncedFileFormat = false
+    /// The pieces so far of the packet the last page left open, and the stream offset of its first byte. Empty
+    /// when there is none or when the one continued is dropped (its start was missed, or it grew too long).
+    private var partial: [UInt8] = []
+    private var partialOffset: Int64 = 0
+    /// The packet completed from `partial` on the current page.
+    private var assembled: [UInt8] = []
+    private var pagePackets: [PagePacket] = []
+    private var skip = SkipRun()
+
+    init(limits: MetadataLimits) {
+        self.limits = limits
+        pagePackets.reserveCapacity(256)
+    }
+
+    mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
+        let bytes = input.bytes
+        var position = 0
+        while position < bytes.count {
+            switch OggPage.find(in: bytes, at: position) {
+            case .needMore(let count) where !input.isEndOfInput:
+                return ReadProgress(consumed: position, needed: count)
+            case .page(let page) where position + page.length > bytes.count && !input.isEndOfInput:
+                return ReadProgress(consumed: position, needed: page.length)
+            case .page(let page) where position + page.length <= bytes.count && page.crcMatches(in: bytes, at: position):
+                skip.report(resumingAt: input.offset + Int64(position), to: output)
+                take(page, at: position, in: input, into: output)
+                position += page.length
+            default:
+                position = skipJunk(from: position, in: bytes)
+            }
+        }
+        if input.isEndOfInput { dropPartialPacket(resumingAt: input.offset + Int64(bytes.count), into: output) }
+        return ReadProgress(consumed: position, needed: 0)
+    }
+
+    mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
+        dropPartialPacket(resumingAt: offset, into: output)
+        followed?.codec.resetForDiscontinuity()
+        followed?.granuleOffset = nil
+        followed?.nextSequence = nil
+    }
+
+    /// Skips up to the next byte that may start a page.
+    private mutating func skipJunk(from position: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+        var next = position + 1
+        while next < bytes.count, bytes[next] != 0x4F { next += 1 }  // "O"
+        skip.add(next - position)
+        return next
+    }
+
+    /// Drops the packet left open, which will not be completed, reporting its bytes as skipped.
+    private mutating func dropPartialPacket(resumingAt offset: Int64, into output: ParserOutput) {
+        skip.add(partial.count)
+        partial.removeAll(keepingCapacity: true)
+        skip.report(resumingAt: offset, to: output)
+    }
+
+    /// A page whose CRC matched, at `position` in the input.
+    private mutating func take(_ page: OggPage, at position: Int, in input: ReaderInput, into output: ParserOutput) {
+        let offset = input.offset + Int64(position)
+        var firstSegment = 0
+        if page.isFirst, followed?.hasEnded ?? true, !ignored.contains(page.serial) {
+            guard let segment = begin(page, at: position, offset: offset, in: input.bytes, into: output) else { return }
+            firstSegment = segment
+        }
+        guard let stream = followed, stream.serial == page.serial, !stream.hasEnded else {
+            return ignore(page, at: offset, into: output)
+        }
+        if !page.isFirst, let expected = stream.nextSequence, page.sequence != expected {
+            output.warning(.positionMismatch, at: offset, "Ogg page at \(offset) has sequence number "
+                + "\(page.sequence), not \(expected): pages are missing")
+            dropPartialPacket(resumingAt: offset, into: output)
+            followed!.codec.resetForDiscontinuity()
+            followed!.granuleOffset = nil
+        }
+        followed!.nextSequence = page.sequence &+ 1
+        if !page.isContinued && !partial.isEmpty { dropPartialPacket(resumingAt: offset, into: output) }
+        takePackets(of: page, at: position, from: firstSegment, in: input, into: output)
+    }
+
+    /// Starts following the logical stream whose first page is `page`, from its identification packet; returns
+    /// the page's segment after that packet, or nil when the stream is not one this reader follows.
+    private mutating func begin(_ page: OggPage, at position: Int, offset: Int64, in bytes: UnsafeRawBufferPointer,
+                                into output: ParserOutput) -> Int? {
+        var size = 0
+        var segment = 0
+        while segment < page.segmentCount {
+            let lacing = page.lacing(segment, in: bytes, at: position)
+            size += lacing
+            segment += 1
+            if lacing < 255 { break }
+        }
+        let start = position + page.headerLength
+        let packet = UnsafeRawBufferPointer(rebasing: bytes[start..<start + size])
+        guard segment > 0, page.lacing(segment - 1, in: bytes, at: position) < 255,
+              let codec = OggCodecs.codec(identifiedBy: packet) else {
+            ignore(page, at: offset, into: output, name: OggCodecs.name(identifiedBy: packet))
+            return nil
+        }
+        partial.removeAll(keepingCapacity: true)
+        followed = OggLogicalStream(serial: page.serial, codec: codec, sequence: page.sequence)
+        return segment
+    }
+
+    /// A page of a stream not followed: another multiplexed stream is reported once; a stream whose first page
+    /// was never seen, with nothing followed, cannot be decoded and is skipped.
+    private mutating func ignore(_ page: OggPage, at offset: Int64, into output: ParserOutput, name: String? = nil) {
+        guard !ignored.contains(page.serial) else { return }
+        guard page.isFirst || followed.map({ !$0.hasEnded }) ?? false else {
+            skip.add(page.length)
+            return
+        }
+        guard ignored.count < Self.ignoredStreamLimit else { return }
+        ignored.insert(page.serial)
+        let what = name.map { "an Ogg logical stream of \($0)" } ?? "Ogg logical stream \(page.serial)"
+        output.warning(.otherStreamIgnored, at: offset, "\(what) at \(offset) is ignored: "
+            + (followed.map { "logical stream \($0.serial) is followed" } ?? "it is not audio this parser reads"))
+    }
+
+    /// Cuts the page's packets from segment `firstSegment` on, checks its granule position against their frames,
+    /// then delivers them; a packet left open is kept for the next page.
+    private mutating func takePackets(of page: OggPage, at position: Int, from firstSegment: Int, in input: ReaderInput,
+                                      into output: ParserOutput) {
+        let bytes = input.bytes
+        pagePackets.removeAll(keepingCapacity: true)
+        var start = position + page.headerLength
+        for segment in 0..<firstSegment { start += page.lacing(segment, in: bytes, at: position) }
+        var size = 0
+        var continues = page.isContinued && firstSegment == 0
+        var audioEnded = false
+        for segment in firstSegment..<page.segmentCount {
+            let lacing = page.lacing(segment, in: bytes, at: position)
+            size += lacing
+            guard lacing < 255 else { continue }
+            let end = input.offset + Int64(start + size)
+            if continues {
+                if !partial.isEmpty, appendPiece(bytes, start..<start + size, resumingAt: end, into: output) {
+                    swap(&partial, &assembled)
+                    partial.removeAll(keepingCapacity: true)
+                    audioEnded = assembled.withUnsafeBytes {
+                        takePacket($0, start: start, offset: partialOffset, end: end, isAssembled: true, into: output)
+                    } || audioEnded
+                } else {
+                    // The start of this packet was missed or dropped.
+                    skip.add(size)
+                    skip.report(resumingAt: end, to: output)
+                }
+                continues = false
+            } else {
+                audioEnded = takePacket(UnsafeRawBufferPointer(rebasing: bytes[start..<start + size]), start: start,
+                                        offset: input.offset + Int64(start), end: end, isAssembled: false,
+                                        into: output) || audioEnded
+            }
+            start += size
+            size = 0
+        }
+        let offset = input.offset + Int64(position)
+        if audioEnded, let table = followed!.check(granulePosition: page.granulePosition, isLast: page.isLast,
+                                                   at: offset, into: output) {
+            output.announce(.packetTableInfo, .packetTableInfo(table))
+        }
+        deliverPagePackets(into: output)
+        if page.isLast { followed!.hasEnded = true }
+        // The last segment is a full one: the packet goes on on the next page.
+        guard page.segmentCount > firstSegment, page.lacing(page.segmentCount - 1, in: bytes, at: position) == 255
+        else { return }
+        let end = input.offset + Int64(start + size)
+        if continues {
+            guard !partial.isEmpty else {
+                skip.add(size)
+                return skip.report(resumingAt: end, to: output)
+            }
+        } else {
+            partial.removeAll(keepingCapacity: true)
+            partialOffset = input.offset + Int64(start)
+            if size == 0 { return }
+        }
+        _ = appendPiece(bytes, start..<start + size, resumingAt: end, into: output)
+    }
+
+    /// Adds a piece to the open packet; drops the packet, reporting it, when it would grow past `largestPacket`.
+    private mutating func appendPiece(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, resumingAt end: Int64,
+                                      into output: ParserOutput) -> Bool {
+        guard partial.count + range.count <= Self.largestPacket else {
+            skip.add(range.count)
+            dropPartialPacket(resumingAt: end, into: output)
+            return false
+        }
+        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+        return true
+    }
+
+    /// A whole packet of the followed stream: a header is taken at once, an audio packet counted and held for
+    /// delivery. Returns true for an audio packet.
+    private mutating func takePacket(_ packet: UnsafeRawBufferPointer, start: Int, offset: Int64, end: Int64,
+                                     isAssembled: Bool, into output: ParserOutput) -> Bool {
+        guard !followed!.hasEnded else { return false }
+        if !followed!.isAudio {
+            guard takeHeader(packet, at: offset, into: output) else { return false }
+        }
+        let frames = followed!.codec.frames(ofAudio: packet)
+        followed!.frames += Int64(frames ?? 0)
+        pagePackets.append(PagePacket(start: start, size: packet.count, frames: frames, isAssembled: isAssembled,
+                                      offset: offset, end: end))
+        return frames != nil
+    }
+
+    /// Gives a header packet to the codec; returns true when it is the first audio packet instead.
+    private mutating func takeHeader(_ packet: UnsafeRawBufferPointer, at offset: Int64,
+                                     into output: ParserOutput) -> Bool {
+        let step = followed!.codec.take(header: packet)
+        switch step {
+        case .needsMore, .complete:
+            if let block = followed!.codec.comments(in: packet),
+               let metadata = VorbisComment.metadata(block, source: "vorbis", limits: limits) {
+                followed!.comments = (metadata, offset)
+            }
+            if step == .complete { announceHeaders(into: output) }
+            return false
+        case .audio:
+            announceHeaders(into: output)
+            return true
+        case .invalid:
+            // Ended, so that a new logical stream may begin; its pages are ignored from here on.
+            let serial = followed!.serial
+            followed!.hasEnded = true
+            if ignored.count < Self.ignoredStreamLimit { ignored.insert(serial) }
+            output.warning(.otherStreamIgnored, at: offset, "Ogg logical stream \(serial) is ignored: its header "
+                + "packet at \(offset) is not valid")
+            return false
+        }
+    }
+
+    /// Every header of the followed stream is read: its format, magic cookie and comments are announced, again
+    /// for each new link of a chain.
+    private mutating func announceHeaders(into output: ParserOutput) {
+        followed!.isAudio = true
+        if !hasAnnouncedFileFormat {
+            hasAnnouncedFileFormat = true
+            output.announce(.fileFormat, .fileType(.ogg))
+            output.measuresBitRate = true
+        }
+        output.announce(.dataFormat, .format(followed!.codec.format), force: true)
+        output.announce(.magicCookieData, .data(followed!.codec.magicCookie), force: true)
+        if let comments = followed!.comments { output.metadata(comments.metadata, at: comments.offset) }
+    }
+
+    /// Delivers the packets of the page in order, skipping those that are not valid audio.
+    private mutating func deliverPagePackets(into output: ParserOutput) {
+        for packet in pagePackets {
+            guard let frames = packet.frames else {
+                skip.add(packet.size)
+                skip.report(resumingAt: packet.end, to: output)
+                continue
+            }
+            if !output.isReady {
+                output.announce(.dataOffset, .int64(packet.offset))
+                output.announce(.readyToProducePackets, .uint32(1))
+            }
+            if packet.isAssembled {
+                assembled.withUnsafeBytes { output.assembledPacket($0, at: packet.offset, frames: frames) }
+            } else {
+                output.packet(at: packet.start, size: packet.size, frames: frames, variableFrames: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import FixtureSupport
+@testable import AudioFileStream
+
+/// Ogg Opus and Vorbis against ffprobe's packets and ffmpeg's, opusinfo's and mutagen's facts (recorded by
+/// Tests/Fixtures/make_ogg_fixtures.py), in any chunking: chained, multiplexed, continued and damaged streams.
+@Suite struct OggTests {
+    @Test func everyFixtureIsThere() {
+        #expect(Fixtures.ogg.count == 16)
+    }
+
+    /// What a parse gave: each packet's page, size and frames, and everything else it reported.
+    struct Parse {
+        var packets: [[Int64]] = []
+        var assembled = 0
+        var formats: [AudioStreamBasicDescription] = []
+        var cookies: [[UInt8]] = []
+        var tables: [PacketTableInfo] = []
+        var metadata: [Metadata] = []
+        var warnings: [StreamWarning] = []
+        var skipped: Int64 = 0
+        var stream: AudioFileStream?
+
+        /// Frames of every packet.
+        var frames: Int64 { packets.reduce(0) { $0 + $1[2] } }
+    }
+
+    static func parse(_ fixture: Fixtures.Fixture, chunking: Chunking = .whole) throws -> Parse {
+        let pages = try #require(fixture.facts?["pageOffsets"] as? [Int]).map(Int64.init)
+        var result = Parse()
+        let stream = try AudioFileStream { event in
+            switch event {
+            case .packets(let batch):
+                if batch.isAssembled { result.assembled += 1 }
+                for description in batch.descriptions! {
+                    let offset = batch.streamOffset + description.startOffset
+                    let page = pages.last { $0 <= offset } ?? -1
+                    result.packets.append([page, Int64(description.dataByteSize),
+                                           Int64(description.variableFramesInPacket)])
+                }
+            case .property(.dataFormat, .format(let format)): result.formats.append(format)
+            case .property(.magicCookieData, .data(let cookie)): result.cookies.append(cookie)
+            case .property(.packetTableInfo, .packetTableInfo(let table)): result.tables.append(table)
+            case .metadata(let event): result.metadata.append(event.metadata)
+            case .warning(let warning): result.warnings.append(warning)
+            case .discontinuity(let gap) where gap.reason == .resync: result.skipped += gap.skippedBytes
+            default: break
+            }
+        }
+        try feed(fixture.bytes, to: stream, chunking: chunking)
+        result.stream = stream
+        return result
+    }
+
+    /// ffprobe's packets, with the frame counts it trims (marked -1) taken from ours.
+    static func expected(_ fixture: Fixtures.Fixture, matching packets: [[Int64]]) -> [[Int64]] {
+        fixture.expectedPacketsWithFrames.enumerated().map { index, row in
+            row[2] >= 0 || index >= packets.count ? row : [row[0], row[1], packets[index][2]]
+        }
+    }
+
+    @Test(arguments: Fixtures.ogg)
+    func packetsMatchFFprobeInAnyChunking(fixture: Fixtures.Fixture) throws {
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 5)] {
+            let parse = try Self.parse(fixture, chunking: chunking)
+            #expect(parse.packets == Self.expected(fixture, matching: parse.packets), "\(chunking)")
+        }
+    }
+
+    /// PacketTableInfo's valid frames are the stream's length, its remainder what ffprobe cuts from the last
+    /// packet, and with the priming they add up to the packets' frames; Opus's priming is its pre-skip, as
+    /// opusinfo reads it, and its valid frames what ffmpeg decodes.
+    @Test(arguments: Fixtures.ogg.filter { $0.facts?["decodedFrames"] != nil })
+    func framesAndGaplessInfoMatchTheDecoders(fixture: Fixtures.Fixture) throws {
+        let facts = try #require(fixture.facts)
+        let parse = try Self.parse(fixture)
+        let table = try #require(parse.tables.last)
+        let format = try #require(parse.formats.first)
+        #expect(format.sampleRate == Double(facts["codec"] as! String == "opus" ? 48000 : facts["sampleRate"] as! Int))
+        #expect(format.channelsPerFrame == UInt32(facts["channels"] as! Int))
+        #expect(table.validFrames == Int64(facts["validFrames"] as! Int))
+        #expect(table.validFrames + Int64(table.primingFrames) + Int64(table.remainderFrames) == parse.frames)
+        let last = try #require(parse.packets.last)[2]
+        #expect(last - Int64(table.remainderFrames) == Int64(facts["lastPacketTrimmedFrames"] as! Int))
+        #expect(parse.warnings.isEmpty)
+        if facts["codec"] as! String == "opus" {
+            #expect(format.formatID == AudioFormatID.opus)
+            #expect(Int(table.primingFrames) == facts["primingFrames"] as! Int)
+            #expect(table.validFrames == Int64(facts["decodedFrames"] as! Int))
+            #expect(parse.cookies.first?.starts(with: Array("OpusHead".utf8)) == true)
+        } else {
+            #expect(format.formatID == AudioFormatID.vorbis)
+            // Xiph lacing of the three headers: count less one, then the sizes of the first two.
+            let cookie = try #require(parse.cookies.first)
+            #expect(cookie.first == 2 && cookie[1] == 30)
+            let headers = try #require(cookie[2...].firstIndex { $0 != 255 }) + 1
+            #expect(cookie[headers...].starts(with: [1] + Array("vorbis".utf8)))
+        }
+        #expect(try parse.stream?.property(.fileFormat) == .fileType(.ogg))
+    }
+
+    /// A chain announces each link's format and cookie, and each link's gapless info.
+    @Test(arguments: ["ogg-opus-chained.opus", "ogg-vorbis-chained-rate.ogg"])
+    func aChainAnnouncesEveryLink(name: String) throws {
+        let fixture = Fixtures.ogg.first { $0.name == name }!
+        let parse = try Self.parse(fixture, chunking: .random(seed: 9))
+        #expect(parse.formats.count == 2)
+        #expect(parse.cookies.count == 2)
+        if name.contains("rate") {
+            #expect(parse.formats.map(\.sampleRate) == [44100, 22050])
+            #expect(parse.formats.map(\.channelsPerFrame) == [2, 1])
+        }
+        #expect(parse.tables.filter { $0.validFrames > 0 }.count == 2)
+        #expect(parse.warnings.isEmpty)
+    }
+
+    @Test func aSecondLogicalStreamIsIgnoredAndReportedOnce() throws {
+        let parse = try Self.parse(Fixtures.ogg.first { $0.name == "ogg-multiplexed.ogg" }!, chunking: .random(seed: 2))
+        #expect(parse.warnings.map(\.kind) == [.otherStreamIgnored])
+        #expect(parse.formats.map(\.formatID) == [AudioFormatID.opus])
+    }
+
+    @Test func packetsRunningOnAcrossPagesAreAssembled() throws {
+        let parse = try Self.parse(Fixtures.ogg.first { $0.name == "ogg-opus-continued.opus" }!, chunking: .fixed(100))
+        #expect(parse.assembled > 50)
+    }
+
+    /// Junk, a page whose CRC fails, a cut last page: skipped and reported; the packets are the clean ones'.
+    @Test(arguments: ["ogg-opus-junk-between.opus", "ogg-opus-bad-crc.opus", "ogg-opus-cut.opus"])
+    func damageIsSkippedAndReported(name: String) throws {
+        let parse = try Self.parse(Fixtures.ogg.first { $0.name == name }!, chunking: .random(seed: 4))
+        #expect(parse.skipped > 0)
+    }
+
+    /// Without its first page (OpusHead) nothing of a stream can be decoded: all of it is skipped.
+    @Test func aStreamWithoutItsFirstPageGivesNoPackets() throws {
+        let fixture = Fixtures.ogg.first { $0.name == "ogg-opus-no-bos.opus" }!
+        let parse = try Self.parse(fixture)
+        #expect(parse.packets.isEmpty)
+        #expect(parse.skipped == Int64(fixture.bytes.count))
+    }
+
+    @Test(arguments: Fixtures.ogg)
+    func fixtureKeepsTheInvariants(fixture: Fixtures.Fixture) throws {
+        let stream = fixture.bytes.prefix(1 << 16)
+        let quarter = UInt8((stream.count / 4) >> 8)
+        for header: [UInt8] in [
+            [0, 0, 0, 1] + Array(repeating: 0, count: 12),
+            [0, 0, 0, 2, 1, quarter, 0, 100, 2, 2 * quarter, 0, 0x81, 3, 3 * quarter, 0, 7],
+            [0, 0, 1, 2, 4, quarter, 0, 20, 5, 2 * quarter, 0, 50, 6, 3 * quarter, 0, 0x82],
+        ] {
+            let scenario = (header + stream).withUnsafeBytes(FuzzScenario.init)
+            #expect(throws: Never.self, "\(scenario)") { try StreamInvariants.check(scenario) }
+        }
+    }
+}
