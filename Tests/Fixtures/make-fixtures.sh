@@ -196,6 +196,11 @@ fi
 # .aac/.ac3/.eac3 files; the expected/ files it deletes are remade here).
 python3 "$FIX/make_codec_fixtures.py"
 
+# ---- Native FLAC fixtures (flac-*) and their expected files, and ffprobe's
+# packets of the committed IETF conformance files (flac-conformance/). It
+# removes and remakes only its own files.
+python3 "$FIX/make_flac_fixtures.py"
+
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.
