@@ -141,6 +141,55 @@ import FixtureSupport
         #expect(parse.skipped == Int64(fixture.bytes.count))
     }
 
+    /// The comment header's fields are mutagen's comments, as written and in order, with the picture
+    /// (METADATA_BLOCK_PICTURE) decoded; the common keys come from them.
+    @Test(arguments: ["ogg-vorbis-tags.ogg", "ogg-opus-tags.opus"])
+    func commentsAreMutagens(name: String) throws {
+        let fixture = Fixtures.ogg.first { $0.name == name }!
+        let recorded = try #require(fixture.facts?["tags"] as? [String: Any])
+        let parse = try Self.parse(fixture, chunking: .random(seed: 6))
+        let metadata = try #require(parse.metadata.first)
+        #expect(parse.metadata.count == 1)
+        #expect(metadata.source == "vorbis")
+        let comments = recorded["comments"] as! [[String]]
+        let pictures = recorded["pictures"] as! [[String: Any]]
+        let text = metadata.raw.filter { if case .text = $0.value { true } else { false } }
+        #expect(text.map(\.key) == comments.map { $0[0] })
+        #expect(text.map(\.value) == comments.map { .text([$0[1]]) })
+        let artworks = metadata.raw.compactMap { if case .picture(let artwork) = $0.value { artwork } else { nil } }
+        #expect(artworks.count == pictures.count)
+        for (artwork, picture) in zip(artworks, pictures) { try VorbisCommentTests.expect(artwork, equals: picture) }
+        let values = Dictionary(comments.map { ($0[0].uppercased(), [$0[1]]) }, uniquingKeysWith: +)
+        #expect(metadata.tags.title == values["TITLE"]?.joined(separator: "; "))
+        #expect(metadata.tags.artist == values["ARTIST"]?.joined(separator: "; "))
+        #expect(metadata.tags.album == values["ALBUM"]?[0])
+        #expect(metadata.tags.year == values["DATE"]?[0])
+        #expect(metadata.tags.genre == values["GENRE"]?[0])
+        if name.contains("opus") {
+            // TRACKNUMBER=3/12 (mutagen keeps it as text).
+            #expect(values["TRACKNUMBER"] == ["3/12"])
+            #expect(metadata.tags.trackNumber == 3 && metadata.tags.trackCount == 12)
+            #expect(metadata.tags.artwork?.pictureType == 3)
+        } else {
+            #expect(metadata.tags.trackNumber == Int(values["TRACKNUMBER"]![0]))
+            #expect(metadata.tags.trackCount == Int(values["TRACKTOTAL"]![0]))
+            #expect(metadata.tags.discNumber == Int(values["DISCNUMBER"]![0]))
+            #expect(metadata.tags.discCount == Int(values["DISCTOTAL"]![0]))
+            #expect(metadata.tags.albumArtist == values["ALBUMARTIST"]?[0])
+            #expect(metadata.tags.composer == values["COMPOSER"]?[0])
+            #expect(metadata.tags.comments == values["DESCRIPTION"]?[0])
+            #expect(metadata.tags.bpm == Int(values["BPM"]![0]))
+            #expect(metadata.tags.grouping == values["GROUPING"]?[0])
+        }
+    }
+
+    /// A station's title change is a new link: its comments come as a new metadata event, after its format.
+    @Test(arguments: ["ogg-opus-chained.opus", "ogg-vorbis-chained-rate.ogg"])
+    func eachLinkOfAChainGivesItsTitle(name: String) throws {
+        let parse = try Self.parse(Fixtures.ogg.first { $0.name == name }!, chunking: .fixed(777))
+        #expect(parse.metadata.map(\.tags.title) == ["First", "Second"])
+    }
+
     @Test(arguments: Fixtures.ogg)
     func fixtureKeepsTheInvariants(fixture: Fixtures.Fixture) throws {
         let stream = fixture.bytes.prefix(1 << 16)

@@ -30,6 +30,12 @@ public enum Fixtures {
             return text.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map { Int64($0)! } }
         }
 
+        /// What mutagen read from the fixture's tags (`NAME.tags.json`), or nil when none were recorded.
+        public var recordedTags: [String: Any]? {
+            guard let data = try? Data(contentsOf: expectedStem.appendingPathExtension("tags.json")) else { return nil }
+            return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        }
+
         /// The facts recorded from independent tools, or nil when none were recorded.
         public var facts: [String: Any]? {
             guard let data = try? Data(contentsOf: expectedStem.appendingPathExtension("json")) else { return nil }
@@ -47,6 +53,14 @@ public enum Fixtures {
     public static let ogg: [Fixture] = fixtures(
         in: directory.appendingPathComponent("ogg"), expectedIn: expected.appendingPathComponent("ogg"),
         extensions: ["ogg", "opus", "oga"])
+
+    /// Every native FLAC fixture (Tests/Fixtures/make_flac_fixtures.py) with an expected packet list.
+    public static let flac: [Fixture] = fixtures(in: directory, expectedIn: expected, extensions: ["flac"])
+
+    /// The IETF FLAC conformance files (Tests/Fixtures/flac-conformance, CC0) with ffprobe's packet lists.
+    public static let flacConformance: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("flac-conformance"),
+        expectedIn: expected.appendingPathComponent("flac-conformance"), extensions: ["flac"])
 
     /// Every ISO conformance stream with an expected packet list.
     public static let conformanceStreams: [Fixture] = fixtures(

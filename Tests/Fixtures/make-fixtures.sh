@@ -201,6 +201,11 @@ python3 "$FIX/make_codec_fixtures.py"
 # mutagen; removes and remakes ogg/ and expected/ogg/ only.
 python3 "$FIX/make_ogg_fixtures.py"
 
+# ---- Native FLAC fixtures (flac-*) and their expected files, and ffprobe's
+# packets of the committed IETF conformance files (flac-conformance/). It
+# removes and remakes only its own files.
+python3 "$FIX/make_flac_fixtures.py"
+
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.

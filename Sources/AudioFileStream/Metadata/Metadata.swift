@@ -1,12 +1,15 @@
 /// One tag read from the stream: its common keys, normalised, and its fields as they were read.
 public struct Metadata: Equatable, Sendable {
-    /// The tag format: `id3v2.2`, `id3v2.3`, `id3v2.4`, `id3v1`, `id3v1.1` or `apev2`.
+    /// The tag format: `id3v2.2`, `id3v2.3`, `id3v2.4`, `id3v1`, `id3v1.1`, `apev2`, `vorbis` (the comment
+    /// packet of an Ogg Vorbis, Opus or FLAC stream) or `flac` (a native FLAC header's VORBIS_COMMENT and
+    /// PICTURE blocks).
     public var source: String
     /// The common keys, whatever the tag format called them.
     public var tags: NormalizedTags
     /// Every field in the order read, under the tag format's own key: the ID3v2 frame id (`TIT2`, `TT2`),
-    /// the APEv2 item key, or for ID3v1 the field's name (`Title`, `Artist`, `Album`, `Year`, `Comment`,
-    /// `Track`, `Genre`). Empty ID3v2 frames are left out.
+    /// the APEv2 item key, the Vorbis comment key as written (`TITLE`, `Artist`; a FLAC PICTURE block is
+    /// `METADATA_BLOCK_PICTURE`, as Vorbis comments name artwork), or for ID3v1 the field's name (`Title`,
+    /// `Artist`, `Album`, `Year`, `Comment`, `Track`, `Genre`). Empty ID3v2 frames are left out.
     public var raw: [RawTagField]
 
     public init(source: String, tags: NormalizedTags = NormalizedTags(), raw: [RawTagField] = []) {

@@ -5,7 +5,7 @@ enum MetadataNormalizer {
     /// How a raw value becomes a common key.
     enum Target {
         case text(WritableKeyPath<NormalizedTags, String?> & Sendable)
-        /// `3` or `3/12`: a number and an optional count.
+        /// `3`, `3/12` or `/12`: a number and a count, either optional.
         case position(
             number: WritableKeyPath<NormalizedTags, Int?> & Sendable,
             count: WritableKeyPath<NormalizedTags, Int?> & Sendable
@@ -27,17 +27,21 @@ enum MetadataNormalizer {
         }
     }
 
-    /// Keys in each row: ID3v2.3/2.4, ID3v2.2, then APEv2 (whose names ID3v1 fields share).
+    /// Keys in each row: ID3v2.3/2.4, ID3v2.2, then APEv2 (whose names ID3v1 fields share), then Vorbis comments
+    /// where their names differ (Vorbis `TITLE`, `ALBUMARTIST`, `ALBUM ARTIST`, … match the APEv2 names).
     static let rows: [Row] = [
         Row(.text(\.title), "TIT2", "TT2", "Title"),
         Row(.text(\.artist), "TPE1", "TP1", "Artist"),
         Row(.text(\.album), "TALB", "TAL", "Album"),
         Row(.text(\.albumArtist), "TPE2", "TP2", "Album Artist", "AlbumArtist"),
-        Row(.text(\.year), "TDRC", "TYER", "TYE", "Year"),
-        Row(.position(number: \.trackNumber, count: \.trackCount), "TRCK", "TRK", "Track"),
-        Row(.position(number: \.discNumber, count: \.discCount), "TPOS", "TPA", "Disc"),
+        Row(.text(\.year), "TDRC", "TYER", "TYE", "Year", "DATE"),
+        Row(.position(number: \.trackNumber, count: \.trackCount), "TRCK", "TRK", "Track", "TRACKNUMBER"),
+        // Vorbis comments often give the count in a key of its own.
+        Row(.integer(\.trackCount), "TRACKTOTAL", "TOTALTRACKS"),
+        Row(.position(number: \.discNumber, count: \.discCount), "TPOS", "TPA", "Disc", "DISCNUMBER"),
+        Row(.integer(\.discCount), "DISCTOTAL", "TOTALDISCS"),
         Row(.genre, "TCON", "TCO", "Genre"),
-        Row(.comment, "COMM", "COM", "Comment"),
+        Row(.comment, "COMM", "COM", "Comment", "DESCRIPTION"),
         Row(.text(\.composer), "TCOM", "TCM", "Composer"),
         Row(.integer(\.bpm), "TBPM", "TBP", "BPM"),
         // iTunes writes its grouping to GRP1 and uses TIT1 for the work.
@@ -75,9 +79,10 @@ enum MetadataNormalizer {
         case .text(let keyPath):
             if tags[keyPath: keyPath] == nil, !joined.isEmpty { tags[keyPath: keyPath] = joined }
         case .position(let number, let count):
-            guard tags[keyPath: number] == nil, let position = position(values[0]) else { return }
-            tags[keyPath: number] = position.number
-            tags[keyPath: count] = position.count
+            // Number and count are each taken once: a count may also come alone, from a key of its own.
+            guard let position = position(values[0]) else { return }
+            if tags[keyPath: number] == nil { tags[keyPath: number] = position.number }
+            if tags[keyPath: count] == nil { tags[keyPath: count] = position.count }
         case .integer(let keyPath):
             if tags[keyPath: keyPath] == nil { tags[keyPath: keyPath] = integer(values[0]) }
         case .genre:
