@@ -1,5 +1,5 @@
 """Turns bench.sh's hyperfine JSON into a parse speed section of docs/benchmarks.md: "Parse speed" for
-BENCH_FORMAT mpeg, "ADTS parse speed" for adts.
+BENCH_FORMAT mpeg, "ADTS parse speed" for adts, "FLAC parse speed" for flac.
 
 Inputs come from BENCH_* environment variables set by bench.sh (see bench_report.py), plus the
 commands in BENCH_CMD_AS, BENCH_CMD_FF and BENCH_CMD_GST (empty when GStreamer was not timed), and, when
@@ -15,6 +15,8 @@ SECTIONS = {  # BENCH_FORMAT: (heading, what is parsed, the section it follows i
     "mpeg": ("## Parse speed (audiostream scan)", "a large MP3", None),
     "adts": ("## ADTS parse speed (audiostream scan)", "a large AAC file in ADTS framing (as AAC radio stations send it)",
              "## Parse speed (audiostream scan)"),
+    "flac": ("## FLAC parse speed (audiostream scan)", "a large native FLAC file",
+             "## ADTS parse speed (audiostream scan)"),
 }
 
 data = Input()
