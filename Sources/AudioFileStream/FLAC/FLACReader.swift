@@ -18,6 +18,14 @@ struct FLACReader: FormatReader {
         /// A VORBIS_COMMENT or PICTURE block whose bytes stream into `kept`.
         case keeping(Block, remaining: Int)
         case skipping(Int)
+
+        /// True once all of a block's bytes went past.
+        var isBlockDone: Bool {
+            switch self {
+            case .skipping(0), .keeping(_, remaining: 0): true
+            default: false
+            }
+        }
     }
 
     /// A block being kept, and where its header was.
@@ -103,10 +111,7 @@ struct FLACReader: FormatReader {
                 position += taken
                 state = .skipping(remaining - taken)
             }
-            if case .skipping(0) = state {
-                guard !isLastBlock else { return handOver(consumed: position, output: output) }
-                state = .blockHeader
-            } else if case .keeping(_, remaining: 0) = state {
+            if state.isBlockDone {
                 guard !isLastBlock else { return handOver(consumed: position, output: output) }
                 state = .blockHeader
             }
