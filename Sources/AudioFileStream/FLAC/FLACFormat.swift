@@ -43,34 +43,62 @@ struct FLACFormat: SyncFormat {
                         maximum: min(header.maximumFrameLength(), Self.largestFrame), expected: nil)
     }
 
-    /// Where the CRC-16 comes to 0 with a following header, a tag or the end of the bytes right there; bytes
-    /// needed beyond the input grow geometrically, so a frame arriving in small chunks is scanned a few times,
-    /// not once per chunk.
+    /// Where the CRC-16 comes to 0 with a following header, a tag or the end of the bytes right there. Header
+    /// positions are found first, by their sync, and the CRC is run only up to those that follow this frame;
+    /// bytes needed beyond the input grow geometrically, so a frame arriving in small chunks is scanned a few
+    /// times, not once per chunk.
     func end(ofFrame header: FLACFrameHeader, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd {
         guard case .untilNextFrame(let minimum, let maximum, _) = frameLength(of: header) else { return .none }
         let searchEnd = min(bytes.count, position + maximum)
-        return FLACCRC.crc16Table.withUnsafeBufferPointer { table -> FrameEnd in
-            var crc: UInt16 = 0
-            var next = position
-            while next < searchEnd {
-                crc = FLACCRC.crc16(crc, bytes[next], table: table)
-                next += 1
-                guard crc == 0, next - position >= minimum else { continue }
-                if next == bytes.count { return .at(next) }
-                if next + Self.headerLength > bytes.count {
-                    // Only a header or a tag can end it here, and too few bytes follow to tell.
-                    if bytes[next] == 0xFF || bytes.mayStartTag(at: next) { return .beyondInput(next + Self.headerLength) }
+        var crc: UInt16 = 0
+        var checked = position
+        /// True when the CRC-16 from the frame's start comes to 0 at `end`.
+        func isWhole(to end: Int) -> Bool {
+            if end < checked { (crc, checked) = (0, position) }
+            crc = FLACCRC.crc16(crc, bytes, from: checked, to: end)
+            checked = end
+            return crc == 0
+        }
+        var candidate = position + minimum
+        while let sync = Self.nextSync(in: bytes, from: candidate, through: searchEnd) {
+            candidate = sync + 1
+            let following = FLACFrameHeader(bytes: bytes, at: sync)
+            let isCut = following == nil && sync + Self.headerLength > bytes.count
+            guard isCut || following?.follows(header) == true, isWhole(to: sync) else { continue }
+            return isCut ? .beyondInput(sync + Self.headerLength) : .at(sync)
+        }
+        // No following header: a tag, or the end of the input, may end the frame.
+        for tag in position + minimum..<min(searchEnd + 1, bytes.count) where bytes.mayStartTag(at: tag) {
+            let isCut = tag + 4 > bytes.count
+            guard isCut || bytes.startsTag(at: tag), isWhole(to: tag) else { continue }
+            return isCut ? .beyondInput(tag + Self.headerLength) : .at(tag)
+        }
+        if searchEnd == bytes.count, searchEnd >= position + minimum, isWhole(to: searchEnd) { return .at(searchEnd) }
+        guard searchEnd == bytes.count, searchEnd < position + maximum else { return .none }
+        let scanned = bytes.count - position
+        return .beyondInput(position + min(maximum, max(2 * scanned, 4096)) + Self.headerLength)
+    }
+
+    /// The first position from `start` through `last` holding a frame sync (0xFFF8 or 0xFFF9, or 0xFF as the
+    /// input's last byte), skipping eight bytes at a time while none of them is 0xFF.
+    private static func nextSync(in bytes: UnsafeRawBufferPointer, from start: Int, through last: Int) -> Int? {
+        let end = min(last + 1, bytes.count)
+        var position = start
+        while position < end {
+            if position + 8 <= end {
+                // A word without 0xFF has no zero byte once inverted.
+                let inverted = ~bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                    position += 8
                     continue
                 }
-                if let following = FLACFrameHeader(bytes: bytes, at: next), following.follows(header) {
-                    return .at(next)
-                }
-                if bytes.startsTag(at: next) { return .at(next) }
             }
-            guard searchEnd == bytes.count, searchEnd < position + maximum else { return .none }
-            let scanned = bytes.count - position
-            return .beyondInput(position + min(maximum, max(2 * scanned, 4096)) + Self.headerLength)
+            if bytes[position] == 0xFF, position + 1 == bytes.count || bytes[position + 1] & 0xFE == 0xF8 {
+                return position
+            }
+            position += 1
         }
+        return nil
     }
 
     @inline(__always)
