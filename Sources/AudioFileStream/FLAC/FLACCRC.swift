@@ -29,21 +29,24 @@ enum FLACCRC {
     /// `crc` carried on over `bytes[start..<end]`.
     static func crc16(_ crc: UInt16, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt16 {
         crc16Tables.withUnsafeBufferPointer { tables in
+            // Wrapping arithmetic and truncating conversions: every index is a byte, checks would only cost.
+            let table = tables.baseAddress!
+            func lookup(_ slice: Int, _ value: UInt64) -> UInt16 {
+                table[slice &* 256 &+ Int(truncatingIfNeeded: value & 0xFF)]
+            }
             var crc = crc
             var position = start
-            while position + 8 <= end {
+            while position &+ 8 <= end {
                 // The register's two bytes fold into the next two message bytes.
                 let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
                     ^ UInt64(crc) << 48
-                crc = tables[7 * 256 + Int(word >> 56)] ^ tables[6 * 256 + Int(word >> 48 & 0xFF)]
-                    ^ tables[5 * 256 + Int(word >> 40 & 0xFF)] ^ tables[4 * 256 + Int(word >> 32 & 0xFF)]
-                    ^ tables[3 * 256 + Int(word >> 24 & 0xFF)] ^ tables[2 * 256 + Int(word >> 16 & 0xFF)]
-                    ^ tables[256 + Int(word >> 8 & 0xFF)] ^ tables[Int(word & 0xFF)]
-                position += 8
+                crc = lookup(7, word >> 56) ^ lookup(6, word >> 48) ^ lookup(5, word >> 40) ^ lookup(4, word >> 32)
+                    ^ lookup(3, word >> 24) ^ lookup(2, word >> 16) ^ lookup(1, word >> 8) ^ lookup(0, word)
+                position &+= 8
             }
             while position < end {
-                crc = crc << 8 ^ tables[Int(UInt8(truncatingIfNeeded: crc >> 8) ^ bytes[position])]
-                position += 1
+                crc = crc << 8 ^ lookup(0, UInt64(UInt8(truncatingIfNeeded: crc >> 8) ^ bytes[position]))
+                position &+= 1
             }
             return crc
         }

@@ -44,9 +44,9 @@ struct FLACFormat: SyncFormat {
     }
 
     /// Where the CRC-16 comes to 0 with a following header, a tag or the end of the bytes right there. Header
-    /// positions are found first, by their sync, and the CRC is run only up to those that follow this frame;
-    /// bytes needed beyond the input grow geometrically, so a frame arriving in small chunks is scanned a few
-    /// times, not once per chunk.
+    /// positions are found first, by their sync, and the CRC is run only up to those that follow this frame.
+    /// When the bytes end first, the frame's longest length is asked for at once, so that a frame arriving in
+    /// small chunks is scanned once or twice, not once per chunk (it is given out a frame or so later).
     func end(ofFrame header: FLACFrameHeader, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd {
         guard case .untilNextFrame(let minimum, let maximum, _) = frameLength(of: header) else { return .none }
         let searchEnd = min(bytes.count, position + maximum)
@@ -75,8 +75,8 @@ struct FLACFormat: SyncFormat {
         }
         if searchEnd == bytes.count, searchEnd >= position + minimum, isWhole(to: searchEnd) { return .at(searchEnd) }
         guard searchEnd == bytes.count, searchEnd < position + maximum else { return .none }
-        let scanned = bytes.count - position
-        return .beyondInput(position + min(maximum, max(2 * scanned, 4096)) + Self.headerLength)
+        // All the bytes that can tell, asked for at once: each further call would scan the frame again.
+        return .beyondInput(position + maximum + Self.headerLength)
     }
 
     /// The first position from `start` through `last` holding a frame sync (0xFFF8 or 0xFFF9, or 0xFF as the
@@ -126,7 +126,7 @@ struct FLACFormat: SyncFormat {
             output.announce(.channelLayout, .channelLayout(layout))
             announced = format
         }
-        check(header, frameLength: frame.count, at: output, offsetOf: frame)
+        check(header, frame: frame, output: output)
         return .audio
     }
 
@@ -156,8 +156,8 @@ struct FLACFormat: SyncFormat {
 
     /// Holds the frame to STREAMINFO's sizes, saying once if it breaks them, and raises PacketSizeUpperBound
     /// before a packet above it.
-    private mutating func check(_ header: FLACFrameHeader, frameLength: Int, at output: ParserOutput,
-                                offsetOf frame: UnsafeRawBufferPointer) {
+    private mutating func check(_ header: FLACFrameHeader, frame: UnsafeRawBufferPointer, output: ParserOutput) {
+        let frameLength = frame.count
         if frameLength > packetSizeBound {
             packetSizeBound = max(frameLength, min(Self.largestFrame, header.maximumFrameLength()))
             output.announce(.packetSizeUpperBound, .uint32(UInt32(packetSizeBound)))
