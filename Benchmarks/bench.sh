@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks of audiostream against its peers, each in one run with the peers, on 128 kb/s CBR MP3s (adts: 128 kb/s
-# AAC-LC in ADTS); each writes its own section of docs/benchmarks.md:
+# AAC-LC in ADTS; flac: native FLAC); each writes its own section of docs/benchmarks.md:
 #   parse:  `audiostream scan` against FFmpeg and GStreamer   ("## Parse speed (audiostream scan)")
 #   adts:   `audiostream scan` of an ADTS file against FFmpeg and, when its aacparse is installed, GStreamer
 #           ("## ADTS parse speed (audiostream scan)")
+#   flac:   `audiostream scan` of a native FLAC file against FFmpeg and, when its flacparse is installed, GStreamer
+#           ("## FLAC parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
@@ -12,7 +14,7 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, decode or daemon (default all four)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, decode or daemon (default all five)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
 #   BENCH_BASELINE  an audiostream binary built from an earlier revision: its instructions are counted beside
@@ -43,8 +45,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | decode | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, decode or daemon, not '$only'" >&2; exit 1 ;;
+    '' | parse | adts | flac | decode | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, decode or daemon, not '$only'" >&2; exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -56,6 +58,7 @@ if wants parse; then
         { echo "bench: GStreamer mpegaudioparse missing (gstreamer1.0-plugins-good)" >&2; exit 1; }
 fi
 if wants adts; then need ffmpeg; fi
+if wants flac; then need ffmpeg; need flac; fi
 if [[ -n $baseline ]]; then
     need valgrind
     [[ -x $baseline ]] || { echo "bench: BENCH_BASELINE $baseline is not an executable" >&2; exit 1; }
@@ -75,30 +78,50 @@ fi
 #   mpeg: 128 kb/s CBR without a Xing/Info frame (lame -t).
 #   adts: FFmpeg's AAC-LC encoder at 128 kb/s, bit-exact (no encoder tag); every ADTS frame carries its own
 #         header, so copies concatenate into one valid stream.
+#   flac: `flac -5` (4096-sample blocks). FLAC frames are numbered from the file's start, so copies of a file are
+#         not one stream: an input of N minutes is encoded whole from N minutes of the same signal.
 mkdir -p "$data"
 wav_recipe="sox -R -n -r 44100 -c 2 -b 16 seed.wav synth 60 pinknoise sine 440 vol 0.5"
+# flac_recipe SECONDS: the command that encodes SECONDS of the signal to seed.flac.
+flac_recipe() {
+    echo "sox -R -n -r 44100 -c 2 -b 16 -t raw - synth $1 pinknoise sine 440 vol 0.5 | flac --silent -5" \
+        "--force-raw-format --endian=little --sign=signed --channels=2 --bps=16 --sample-rate=44100 -o seed.flac -"
+}
 declare -A recipe=(
     [mpeg]="$wav_recipe; lame -t --cbr -b 128 seed.wav seed.mp3"
     [adts]="$wav_recipe; ffmpeg -i seed.wav -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -f adts seed.aac"
+    [flac]=$(flac_recipe 60)
 )
-declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac)
+declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac
+                      [flac]=$data/seed-60s-flac5.flac)
 
-# use_seed FORMAT: encodes FORMAT's seed (once) by running its recipe, as the reports quote it, in a scratch
-# folder; sets seed, seed_bytes, and rate and seed_packets from ffprobe, not from the code under test.
+# encode RECIPE FILE: runs RECIPE, as the reports quote it, in a scratch folder and moves the seed it writes to
+# FILE (once).
+encode() {
+    local command=$1 file=$2 scratch
+    [[ -s $file ]] && return 0
+    echo "bench: encoding $file"
+    scratch=$(mktemp -d "$data/seed.XXXXXX")
+    (cd "$scratch" && eval "$command") </dev/null >"$scratch/log" 2>&1 ||
+        { cat "$scratch/log" >&2; echo "bench: could not encode $file" >&2; exit 1; }
+    mv "$scratch/seed.${file##*.}" "$file"
+    rm -rf "$scratch"
+}
+
+# count_packets FILE: "RATE,PACKETS" as ffprobe counts them, not the code under test.
+count_packets() {
+    ffprobe -v error -count_packets -select_streams a:0 -show_entries stream=sample_rate,nb_read_packets \
+        -of csv=p=0 "$1"
+}
+
+# use_seed FORMAT: encodes FORMAT's seed (once) by running its recipe; sets seed, seed_bytes, rate and
+# seed_packets.
 use_seed() {
-    local format=$1 scratch
+    local format=$1
     seed=${seed_file[$format]}
-    if [[ ! -s $seed ]]; then
-        echo "bench: encoding $seed"
-        scratch=$(mktemp -d "$data/seed.XXXXXX")
-        (cd "$scratch" && eval "${recipe[$format]}") </dev/null >"$scratch/log" 2>&1 ||
-            { cat "$scratch/log" >&2; echo "bench: could not encode $seed" >&2; exit 1; }
-        mv "$scratch/seed.${seed##*.}" "$seed"
-        rm -rf "$scratch"
-    fi
+    encode "${recipe[$format]}" "$seed"
     seed_bytes=$(stat -c %s "$seed")
-    IFS=, read -r rate seed_packets < <(ffprobe -v error -count_packets -select_streams a:0 \
-        -show_entries stream=sample_rate,nb_read_packets -of csv=p=0 "$seed")
+    IFS=, read -r rate seed_packets < <(count_packets "$seed")
 }
 
 # use_input FORMAT REPEATS: builds (once) FORMAT's seed repeated REPEATS times, warms the page cache, and
@@ -106,18 +129,26 @@ use_seed() {
 use_input() {
     local format=$1 repeats=$2 name
     use_seed "$format"
-    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac
+    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac, flac5.flac
     input=$data/${name%.*}-${repeats}x60s.${name##*.}
-    bytes=$(( repeats * seed_bytes ))
-    packets=$(( repeats * seed_packets ))   # frames, counted by ffprobe
-    if [[ ! -s $input || $(stat -c %s "$input") -ne $bytes ]]; then
-        echo "bench: building $input ($repeats copies of $seed)"
-        for (( i = 0; i < repeats; i++ )); do cat "$seed"; done >"$input.part"
-        mv "$input.part" "$input"
+    local made="${recipe[$format]}; cat ${seed##*/} × $repeats"
+    if [[ $format == flac ]]; then
+        made=$(flac_recipe $(( repeats * 60 )))
+        encode "$made" "$input"
+        bytes=$(stat -c %s "$input")
+        IFS=, read -r rate packets < <(count_packets "$input")
+    else
+        bytes=$(( repeats * seed_bytes ))
+        packets=$(( repeats * seed_packets ))   # frames, counted by ffprobe
+        if [[ ! -s $input || $(stat -c %s "$input") -ne $bytes ]]; then
+            echo "bench: building $input ($repeats copies of $seed)"
+            for (( i = 0; i < repeats; i++ )); do cat "$seed"; done >"$input.part"
+            mv "$input.part" "$input"
+        fi
     fi
     # Warm the page cache (hyperfine's warm-up run then warms each tool as well).
     cat "$input" >/dev/null
-    export BENCH_FORMAT=$format BENCH_SEED=${recipe[$format]} BENCH_RATE=$rate
+    export BENCH_FORMAT=$format BENCH_SEED=${recipe[$format]} BENCH_MADE=$made BENCH_RATE=$rate
     export BENCH_INPUT=$input BENCH_BYTES=$bytes BENCH_PACKETS=$packets BENCH_REPEATS=$repeats
 }
 
@@ -387,6 +418,10 @@ if wants parse; then bench_parse mpeg mpegaudioparse; fi
 if wants adts; then
     if gst-inspect-1.0 aacparse >/dev/null 2>&1; then bench_parse adts aacparse
     else echo "bench: GStreamer aacparse missing (gstreamer1.0-plugins-good): ADTS against FFmpeg alone" >&2; bench_parse adts; fi
+fi
+if wants flac; then
+    if gst-inspect-1.0 flacparse >/dev/null 2>&1; then bench_parse flac flacparse
+    else echo "bench: GStreamer flacparse missing (gstreamer1.0-plugins-good): FLAC against FFmpeg alone" >&2; bench_parse flac; fi
 fi
 if wants decode; then bench_decode; fi
 if wants daemon; then bench_daemon; fi

@@ -2,7 +2,7 @@
 results, the run/machine/tools/input paragraphs, and rewriting one section while keeping the others.
 
 The section scripts (parse_speed_report.py, decode_speed_report.py) import it; bench.sh sets the
-environment: the common variables once, then BENCH_JSON, BENCH_FORMAT, BENCH_SEED, BENCH_RATE, BENCH_INPUT,
+environment: the common variables once, then BENCH_JSON, BENCH_FORMAT, BENCH_SEED, BENCH_MADE, BENCH_RATE, BENCH_INPUT,
 BENCH_BYTES, BENCH_PACKETS and BENCH_REPEATS for each section.
 """
 import datetime
@@ -26,6 +26,9 @@ FORMATS = {
     "mpeg": Format("128 kb/s CBR MPEG-1 Layer III,\n44.1 kHz joint stereo", "MPEG frames", 1152, "seed.mp3"),
     "adts": Format("128 kb/s AAC-LC in ADTS (one raw data block per frame),\n44.1 kHz stereo", "ADTS frames", 1024,
                    "seed.aac"),
+    # The last frame holds fewer samples: the duration is over by less than one frame.
+    "flac": Format("native FLAC (`flac -5`, 4096-sample blocks), 16-bit\n44.1 kHz stereo", "FLAC frames", 4096,
+                   "seed.flac"),
 }
 
 env = os.environ
@@ -65,7 +68,7 @@ class Input:
     def paragraph(self):
         f = self.format
         return f"""**Input:** `{self.path}`, {self.bytes:,} bytes ({self.bytes / 1e6:.1f} MB), {f.codec}, {self.packets:,} {f.frames} (ffprobe), {self.seconds:,.1f} s of audio ({self.seconds / 3600:.2f} h).
-Made once and cached (git-ignored): `{env['BENCH_SEED']}; cat {f.seed} × {env['BENCH_REPEATS']}`.
+Made once and cached (git-ignored): `{env['BENCH_MADE']}`.
 The file is read once before timing so it is in the page cache."""
 
 

@@ -7,11 +7,14 @@ struct ContainerEntry: Sendable {
     let matches: @Sendable (UnsafeRawBufferPointer) -> Bool
     /// The container's reader, or nil while this library recognises the container but cannot read it.
     let reader: (@Sendable (MetadataLimits) -> any FormatReader)?
+    /// True when the signature may follow a leading ID3v2 tag, which the reader then reads (taggers put one
+    /// before `fLaC`).
+    let readsLeadingTag: Bool
 
     /// Every container; a stream matching one that has no reader is refused as an unsupported type.
     static let all = [
         ContainerEntry(.ogg, signature: "OggS", reader: { OggReader(limits: $0) }),
-        ContainerEntry(.flac, signature: "fLaC", reader: nil),
+        ContainerEntry(.flac, signature: "fLaC", readsLeadingTag: true, reader: { FLACReader(limits: $0) }),
         ContainerEntry(AudioFileType(rawValue: "WAVE"), signature: "RIFF", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "W64f"), signature: "RF64", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "AIFF"), signature: "FORM", reader: nil),
@@ -21,15 +24,16 @@ struct ContainerEntry: Sendable {
     ]
 
     private init(_ fileType: AudioFileType, matches: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
-                 reader: (@Sendable (MetadataLimits) -> any FormatReader)?) {
+                 readsLeadingTag: Bool = false, reader: (@Sendable (MetadataLimits) -> any FormatReader)?) {
         self.fileType = fileType
         self.matches = matches
+        self.readsLeadingTag = readsLeadingTag
         self.reader = reader
     }
 
-    private init(_ fileType: AudioFileType, signature: String,
+    private init(_ fileType: AudioFileType, signature: String, readsLeadingTag: Bool = false,
                  reader: (@Sendable (MetadataLimits) -> any FormatReader)?) {
         let bytes = Array(signature.utf8)
-        self.init(fileType, matches: { $0.starts(with: bytes) }, reader: reader)
+        self.init(fileType, matches: { $0.starts(with: bytes) }, readsLeadingTag: readsLeadingTag, reader: reader)
     }
 }

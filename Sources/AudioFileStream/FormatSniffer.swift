@@ -26,7 +26,8 @@ struct FormatSniffer {
 
     /// The reader for a stream starting with `bytes`, or nil while more bytes are needed to decide. Containers
     /// are known by their signatures (`ContainerEntry`); one without a reader is refused, and a hinted container
-    /// without its signature is read by its reader, which looks for its structures past junk. Sync-word formats are told apart by the first chain
+    /// without its signature is read by its reader, which looks for its structures past junk; a container that
+    /// may follow an ID3v2 tag (FLAC) is known by its signature past a leading one. Sync-word formats are told apart by the first chain
     /// of `SyncFormatEntry.chainLength` headers past a leading ID3v2 tag (ADTS and MPEG audio share a sync word; their layer
     /// bits differ; AC-3 and E-AC-3 start 0x0B77), never by one header: a mislabelled stream is read as what it is. Without a chain, the
     /// hinted format is assumed, or MPEG audio, whose reader skips junk.
@@ -37,9 +38,17 @@ struct FormatSniffer {
             guard let reader = container.reader else { throw AudioFileStreamError.unsupportedFileType }
             return reader(limits)
         }
+        let start = ID3v2Header(bytes).map { ID3v2Header.length + $0.size + ($0.hasFooter ? 10 : 0) } ?? 0
+        if start > 0, start <= Self.largestLeadingTag {
+            guard bytes.count >= start + Self.signatureLength || isEndOfInput else { return nil }
+            let afterTag = UnsafeRawBufferPointer(rebasing: bytes[min(start, bytes.count)...])
+            if let container = ContainerEntry.all.first(where: { $0.readsLeadingTag && $0.matches(afterTag) }),
+               let reader = container.reader {
+                return reader(limits)
+            }
+        }
         if let hintedContainer, let reader = hintedContainer.reader { return reader(limits) }
         let fallback = (hinted ?? SyncFormatEntry.all[SyncFormatEntry.all.count - 1]).reader(limits)
-        let start = ID3v2Header(bytes).map { ID3v2Header.length + $0.size + ($0.hasFooter ? 10 : 0) } ?? 0
         guard start <= Self.largestLeadingTag else { return fallback }
         resumePosition = max(resumePosition, start)
         while resumePosition < min(bytes.count, start + Self.searchLength) {

@@ -39,6 +39,12 @@ final class ParserOutput {
         ledger.bufferOffset = offset
     }
 
+    /// The stream offset of `bytes`, which lie in the current buffer.
+    func offset(of bytes: UnsafeRawBufferPointer) -> Int64 {
+        guard let start = bytes.baseAddress, let bufferStart = buffer.baseAddress else { return ledger.bufferOffset }
+        return ledger.bufferOffset + Int64(start - bufferStart)
+    }
+
     /// Delivers the packets gathered so far; called before any other event and when the buffer is done with.
     func flush() {
         guard !ledger.descriptions.isEmpty else { return }

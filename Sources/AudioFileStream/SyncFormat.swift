@@ -44,6 +44,11 @@ protocol SyncFormat: Sendable {
     /// Whether `next` may follow `header` in one stream; a frame is confirmed by a compatible successor.
     func isCompatible(_ next: Header, with header: Header) -> Bool
 
+    /// Where the frame of `header` at `position` ends, as far as `bytes` tell. The default follows
+    /// `frameLength(of:)`: the stated length, or the first compatible header within the bounds. A format whose
+    /// frames end where a check of their own bytes says (FLAC's CRC-16) gives its own.
+    func end(ofFrame header: Header, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd
+
     /// A `.untilNextFrame` length was measured: the frame of `header` is `length` bytes.
     mutating func measured(_ length: Int, of header: Header)
 

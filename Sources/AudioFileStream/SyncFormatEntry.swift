@@ -3,11 +3,17 @@
 struct SyncFormatEntry: Sendable {
     /// Headers in a row that identify a sync-word format: one can be chance, three in a row hardly.
     static let chainLength = 3
+    /// The most bytes a chain may need before it can be told: a header in junk that only a longer search could
+    /// refute (a false FLAC header claims frames of hundreds of kilobytes) is not one, rather than holding the
+    /// stream back while the search goes on.
+    static let longestChain = 64 * 1024
 
     /// Every sync-word format; MPEG audio last, as the default for a stream without a chain.
     static let all = [
         SyncFormatEntry(ADTSFormat(), fileTypes: [.adts]),
         SyncFormatEntry(AC3Format(), fileTypes: [.ac3, .eac3]),
+        // A stream joined at a frame, without its `fLaC` header (the container entry reads that one).
+        SyncFormatEntry(FLACFormat(), fileTypes: [.flac]),
         SyncFormatEntry(MPEGAudioFormat(), fileTypes: [.mp1, .mp2, .mp3]),
     ]
 
@@ -54,7 +60,8 @@ struct SyncFormatEntry: Sendable {
             switch format.end(ofFrame: previous, at: next, in: bytes) {
             case .at(let end): next = end
             case .none: return .none
-            case .beyondInput(let searchEnd): return isEndOfInput ? .none : .needMore(searchEnd - position)
+            case .beyondInput(let searchEnd):
+                return isEndOfInput || searchEnd - position > longestChain ? .none : .needMore(searchEnd - position)
             }
             guard next + Format.headerLength <= bytes.count else {
                 if isEndOfInput { return link > 1 ? .found : .none }

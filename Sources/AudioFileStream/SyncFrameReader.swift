@@ -53,6 +53,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     @_specialize(where Format == MPEGAudioFormat)
     @_specialize(where Format == ADTSFormat)
     @_specialize(where Format == AC3Format)
+    @_specialize(where Format == FLACFormat)
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
         let bytes = input.bytes
         var position = 0
@@ -114,7 +115,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 }
             case .advance, .switchFormat: break
             }
-        } else if Self.mayStartTag(bytes[position]) {
+        } else if bytes.mayStartTag(at: position) {
             let candidate = UnsafeRawBufferPointer(rebasing: bytes[position...])
             switch TagReader.detect(candidate, limits: limits, isEndOfInput: input.isEndOfInput) {
             case .tag(let tag):
@@ -203,7 +204,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 return isLast ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
-                if Self.startsTag(bytes, at: next) { return .confirmed }
+                if bytes.startsTag(at: next) { return .confirmed }
                 // Its header confirmed the frame before and states its length: junk after it does not refute it.
                 guard depth == 0, continuesStream, input.offset + Int64(position) == endOfLastFrame,
                       case .exact = format.frameLength(of: header) else { return .refuted }
@@ -251,13 +252,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         if Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) {
             return format.isCompatible(following, with: header)
         }
-        return Self.startsTag(bytes, at: next)
-    }
-
-    private static func startsTag(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Bool {
-        mayStartTag(bytes[position])
-            && (bytes.matches("ID3", at: position) || bytes.matches("TAG", at: position)
-                || bytes.matches("APET", at: position))
+        return bytes.startsTag(at: next)
     }
 
     @inline(__always)
@@ -288,22 +283,18 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private mutating func skipJunk(from position: Int, in input: ReaderInput) -> Step {
         let bytes = input.bytes
         var next = position + 1
-        while next < bytes.count, !Self.mayStartSyncFrame(bytes[next]), !Self.mayStartTag(bytes[next]) { next += 1 }
+        while next < bytes.count, !Self.mayStartSyncFrame(bytes[next]), !bytes.mayStartTag(at: next) { next += 1 }
         skip.add(next - position)
         isSynced = false
         return .advance(next - position)
     }
 
-    /// The first byte of a frame of any sync format (MPEG audio and ADTS 0xFF, AC-3 0x0B): a stream may change
+    /// The first byte of a frame of any sync format (MPEG audio, ADTS and FLAC 0xFF, AC-3 0x0B): a stream may change
     /// format. Spelled out because junk skipping asks it of every byte.
     private static func mayStartSyncFrame(_ byte: UInt8) -> Bool {
         byte == 0xFF || byte == 0x0B
     }
 
-    /// The first letters of `ID3`, `TAG` and `APETAGEX`.
-    private static func mayStartTag(_ byte: UInt8) -> Bool {
-        byte == 0x49 || byte == 0x54 || byte == 0x41
-    }
 }
 
 /// Where a sync reader is: between frames, or inside a tag it streams through. Outside the generic reader, whose

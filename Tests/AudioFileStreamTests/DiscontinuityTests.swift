@@ -9,6 +9,7 @@ import FixtureSupport
 
     @Test func everyCleanFixtureIsThere() {
         #expect(Self.clean.count == 23)
+        #expect(Self.flac.count == 3)
     }
 
     /// The packets a correct parser gives when bytes in `cuts` are never fed: every packet wholly before a cut
@@ -20,7 +21,13 @@ import FixtureSupport
         }
     }
 
-    @Test(arguments: clean)
+    /// FLAC, whose frames end only where a following header says, with a fixed and a small block size and a
+    /// format change.
+    static let flac = Fixtures.flac.filter {
+        ["flac-44k-stereo.flac", "flac-small-blocks.flac", "flac-rate-change.flac"].contains($0.name)
+    }
+
+    @Test(arguments: clean + flac)
     func seededCutsGiveExactlyTheUncutPackets(fixture: Fixtures.Fixture) throws {
         let bytes = fixture.bytes
         var random = TestRandom(seed: UInt64(bytes.count))

@@ -50,10 +50,11 @@ public struct NormalizedTags: Equatable, Sendable {
 
 /// A picture embedded in a tag.
 public struct Artwork: Equatable, Sendable {
-    /// As stored in ID3v2.3/2.4; from the image format in ID3v2.2 (`PNG` is `image/png`); recognised from the
+    /// As stored in ID3v2.3/2.4 and FLAC pictures; from the image format in ID3v2.2 (`PNG` is `image/png`); recognised from the
     /// picture's first bytes for APEv2 cover art (empty when not recognised).
     public var mimeType: String
-    /// The ID3 picture type (3 = front cover); for APEv2 cover art, the type its key names.
+    /// The ID3 picture type (3 = front cover), which FLAC pictures share; for APEv2 cover art, the type its key
+    /// names.
     public var pictureType: UInt8
     /// The picture's description; for APEv2 cover art, its file name.
     public var description: String

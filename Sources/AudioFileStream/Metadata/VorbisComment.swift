@@ -8,7 +8,8 @@ enum VorbisComment {
     /// The comments of `block`, or nil when it is malformed: a length past the end, or more fields than the
     /// block has room for. Fields are kept as written, in order (a repeated key gives several fields), each
     /// `.text([value])`, within `limits` like any tag's; a field without `=` is left out; a
-    /// METADATA_BLOCK_PICTURE field becomes `.picture`. `source` names the carrier (`vorbis`, `flac`).
+    /// METADATA_BLOCK_PICTURE field becomes `.picture`; the vendor string is not a field. nil too when no field
+    /// is kept. `source` names the carrier (`vorbis`, `flac`).
     static func metadata(_ block: UnsafeRawBufferPointer, source: String, limits: MetadataLimits) -> Metadata? {
         var reader = LengthPrefixedReader(block)
         guard reader.field() != nil, let count = reader.littleEndianUInt32() else { return nil }
