@@ -47,7 +47,7 @@ final class StreamService: @unchecked Sendable {
         self.metrics = metrics
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
                         metrics: metrics)
-        pipeline = StreamPipeline(hubs: hubs, logger: logger, metrics: metrics)
+        pipeline = StreamPipeline(streamName: config.name, hubs: hubs, logger: logger, metrics: metrics)
         reader = SourceReader(config: config.source)
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
@@ -127,37 +127,56 @@ final class StreamService: @unchecked Sendable {
         ]), allocator: allocator)
     }
 
-    /// The stream's part of `audiostream status`.
+    /// The stream's part of `audiostream status`: socket subscribers and HTTP listeners listed apart.
     func status() -> EventLoopFuture<JSON> {
         let shards = hubs.map { hub in
             let now = NIODeadline.now()
-            return (subscribers: hub.subscribers.map { $0.status(now: now) }, sentBytes: hub.sentBytes,
-                    slowDisconnects: hub.disconnectedSlow)
+            return (subscribers: hub.subscribers.filter { $0.transport == .socket }.map { $0.status(now: now) },
+                    listeners: hub.subscribers.filter { $0.transport == .http }.map { $0.status(now: now) },
+                    sentBytes: hub.sentBytes, slowDisconnects: hub.disconnectedSlow)
         }
         return shards.map { [self] shards in
             .object([
                 ("name", .string(name)), ("source", .string(config.source.description)),
                 ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
+                ("mount", config.http ? .string(config.mount) : .null),
                 ("limits", config.limits.json),
                 ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
             ] + sourceStatus + pipeline.statistics.json + [
                 ("bytesOut", .number(shards.reduce(0) { $0 + $1.sentBytes })),
                 ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
                 ("subscribers", .array(shards.flatMap(\.subscribers))),
+                ("listeners", .array(shards.flatMap(\.listeners))),
             ])
         }
     }
 
-    /// Sets the stream's gauges (subscribers, their lag) for a metrics reader.
-    func updateMetrics() -> EventLoopFuture<Void> {
-        hubs.map { $0.subscribers.map { (id: $0.id, seconds: $0.queuedSeconds) } }.map { [self] lags in
-            metrics.update(lags: lags.flatMap { $0 })
+    /// The stream's entry in the HTTP server's `/status.json`.
+    func mountStatus() -> EventLoopFuture<JSON> {
+        let shards = hubs.map { hub in
+            (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo)
         }
+        return shards.map { [self] shards in
+            let info = shards.first?.info
+            return .object([
+                ("name", .string(name)), ("mount", .string(config.mount)),
+                ("listeners", .number(shards.reduce(0) { $0 + $1.listeners })),
+                ("contentType", .optional(info?.contentType, JSON.string)),
+                ("bitRate", .number(pipeline.statistics.measuredBitRate)),
+                ("audioSeconds", .double((pipeline.statistics.audioSeconds * 1000).rounded() / 1000)),
+            ])
+        }
+    }
+
+    /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.
+    func updateMetrics() -> EventLoopFuture<Void> {
+        hubs.map { $0.subscribers.map { (id: $0.id, seconds: $0.queuedSeconds, transport: $0.transport) } }
+            .map { [self] lags in metrics.update(lags: lags.flatMap { $0 }) }
     }
 
     /// Subscribers, and whether a network source is away, for the service's status line.
     func summary() -> EventLoopFuture<(subscribers: Int, waitingForSource: Bool)> {
-        hubs.map { $0.subscribers.count }.map { [self] counts in
+        hubs.map { $0.subscribers.count { $0.transport == .socket } }.map { [self] counts in
             (counts.reduce(0, +), httpSource.map { !$0.isConnected } ?? false)
         }
     }

@@ -5,6 +5,9 @@ struct QueuedMessage: Sendable {
     let buffer: ByteBuffer
     /// What audio it carries, or nil for an event, which is never dropped.
     let audio: AudioSpan?
+    /// Whether `buffer` is an ICY metadata block for HTTP listeners (`ICYMetadataBlock`) rather than a wire
+    /// message.
+    var isICYMetadata = false
 }
 
 /// The audio a packet or PCM message carries: what the overflow policy counts.
