@@ -45,10 +45,11 @@ final class IcecastServer {
     ///   - folder: where the configuration and logs go; a fresh folder under /tmp, removed again by `deinit`, if
     ///     nil. A given folder is left in place; it must be reachable by user `nobody` when running as root.
     ///   - metadataInterval: `icy-metaint` for every mount; Icecast's default (16000) if nil.
+    ///   - relaying: XML added to the configuration, such as `<relay>` or `<master-server>` settings.
     ///   - timeout: how long Icecast may take to listen.
     /// - Throws: `Failure.toolMissing` without Icecast, `Failure.exited` or `Failure.timedOut` (with the logs) if
     ///   it does not come up.
-    init(folder: URL? = nil, metadataInterval: Int? = nil, timeout: TimeInterval = 20) throws {
+    init(folder: URL? = nil, metadataInterval: Int? = nil, relaying: String = "", timeout: TimeInterval = 20) throws {
         guard let binary = Self.tool(["icecast2", "icecast"]) else { throw Failure.toolMissing("icecast2") }
         guard let share = Self.shareFolder() else {
             throw Failure.toolMissing("Icecast's web and admin folders (/usr/share/icecast2/{web,admin})")
@@ -81,7 +82,7 @@ final class IcecastServer {
             let configFile = home.appendingPathComponent("icecast.xml")
             try Self.config(port: port, sourcePassword: sourcePassword, adminUser: adminUser,
                             adminPassword: adminPassword, logs: logsFolder, share: share, owner: owner,
-                            metadataInterval: metadataInterval)
+                            metadataInterval: metadataInterval, relaying: relaying)
                 .write(to: configFile, atomically: true, encoding: .utf8)
             let process = try Self.launch(binary, arguments: ["-c", configFile.path], output: outputFile)
             let logs = { Self.readLogs(logs: logsFolder, output: outputFile) }
@@ -461,7 +462,7 @@ final class IcecastServer {
 
     private static func config(port: UInt16, sourcePassword: String, adminUser: String, adminPassword: String,
                                logs: URL, share: URL, owner: (user: String, group: String, uid: uid_t, gid: gid_t)?,
-                               metadataInterval: Int?) -> String {
+                               metadataInterval: Int?, relaying: String) -> String {
         let changeOwner = owner.map {
             "<changeowner><user>\(xmlEscaped($0.user))</user><group>\(xmlEscaped($0.group))</group></changeowner>"
         } ?? ""
@@ -494,6 +495,7 @@ final class IcecastServer {
                     <bind-address>127.0.0.1</bind-address>
                 </listen-socket>
                 \(mount)
+                \(relaying)
                 <fileserve>1</fileserve>
                 <paths>
                     <basedir>\(xmlEscaped(share.path))</basedir>
