@@ -427,7 +427,72 @@ import Testing
         Refusal(name: "empty streams list", yaml: """
             streams: []  # ← streams
             """, mentions: "list"),
+        Refusal(name: "http on a host name", yaml: """
+            http:
+              listen: localhost:8000  # ← http.listen
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "IP:PORT"),
+        Refusal(name: "http without listen", yaml: """
+            http: {relayPassword: x}  # ← http.listen
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "missing"),
+        Refusal(name: "unknown http key", yaml: """
+            http:
+              listen: 127.0.0.1:8000
+              port: 8000  # ← http.port
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "unknown key"),
+        Refusal(name: "mount without a slash", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                mount: radio.mp3  # ← streams[0].mount
+            """, mentions: "/jazz.mp3"),
+        Refusal(name: "two streams on one mount", yaml: """
+            http: {listen: 127.0.0.1:8000}
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+              - name: other
+                source: file:\(music)
+                socket: other.sock
+                mount: /radio  # ← streams[1].mount
+            """, mentions: "stream 'radio'"),
+        Refusal(name: "a mount on the server's own path", yaml: """
+            http: {listen: 127.0.0.1:8000}
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                mount: /status.json  # ← streams[0].mount
+            """, mentions: "server's own"),
+        Refusal(name: "http not a boolean", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                http: sometimes  # ← streams[0].http
+            """, mentions: "true or false"),
     ]
+
+    @Test func theHTTPServerAndEachStreamsMountAreReadAsWritten() throws {
+        let file = try ConfigFile("""
+            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5}
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+              - {name: jazz, source: "file:\(Self.music)", socket: jazz.sock, mount: /jazz.mp3}
+              - {name: hidden, source: "file:\(Self.music)", socket: hidden.sock, mount: /radio, http: false}
+            """)
+        let config = try file.load()
+        #expect(config.http == HTTPServerConfig(host: "::1", port: 8000, relayPassword: "s3cret", headerTimeout: 2.5))
+        #expect(config.streams.map(\.mount) == ["/radio", "/jazz.mp3", "/radio"])
+        #expect(config.streams.map(\.http) == [true, true, false])
+        let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
+        #expect(try none.load().http == nil)
+    }
 
     @Test(arguments: refusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
