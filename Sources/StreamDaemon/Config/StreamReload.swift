@@ -2,8 +2,8 @@
 enum StreamReload: Equatable {
     /// Nothing changed: the stream and its subscribers are left alone.
     case keep
-    /// Only the subscriber limits, or the socket's mode, owner or group, changed: they are applied to the running
-    /// stream, whose subscribers stay connected.
+    /// Only the subscriber limits, the HTTP mount, or the socket's mode, owner or group, changed: they are applied
+    /// to the running stream, whose subscribers stay connected.
     case adjust(to: StreamConfig)
     /// The source or the socket's path changed, or a socket setting went back to its default (which only a new
     /// socket file gets): the stream ends, its subscribers told `restartedByReload`, and starts again.
