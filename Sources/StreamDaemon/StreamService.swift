@@ -19,6 +19,8 @@ final class StreamService: @unchecked Sendable {
     private let reader: SourceReader?
     /// Receives an HTTP source on the stream's loop.
     private var httpSource: HTTPSource?
+    /// The Icecast mounts the stream pushes itself to, on the stream's loop.
+    private let outputs: [IcecastOutput]
     /// Why the network source last lost its connection.
     private var lastSourceError: String?
     private let startedAt = NIODeadline.now()
@@ -49,6 +51,10 @@ final class StreamService: @unchecked Sendable {
                         metrics: metrics)
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, logger: logger, metrics: metrics)
         reader = SourceReader(config: config.source)
+        let home = hubs.hub(on: eventLoop)
+        outputs = config.outputs.map { [eventLoop, logger] in
+            IcecastOutput(config: $0, hub: home, eventLoop: eventLoop, logger: logger)
+        }
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
                                     delegate: self)
@@ -81,6 +87,7 @@ final class StreamService: @unchecked Sendable {
                 logger.info("listening on \(config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
                 reader?.start { [self] output in deliver(output) }
                 httpSource?.start()
+                for output in outputs { output.start() }
             }
             .flatMapErrorThrowing { [self] error in
                 metrics.destroy()
@@ -94,6 +101,7 @@ final class StreamService: @unchecked Sendable {
         reader?.stop()
         return eventLoop.flatSubmit { [self] in
             httpSource?.stop()
+            for output in outputs { output.stop() }
             if state != .ended { pipeline.finish(reason) }
             state = .stopped
             return finish(grace: grace)
@@ -147,6 +155,7 @@ final class StreamService: @unchecked Sendable {
                 ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
                 ("subscribers", .array(shards.flatMap(\.subscribers))),
                 ("listeners", .array(shards.flatMap(\.listeners))),
+                ("outputs", .array(outputs.map(\.status))),
             ])
         }
     }
@@ -222,6 +231,7 @@ final class StreamService: @unchecked Sendable {
         guard state == .running else { return }
         reader?.stop()
         httpSource?.stop()
+        for output in outputs { output.stop() }
         failure = reason.failure
         switch reason {
         case .unsupportedFormat(let error): logger.error("cannot parse the stream: \(error)")

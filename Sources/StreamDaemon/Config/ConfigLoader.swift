@@ -122,7 +122,7 @@ public struct ConfigLoader {
 
     private static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
-        "connectTimeout", "stallTimeout", "reconnect", "mount", "http",
+        "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs",
     ]
     private static let fileKeys = ["pace", "loop"]
     private static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -145,7 +145,52 @@ public struct ConfigLoader {
                 ?? defaults.historySeconds)
         let mount = try fields["mount"].map { try self.mount($0, key: "\(key).mount") }
         let http = try fields["http"].map { try bool($0, key: "\(key).http") } ?? true
-        return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http)
+        let outputs = try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } ?? []
+        return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http,
+                            outputs: outputs)
+    }
+
+    private static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]
+
+    /// `[{icecast: "http://source:PASSWORD@host:8000/mount", passwordFile: …, reconnect: …}]`.
+    private func outputs(_ node: Node, key: String) throws -> [IcecastOutputConfig] {
+        guard let items = node.sequence else { throw error(node, key, "expected a list of outputs") }
+        return try items.enumerated().map { index, item in
+            let key = "\(key)[\(index)]"
+            let fields = try mapping(item, key: key, allowed: Self.outputKeys)
+            let urlNode = try required(fields, "icecast", in: item, key: key)
+            let text = try string(urlNode, key: "\(key).icecast")
+            guard var components = URLComponents(string: text), components.scheme == "http",
+                  let host = components.host, !host.isEmpty, components.path.count > 1
+            else { throw error(urlNode, "\(key).icecast", "expected http://source:PASSWORD@HOST:PORT/MOUNT") }
+            var password = components.password
+            if let fileNode = fields["passwordFile"] {
+                password = try secret(fromFile: fileNode, key: "\(key).passwordFile")
+            }
+            guard let password, !password.isEmpty else {
+                throw error(urlNode, "\(key).icecast", "no password: put it in the URL or in passwordFile")
+            }
+            let user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? "source"
+            components.user = nil
+            components.password = nil
+            var output = IcecastOutputConfig(url: components.url!, user: user, password: password)
+            if let node = fields["reconnect"] {
+                guard let policy = try reconnect(node, key: "\(key).reconnect") else {
+                    throw error(node, "\(key).reconnect", "an output always reconnects; give its delays")
+                }
+                output.reconnect = policy
+            }
+            return output
+        }
+    }
+
+    /// A password kept in a file, such as a systemd credential: its first line.
+    private func secret(fromFile node: Node, key: String) throws -> String {
+        let path = resolve(try string(node, key: key))
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+              let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty
+        else { throw error(node, key, "cannot read a password from \(path)") }
+        return String(line)
     }
 
     /// A mount path such as `/jazz.mp3`: a slash, then characters a URL path carries as they are.

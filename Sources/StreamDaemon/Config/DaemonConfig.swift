@@ -44,15 +44,18 @@ public struct StreamConfig: Equatable, Sendable {
     public var mount: String
     /// Whether the HTTP server serves the stream (when the daemon has one).
     public var http: Bool
+    /// Icecast mounts the stream pushes itself to.
+    public var outputs: [IcecastOutputConfig]
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
-                mount: String? = nil, http: Bool = true) {
+                mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = []) {
         self.name = name
         self.source = source
         self.socket = socket
         self.limits = limits
         self.mount = mount ?? "/\(name)"
         self.http = http
+        self.outputs = outputs
     }
 }
 

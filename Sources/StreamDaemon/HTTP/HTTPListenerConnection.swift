@@ -163,11 +163,7 @@ final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
             interleaver?.announce(message.buffer)
             return 0
         }
-        guard let audio = message.audio,
-              let bytes = message.buffer.getSlice(
-                  at: message.buffer.readerIndex + WireProtocol.headerSize + WireProtocol.packetFieldsSize,
-                  length: audio.bytes)
-        else { return 0 }
+        guard let audio = message.audio, let bytes = message.buffer.packetPayload(bytes: audio.bytes) else { return 0 }
         guard interleaver != nil else {
             write(bytes)
             return bytes.readableBytes

@@ -20,3 +20,10 @@ struct AudioSpan: Sendable {
 
     var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
 }
+
+extension ByteBuffer {
+    /// The packet bytes of a wire `packet` message (its last `bytes` bytes), for sinks that send the audio alone.
+    func packetPayload(bytes: Int) -> ByteBuffer? {
+        getSlice(at: readerIndex + WireProtocol.headerSize + WireProtocol.packetFieldsSize, length: bytes)
+    }
+}

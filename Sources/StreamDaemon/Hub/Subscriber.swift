@@ -13,6 +13,8 @@ final class Subscriber {
         case socket
         /// An HTTP listener of the stream's mount: its audio, and ICY metadata blocks.
         case http
+        /// An Icecast server the stream pushes itself to: its audio and titles.
+        case output
     }
 
     let id: Int
@@ -46,7 +48,7 @@ final class Subscriber {
         self.id = id
         self.hello = hello
         self.transport = transport
-        wanted = hello.kinds.reduce(transport == .http ? Audience.icyMetadata : 0) { $0 | $1.bit }
+        wanted = hello.kinds.reduce(transport == .socket ? 0 : Audience.icyMetadata) { $0 | $1.bit }
         self.sink = sink
         self.limits = limits
         connectedAt = now
@@ -107,7 +109,7 @@ final class Subscriber {
     /// The subscriber's part of `audiostream status`.
     func status(now: NIODeadline) -> JSON {
         .object([
-            ("id", .number(id)), ("transport", .string(transport == .http ? "http" : "socket")),
+            ("id", .number(id)), ("transport", .string("\(transport)")),
             ("kinds", .array(Hello.Kind.allCases.filter(hello.kinds.contains).map { .string($0.rawValue) })),
             ("lagSeconds", .double((queuedSeconds * 1000).rounded() / 1000)),
             ("droppedPackets", .number(droppedPackets)), ("bytesOut", .number(sentBytes)),

@@ -28,7 +28,7 @@ final class IcecastServer {
     let folder: URL
     /// The port Icecast listens on, on 127.0.0.1 only.
     let port: UInt16
-    let sourcePassword = "source-" + IcecastServer.randomToken()
+    let sourcePassword: String
     let adminUser = "admin"
     let adminPassword = "admin-" + IcecastServer.randomToken()
     /// Bytes of audio between metadata blocks for listeners that ask for metadata.
@@ -46,10 +46,14 @@ final class IcecastServer {
     ///     nil. A given folder is left in place; it must be reachable by user `nobody` when running as root.
     ///   - metadataInterval: `icy-metaint` for every mount; Icecast's default (16000) if nil.
     ///   - relaying: XML added to the configuration, such as `<relay>` or `<master-server>` settings.
+    ///   - port: the port to listen on, such as a stopped server's; a free one if nil.
+    ///   - sourcePassword: a random one if nil.
     ///   - timeout: how long Icecast may take to listen.
     /// - Throws: `Failure.toolMissing` without Icecast, `Failure.exited` or `Failure.timedOut` (with the logs) if
     ///   it does not come up.
-    init(folder: URL? = nil, metadataInterval: Int? = nil, relaying: String = "", timeout: TimeInterval = 20) throws {
+    init(folder: URL? = nil, metadataInterval: Int? = nil, relaying: String = "", port fixedPort: UInt16? = nil,
+         sourcePassword: String? = nil, timeout: TimeInterval = 20) throws {
+        self.sourcePassword = sourcePassword ?? "source-" + IcecastServer.randomToken()
         guard let binary = Self.tool(["icecast2", "icecast"]) else { throw Failure.toolMissing("icecast2") }
         guard let share = Self.shareFolder() else {
             throw Failure.toolMissing("Icecast's web and admin folders (/usr/share/icecast2/{web,admin})")
@@ -78,9 +82,9 @@ final class IcecastServer {
         var attempt = 0
         while true {
             attempt += 1
-            let port = try FreePort.pick()
+            let port = try fixedPort ?? FreePort.pick()
             let configFile = home.appendingPathComponent("icecast.xml")
-            try Self.config(port: port, sourcePassword: sourcePassword, adminUser: adminUser,
+            try Self.config(port: port, sourcePassword: self.sourcePassword, adminUser: adminUser,
                             adminPassword: adminPassword, logs: logsFolder, share: share, owner: owner,
                             metadataInterval: metadataInterval, relaying: relaying)
                 .write(to: configFile, atomically: true, encoding: .utf8)
@@ -95,6 +99,8 @@ final class IcecastServer {
                 server = process
                 return
             } catch Failure.exited where attempt < 3 {
+                // A fixed port may still be held by the server before: give it a moment.
+                if fixedPort != nil { usleep(500_000) }
                 continue
             } catch {
                 Self.end(process)
