@@ -469,6 +469,31 @@ import Testing
                 socket: radio.sock
                 mount: /status.json  # ← streams[0].mount
             """, mentions: "server's own"),
+        Refusal(name: "output without a password", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://127.0.0.1:8000/live.mp3  # ← streams[0].outputs[0].icecast
+            """, mentions: "no password"),
+        Refusal(name: "output to no mount", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://source:x@127.0.0.1:8000  # ← streams[0].outputs[0].icecast
+            """, mentions: "MOUNT"),
+        Refusal(name: "output password file missing", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://127.0.0.1:8000/live.mp3
+                    passwordFile: no-such-file  # ← streams[0].outputs[0].passwordFile
+            """, mentions: "cannot read"),
         Refusal(name: "http not a boolean", yaml: """
             streams:
               - name: radio
@@ -477,6 +502,28 @@ import Testing
                 http: sometimes  # ← streams[0].http
             """, mentions: "true or false"),
     ]
+
+    @Test func outputsTakeTheirPasswordFromTheURLOrAFile() throws {
+        let file = try ConfigFile("""
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://source:hackme@icecast.example:8000/live.mp3
+                  - icecast: http://dj@127.0.0.1/other.aac
+                    passwordFile: secret
+                    reconnect: {initialDelay: 2, maxDelay: 20}
+            """)
+        try "from file\nignored\n".write(toFile: file.path("secret"), atomically: true, encoding: .utf8)
+        let outputs = try file.load().streams[0].outputs
+        #expect(outputs == [
+            IcecastOutputConfig(url: URL(string: "http://icecast.example:8000/live.mp3")!, user: "source",
+                                password: "hackme"),
+            IcecastOutputConfig(url: URL(string: "http://127.0.0.1/other.aac")!, user: "dj", password: "from file",
+                                reconnect: ReconnectPolicy(initialDelay: 2, maximumDelay: 20)),
+        ])
+    }
 
     @Test func theHTTPServerAndEachStreamsMountAreReadAsWritten() throws {
         let file = try ConfigFile("""
