@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -6,33 +5,21 @@ import NIOHTTP1
 /// listener and writes the stream's packets (with ICY metadata blocks if asked) until either side closes.
 ///
 /// As the only handler of its channel, it writes audio straight to the socket. Confined to its event loop.
-final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
+final class HTTPListenerConnection: SubscriberChannelHandler {
     private let server: HTTPServer
-    private var context: ChannelHandlerContext?
     /// The request head received so far, until it is complete.
     private var received: ByteBuffer?
-    private var headDeadline: Scheduled<Void>?
     /// Set once the request is read: anything the client sends later is dropped.
     private var answered = false
-    private var listening: (stream: StreamService, hub: Hub, subscriber: Subscriber)?
     /// Metadata blocks for a listener that asked for them.
     private var interleaver: ICYInterleaver?
 
     init(server: HTTPServer) {
         self.server = server
+        super.init(requestTimeout: server.headerTimeout, role: "HTTP listener")
     }
 
-    func channelActive(context: ChannelHandlerContext) {
-        self.context = context
-        let channel = context.channel
-        headDeadline = context.eventLoop.scheduleTask(in: server.headerTimeout) { channel.close(promise: nil) }
-        context.fireChannelActive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    override func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !answered else { return }
         var bytes = unwrapInboundIn(data)
         if received == nil {
@@ -51,7 +38,7 @@ final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
         }
         received = nil
         answered = true
-        headDeadline?.cancel()
+        requestArrived()
     }
 
     private func answer(_ request: HTTPListenerRequest, context: ChannelHandlerContext) {
@@ -76,8 +63,7 @@ final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
 
     /// The listener's response head, then the stream: the hub's burst from a packet boundary and the live packets.
     private func listen(to stream: StreamService, _ request: HTTPListenerRequest, context: ChannelHandlerContext) {
-        let hub = stream.hubs.hub(on: context.eventLoop)
-        guard let info = hub.mountInfo else {
+        guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else {
             let reason = "the stream has no audio yet, or its format cannot be served over HTTP"
             return finish(with: HTTPResponse.refusal(.serviceUnavailable, http11: request.isHTTP11, reason: reason),
                           context: context)
@@ -87,15 +73,8 @@ final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
         guard request.method == .get else { return finish(with: head, context: context) }
         context.write(wrapOutboundOut(head), promise: nil)
         interleaver = metaint.map(ICYInterleaver.init)
-        let hello = Hello(kinds: [.packets], burstSeconds: server.burstSeconds)
-        let subscriber = hub.add(self, hello: hello, welcome: nil, transport: .http)
-        // A peer already gone closed the channel during the first writes: take it out again at once.
-        guard context.channel.isActive else {
-            hub.remove(subscriber)
-            return
-        }
-        listening = (stream, hub, subscriber)
-        stream.logger.debug("HTTP listener \(subscriber.id) joined", metadata: ["mount": "\(request.path)"])
+        join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
+             transport: .http, context: context)
     }
 
     private func answerStatus(_ request: HTTPListenerRequest, context: ChannelHandlerContext) {
@@ -119,46 +98,11 @@ final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
                               headOnly: request.method == .head)
     }
 
-    /// Writes a whole answer, then closes.
-    private func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        isWritable = context.channel.isWritable
-        if isWritable { listening?.subscriber.drain() }
-        context.fireChannelWritabilityChanged()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        headDeadline?.cancel()
-        isWritable = false
-        if let (stream, hub, subscriber) = listening {
-            hub.remove(subscriber)
-            stream.logger.debug("HTTP listener \(subscriber.id) left")
-        }
-        listening = nil
-        self.context = nil
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
-    }
-
     // MARK: - SubscriberSink
-
-    /// Kept from `channelWritabilityChanged`, as the hub asks it for every message of every listener.
-    private(set) var isWritable = true
-
-    func write(_ message: ByteBuffer) {
-        context?.write(wrapOutboundOut(message), promise: nil)
-    }
 
     /// Packets go out as their bytes, with ICY blocks between them when asked; titles wait for the next block;
     /// events are the wire protocol's and mean nothing to an HTTP listener.
-    func write(_ message: QueuedMessage) -> Int {
+    override func write(_ message: QueuedMessage) -> Int {
         if message.isICYMetadata {
             interleaver?.announce(message.buffer)
             return 0
@@ -174,21 +118,5 @@ final class HTTPListenerConnection: ChannelInboundHandler, SubscriberSink {
             write(piece)
         }
         return written
-    }
-
-    func flush() {
-        context?.flush()
-    }
-
-    func close(afterPendingWrites: Bool) {
-        guard let context else { return }
-        guard afterPendingWrites else {
-            context.close(promise: nil)
-            return
-        }
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
-            channel.close(promise: nil)
-        }
     }
 }
