@@ -63,12 +63,7 @@ final class StreamService: @unchecked Sendable {
 
     /// Listens on the stream's socket, then starts reading the source.
     func start() -> EventLoopFuture<Void> {
-        let bootstrap = ServerBootstrap(group: eventLoop, childGroup: group)
-            .serverChannelOption(.backlog, value: 4096)
-            // Small kernel and NIO buffers: what a slow subscriber lags is then in its own queue, where it is
-            // counted in seconds and bounded, not in buffers nobody sees.
-            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+        let bootstrap = ServerBootstrap.forSubscribers(group: eventLoop, childGroup: group)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(SubscriberConnection(stream: self))
@@ -263,6 +258,18 @@ final class StreamService: @unchecked Sendable {
                 waitForSubscribers(until: deadline)
             }
         }
+    }
+}
+
+extension ServerBootstrap {
+    /// A server for many subscribers, its connections spread over `childGroup`: a deep backlog, and small kernel
+    /// and NIO buffers so that what a slow subscriber lags is in its own queue, where it is counted in seconds
+    /// and bounded, not in buffers nobody sees.
+    static func forSubscribers(group: EventLoop, childGroup: EventLoopGroup) -> ServerBootstrap {
+        ServerBootstrap(group: group, childGroup: childGroup)
+            .serverChannelOption(.backlog, value: 4096)
+            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
     }
 }
 

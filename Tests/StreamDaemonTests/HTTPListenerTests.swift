@@ -9,6 +9,8 @@ import Testing
     static let tagged = Fixtures.named("tags-id3v23.mp3").file
     /// Copies of `tagged` in a row: over 16000 bytes of audio.
     static let taggedRepeats = 6
+    /// Connections that send part of a head and then nothing.
+    static let halfOpenConnections = 200
 
     @Test func curlAndFFprobeReadAMountWithItsTitlesAndEveryPacket() throws {
         let port = try FreePort.pick()
@@ -133,10 +135,12 @@ import Testing
         stalled.send("GET /radio.mp3 HTTP/1.0\r\nIcy-MetaData: 1\r\n\r\n")
         let reader = try ToolProcess("curl", ["-sS", "-o", "/dev/null", "http://127.0.0.1:\(port)/radio.mp3"],
                                      folder: daemon.folder, name: "reader")
-        // Slowloris: a head that never ends is closed after the header timeout.
-        let slow = try RawConnection(port: port)
-        slow.send("GET /radio.mp3 HTTP/1.1\r\nHost: x\r\n")
-        #expect(slow.readToEnd().closed)
+        // Slowloris: heads that never end are closed after the header timeout, and meanwhile cost the others
+        // nothing.
+        let slow = try (0..<Self.halfOpenConnections).map { _ in try RawConnection(port: port) }
+        for connection in slow { connection.send("GET /radio.mp3 HTTP/1.1\r\nHost: x\r\n") }
+        #expect(try RawConnection.exchange(port: port, "HEAD /radio.mp3 HTTP/1.0\r\n\r\n").text.hasPrefix("HTTP/1.0 200"))
+        #expect(slow.allSatisfy { $0.readToEnd().closed })
         try daemon.waitUntil("the stalled listener to be dropped") {
             try daemon.streamStatus("radio")?["slowDisconnects"] as? Int == 1
         }

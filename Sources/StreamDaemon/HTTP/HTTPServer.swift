@@ -28,13 +28,8 @@ final class HTTPServer: Sendable {
 
     /// Listens on the configured address.
     func start(group: EventLoopGroup) -> EventLoopFuture<Channel> {
-        ServerBootstrap(group: group.next(), childGroup: group)
+        ServerBootstrap.forSubscribers(group: group.next(), childGroup: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(.backlog, value: 4096)
-            // As for socket subscribers: a slow listener's lag is in its queue, counted and bounded, not in
-            // buffers nobody sees.
-            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(HTTPListenerConnection(server: self))
