@@ -25,7 +25,18 @@ final class ToolProcess {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        stop()
+    }
+
+    /// Ends a tool that runs until told (a server, a browser): SIGTERM, SIGKILL if it is still there after
+    /// `timeout` (a child of the test runner may have SIGTERM blocked), then waits for it.
+    func stop(timeout: TimeInterval = 5) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Runs `tool` to its end.
