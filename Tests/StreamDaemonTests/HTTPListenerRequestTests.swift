@@ -27,6 +27,21 @@ import Testing
         #expect(!request.wantsICYMetadata)
     }
 
+    @Test func aHeadArrivingAByteAtATimeIsFoundWhereverItsEmptyLineIsCut() throws {
+        let text = Array("GET /radio HTTP/1.0\r\nIcy-MetaData: 1\r\n\r\n".utf8)
+        var searched = 0
+        for end in 1...text.count {
+            let parsed = HTTPListenerRequest.parse(ByteBuffer(bytes: text[..<end]).readableBytesView, searched: searched)
+            if end < text.count {
+                #expect(parsed == .incomplete)
+                searched = end
+            } else {
+                guard case .request(let request) = parsed else { throw Failure(parsed) }
+                #expect(request.wantsICYMetadata)
+            }
+        }
+    }
+
     @Test func aHeadIsIncompleteUntilItsEmptyLine() {
         #expect(Self.parse("GET /radio HTTP/1.1\r\nHost: a\r\n") == .incomplete)
         #expect(Self.parse("") == .incomplete)

@@ -9,6 +9,8 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
     private let server: HTTPServer
     /// The request head received so far, until it is complete.
     private var received: ByteBuffer?
+    /// Bytes of `received` already searched for the head's end.
+    private var searched = 0
     /// Set once the request is read: anything the client sends later is dropped.
     private var answered = false
     /// Metadata blocks for a listener that asked for them.
@@ -27,8 +29,9 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
         } else {
             received!.writeBuffer(&bytes)
         }
-        switch HTTPListenerRequest.parse(received!.readableBytesView) {
+        switch HTTPListenerRequest.parse(received!.readableBytesView, searched: searched) {
         case .incomplete:
+            searched = received!.readableBytes
             return
         case .refused(let status, let reason):
             let allow = status == .methodNotAllowed ? [("Allow", "GET, HEAD")] : []

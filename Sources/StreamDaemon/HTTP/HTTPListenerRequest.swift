@@ -49,8 +49,10 @@ struct HTTPListenerRequest: Equatable {
     }
 
     /// Reads a request head from the start of `bytes`; what follows the head is left alone.
-    static func parse(_ bytes: ByteBufferView) -> Parse {
-        guard let end = headEnd(bytes) else {
+    /// - Parameter searched: how many bytes at the start an earlier call found incomplete, so that a head that
+    ///   arrives a byte at a time is searched once, not once per byte.
+    static func parse(_ bytes: ByteBufferView, searched: Int = 0) -> Parse {
+        guard let end = headEnd(bytes, from: searched) else {
             return bytes.count > maximumHeadSize ? .refused(.badRequest, "request head too large") : .incomplete
         }
         guard end <= maximumHeadSize else { return .refused(.badRequest, "request head too large") }
@@ -93,9 +95,10 @@ struct HTTPListenerRequest: Equatable {
             method: method, path: path, query: query, isHTTP11: isHTTP11, headers: headers))
     }
 
-    /// The length of the head up to and including its empty line (CRLF or a bare LF), or nil before it came.
-    private static func headEnd(_ bytes: ByteBufferView) -> Int? {
-        var index = bytes.startIndex
+    /// The length of the head up to and including its empty line (CRLF or a bare LF), or nil before it came; the
+    /// search starts just before `from`, where an empty line may have begun.
+    private static func headEnd(_ bytes: ByteBufferView, from: Int) -> Int? {
+        var index = bytes.startIndex + max(0, min(from, bytes.count) - 3)
         let limit = min(bytes.endIndex, bytes.startIndex + maximumHeadSize + 4)
         while let newline = bytes[index..<limit].firstIndex(of: UInt8(ascii: "\n")) {
             let next = newline + 1

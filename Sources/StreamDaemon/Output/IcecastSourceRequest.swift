@@ -46,10 +46,12 @@ enum IcecastSourceRequest {
         "Basic " + Data("\(output.user):\(output.password)".utf8).base64EncodedString()
     }
 
-    /// Everything but unreserved characters percent-encoded, byte by byte of the UTF-8 (RFC 3986 §2.3).
+    /// RFC 3986 §2.3's unreserved characters, ASCII only (Foundation's `alphanumerics` has every script's).
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Everything but unreserved characters percent-encoded, byte by byte of the UTF-8.
     private static func percentEncoded(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }
