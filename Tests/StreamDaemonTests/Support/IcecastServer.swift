@@ -93,7 +93,11 @@ final class IcecastServer {
             do {
                 try Self.poll("Icecast to listen on 127.0.0.1:\(port)", timeout: timeout, log: logs) {
                     guard process.isRunning else { throw Failure.exited("icecast", log: logs()) }
-                    return FreePort.accepts(port) && process.isRunning
+                    // Icecast's own statistics, not just an open port: a process of another test may have taken
+                    // the port between its pick and Icecast's bind, and Icecast then exits.
+                    let stats = try? Self.get(port: port, path: "/status-json.xsl", timeout: 1)
+                    return process.isRunning && stats?.status == 200
+                        && stats.map { String(decoding: $0.body, as: UTF8.self).contains("icestats") } == true
                 }
                 self.port = port
                 server = process
