@@ -8,19 +8,13 @@ import Testing
         guard let chromium = IcecastServer.tool(["chromium", "chromium-browser"]) else {
             throw IcecastServer.Failure.toolMissing("chromium")
         }
-        let port = try FreePort.pick()
-        let daemon = try DaemonHarness(config: """
-            control: control.sock
-            http: {listen: "127.0.0.1:\(port)"}
-            streams:
-              - name: radio
-                source: file:\(HTTPListenerTests.demo.path)
-                loop: true
-                socket: radio.sock
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: file:\(HTTPListenerTests.demo.path)
+              loop: true
+              socket: radio.sock
             """)
-        try daemon.waitUntil("the mount to serve audio") {
-            try HTTPListenerTests.mountStatus(port, "radio")?["contentType"] != nil
-        }
+        try daemon.waitForMount(port: port, "radio")
         // The page reports the element's state to the server that served it, which logs each request.
         let pagePort = try FreePort.pick()
         try """

@@ -13,20 +13,16 @@ import Testing
     static let halfOpenConnections = 200
 
     @Test func curlAndFFprobeReadAMountWithItsTitlesAndEveryPacket() throws {
-        let port = try FreePort.pick()
-        let daemon = try DaemonHarness(config: """
-            control: control.sock
-            http: {listen: "127.0.0.1:\(port)"}
-            streams:
-              - name: radio
-                source: stdin
-                socket: radio.sock
-                queueSeconds: 60
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: stdin
+              socket: radio.sock
+              queueSeconds: 60
             """)
         let demo = try Data(contentsOf: Self.demo)
         // Enough for the format to be known and a burst to be kept.
         daemon.feed(demo.prefix(65536))
-        try daemon.waitUntil("the mount to serve audio") { try Self.mountStatus(port, "radio")?["contentType"] != nil }
+        try daemon.waitForMount(port: port, "radio")
         let title = try HTTPStreamCheck.ffprobeTitle(Self.demo, folder: daemon.folder)
 
         let url = "http://127.0.0.1:\(port)/radio"
@@ -109,7 +105,7 @@ import Testing
                 socket: hidden.sock
                 http: false
             """)
-        try daemon.waitUntil("the mount to serve audio") { try Self.mountStatus(port, "radio")?["contentType"] != nil }
+        try daemon.waitForMount(port: port, "radio")
 
         let refusals: [(request: String, status: String)] = [
             ("POST /radio.mp3 HTTP/1.1\r\nHost: x\r\n\r\n", "405"),

@@ -22,22 +22,17 @@ import Testing
     }
 
     @Test func icecastRelaysAMountWithItsPacketsAndTitles() throws {
-        let port = try FreePort.pick()
         let folder = try DaemonHarness.makeFolder()
         let playlist = try Self.playlist(in: folder)
-        let daemon = try DaemonHarness(config: """
-            http: {listen: "127.0.0.1:\(port)"}
-            streams:
-              - name: radio
-                source: file:\(playlist.file.path)
-                loop: true
-                pace: 4
-                socket: radio.sock
-                mount: /radio.mp3
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: file:\(playlist.file.path)
+              loop: true
+              pace: 4
+              socket: radio.sock
+              mount: /radio.mp3
             """, folder: folder)
-        try daemon.waitUntil("the mount to serve audio") {
-            try HTTPListenerTests.mountStatus(port, "radio")?["contentType"] != nil
-        }
+        try daemon.waitForMount(port: port, "radio")
         let icecast = try IcecastServer(relaying: """
             <relay>
                 <server>127.0.0.1</server>
@@ -68,31 +63,24 @@ import Testing
     }
 
     @Test func icecastAsSlaveRelaysEveryMountOfTheStreamList() throws {
-        let port = try FreePort.pick()
-        let folder = try DaemonHarness.makeFolder()
-        let playlist = try Self.playlist(in: folder)
-        let daemon = try DaemonHarness(config: """
-            http: {listen: "127.0.0.1:\(port)", relayPassword: relay-secret}
-            streams:
-              - name: radio
-                source: file:\(playlist.file.path)
-                loop: true
-                socket: radio.sock
-                mount: /radio.mp3
-              - name: jazz
-                source: file:\(HTTPListenerTests.demo.path)
-                loop: true
-                socket: jazz.sock
-              - name: private
-                source: file:\(HTTPListenerTests.demo.path)
-                loop: true
-                socket: private.sock
-                http: false
-            """, folder: folder)
-        try daemon.waitUntil("the mounts to serve audio") {
-            try HTTPListenerTests.mountStatus(port, "jazz")?["contentType"] != nil
-                && HTTPListenerTests.mountStatus(port, "radio")?["contentType"] != nil
-        }
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: file:\(HTTPListenerTests.demo.path)
+              loop: true
+              socket: radio.sock
+              mount: /radio.mp3
+            - name: jazz
+              source: file:\(HTTPListenerTests.demo.path)
+              loop: true
+              socket: jazz.sock
+            - name: private
+              source: file:\(HTTPListenerTests.demo.path)
+              loop: true
+              socket: private.sock
+              http: false
+            """, http: "relayPassword: relay-secret")
+        try daemon.waitForMount(port: port, "jazz")
+        try daemon.waitForMount(port: port, "radio")
         let refused = try IcecastServer.get(port: port, path: "/admin/streamlist.txt", headers: [
             ("Authorization", "Basic " + Data("relay:wrong".utf8).base64EncodedString()),
         ])
