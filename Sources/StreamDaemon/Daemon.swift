@@ -32,8 +32,14 @@ public enum Daemon {
         if let registry { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
         let supervisor = Supervisor(configFile: configFile, config: config, group: group, systemd: systemd)
         signals.attach(supervisor)
+        var httpChannel: Channel?
+        defer { httpChannel?.close(promise: nil) }
         do {
             try supervisor.start().wait()
+            if let http = supervisor.httpServer {
+                httpChannel = try http.start(group: group).wait()
+                logger.info("HTTP on \(http.config.address)")
+            }
         } catch {
             let status: Int32 = signals.stopRequested ? 0 : 1
             if status != 0 { logger.critical("cannot start: \(error)") }

@@ -19,6 +19,8 @@ final class StreamService: @unchecked Sendable {
     private let reader: SourceReader?
     /// Receives an HTTP source on the stream's loop.
     private var httpSource: HTTPSource?
+    /// The Icecast mounts the stream pushes itself to, on the stream's loop.
+    private let outputs: [IcecastOutput]
     /// Why the network source last lost its connection.
     private var lastSourceError: String?
     private let startedAt = NIODeadline.now()
@@ -47,8 +49,12 @@ final class StreamService: @unchecked Sendable {
         self.metrics = metrics
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
                         metrics: metrics)
-        pipeline = StreamPipeline(hubs: hubs, logger: logger, metrics: metrics)
+        pipeline = StreamPipeline(streamName: config.name, hubs: hubs, logger: logger, metrics: metrics)
         reader = SourceReader(config: config.source)
+        let home = hubs.hub(on: eventLoop)
+        outputs = config.outputs.map { [eventLoop, logger] in
+            IcecastOutput(config: $0, hub: home, eventLoop: eventLoop, logger: logger)
+        }
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
                                     delegate: self)
@@ -57,12 +63,7 @@ final class StreamService: @unchecked Sendable {
 
     /// Listens on the stream's socket, then starts reading the source.
     func start() -> EventLoopFuture<Void> {
-        let bootstrap = ServerBootstrap(group: eventLoop, childGroup: group)
-            .serverChannelOption(.backlog, value: 4096)
-            // Small kernel and NIO buffers: what a slow subscriber lags is then in its own queue, where it is
-            // counted in seconds and bounded, not in buffers nobody sees.
-            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+        let bootstrap = ServerBootstrap.forSubscribers(group: eventLoop, childGroup: group)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(SubscriberConnection(stream: self))
@@ -81,6 +82,7 @@ final class StreamService: @unchecked Sendable {
                 logger.info("listening on \(config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
                 reader?.start { [self] output in deliver(output) }
                 httpSource?.start()
+                for output in outputs { output.start() }
             }
             .flatMapErrorThrowing { [self] error in
                 metrics.destroy()
@@ -94,6 +96,7 @@ final class StreamService: @unchecked Sendable {
         reader?.stop()
         return eventLoop.flatSubmit { [self] in
             httpSource?.stop()
+            for output in outputs { output.stop() }
             if state != .ended { pipeline.finish(reason) }
             state = .stopped
             return finish(grace: grace)
@@ -127,37 +130,57 @@ final class StreamService: @unchecked Sendable {
         ]), allocator: allocator)
     }
 
-    /// The stream's part of `audiostream status`.
+    /// The stream's part of `audiostream status`: socket subscribers and HTTP listeners listed apart.
     func status() -> EventLoopFuture<JSON> {
         let shards = hubs.map { hub in
             let now = NIODeadline.now()
-            return (subscribers: hub.subscribers.map { $0.status(now: now) }, sentBytes: hub.sentBytes,
-                    slowDisconnects: hub.disconnectedSlow)
+            return (subscribers: hub.subscribers.filter { $0.transport == .socket }.map { $0.status(now: now) },
+                    listeners: hub.subscribers.filter { $0.transport == .http }.map { $0.status(now: now) },
+                    sentBytes: hub.sentBytes, slowDisconnects: hub.disconnectedSlow)
         }
         return shards.map { [self] shards in
             .object([
                 ("name", .string(name)), ("source", .string(config.source.description)),
                 ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
+                ("mount", config.http ? .string(config.mount) : .null),
                 ("limits", config.limits.json),
                 ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
             ] + sourceStatus + pipeline.statistics.json + [
                 ("bytesOut", .number(shards.reduce(0) { $0 + $1.sentBytes })),
                 ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
                 ("subscribers", .array(shards.flatMap(\.subscribers))),
+                ("listeners", .array(shards.flatMap(\.listeners))),
+                ("outputs", .array(outputs.map(\.status))),
             ])
         }
     }
 
-    /// Sets the stream's gauges (subscribers, their lag) for a metrics reader.
-    func updateMetrics() -> EventLoopFuture<Void> {
-        hubs.map { $0.subscribers.map { (id: $0.id, seconds: $0.queuedSeconds) } }.map { [self] lags in
-            metrics.update(lags: lags.flatMap { $0 })
+    /// The stream's entry in the HTTP server's `/status.json`.
+    func mountStatus() -> EventLoopFuture<JSON> {
+        let shards = hubs.map { hub in
+            (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo)
         }
+        return shards.map { [self] shards in
+            let info = shards.first?.info
+            return .object([
+                ("name", .string(name)), ("mount", .string(config.mount)),
+                ("listeners", .number(shards.reduce(0) { $0 + $1.listeners })),
+                ("contentType", .optional(info?.contentType, JSON.string)),
+                ("bitRate", .number(pipeline.statistics.measuredBitRate)),
+                ("audioSeconds", .double((pipeline.statistics.audioSeconds * 1000).rounded() / 1000)),
+            ])
+        }
+    }
+
+    /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.
+    func updateMetrics() -> EventLoopFuture<Void> {
+        hubs.map { $0.subscribers.map { (id: $0.id, seconds: $0.queuedSeconds, transport: $0.transport) } }
+            .map { [self] lags in metrics.update(lags: lags.flatMap { $0 }) }
     }
 
     /// Subscribers, and whether a network source is away, for the service's status line.
     func summary() -> EventLoopFuture<(subscribers: Int, waitingForSource: Bool)> {
-        hubs.map { $0.subscribers.count }.map { [self] counts in
+        hubs.map { $0.subscribers.count { $0.transport == .socket } }.map { [self] counts in
             (counts.reduce(0, +), httpSource.map { !$0.isConnected } ?? false)
         }
     }
@@ -203,6 +226,7 @@ final class StreamService: @unchecked Sendable {
         guard state == .running else { return }
         reader?.stop()
         httpSource?.stop()
+        for output in outputs { output.stop() }
         failure = reason.failure
         switch reason {
         case .unsupportedFormat(let error): logger.error("cannot parse the stream: \(error)")
@@ -234,6 +258,18 @@ final class StreamService: @unchecked Sendable {
                 waitForSubscribers(until: deadline)
             }
         }
+    }
+}
+
+extension ServerBootstrap {
+    /// A server for many subscribers, its connections spread over `childGroup`: a deep backlog, and small kernel
+    /// and NIO buffers so that what a slow subscriber lags is in its own queue, where it is counted in seconds
+    /// and bounded, not in buffers nobody sees.
+    static func forSubscribers(group: EventLoop, childGroup: EventLoopGroup) -> ServerBootstrap {
+        ServerBootstrap(group: group, childGroup: childGroup)
+            .serverChannelOption(.backlog, value: 4096)
+            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
     }
 }
 

@@ -29,6 +29,8 @@ final class Supervisor: @unchecked Sendable {
     private var streamsFailed = 0
     /// Succeeds when the daemon has stopped, with its exit status.
     let finished: EventLoopPromise<Int32>
+    /// Serves the streams over HTTP, when configured; its mounts follow the running streams.
+    private(set) var httpServer: HTTPServer?
 
     /// How long subscribers get to take their queues on shutdown.
     static let shutdownGrace = TimeAmount.seconds(2)
@@ -40,6 +42,7 @@ final class Supervisor: @unchecked Sendable {
         self.group = group
         eventLoop = group.next()
         finished = eventLoop.makePromise()
+        httpServer = config.http.map { HTTPServer(config: $0) { [unowned self] in mountStatus() } }
     }
 
     /// Starts the control socket and every stream; fails if any of them cannot start.
@@ -79,6 +82,9 @@ final class Supervisor: @unchecked Sendable {
         if newConfig.metrics != config.metrics {
             logger.warning("metrics stay \(config.metrics.map { "at \($0)" } ?? "off") until the next start")
         }
+        if newConfig.http != config.http {
+            logger.warning("the HTTP server stays \(config.http.map { "at \($0.address)" } ?? "off") until the next start")
+        }
         reloading = true
         let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
         var changes: [EventLoopFuture<Void>] = []
@@ -113,6 +119,7 @@ final class Supervisor: @unchecked Sendable {
             }
             return EventLoopFuture.andAllComplete(starts, on: eventLoop)
         }.whenComplete { [self] _ in
+            updateMounts()
             reloading = false
             if !stopping { announceReady() }
             if reloadRequested && !stopping {
@@ -126,6 +133,7 @@ final class Supervisor: @unchecked Sendable {
     private func stopForReload(_ service: StreamService, reason: EndReason, _ logLine: String)
         -> EventLoopFuture<Void> {
         streams[service.name] = nil
+        updateMounts()
         service.logger.info("\(logLine)")
         return service.stop(grace: .zero, reason: reason)
     }
@@ -139,9 +147,28 @@ final class Supervisor: @unchecked Sendable {
             logger.info("stopping")
             let stops = streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
             streams.removeAll()
+            updateMounts()
             EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
                 stopControl()
                 finished.succeed(status)
+            }
+        }
+    }
+
+    /// Serves each running stream that HTTP should serve at its mount, as the configuration has it now.
+    private func updateMounts() {
+        httpServer?.mounts.replace(with: config.streams.compactMap { stream in
+            guard stream.http, let service = streams[stream.name] else { return nil }
+            return (stream.mount, service)
+        })
+    }
+
+    /// The HTTP server's `/status.json`: the served streams and their listeners.
+    private func mountStatus() -> EventLoopFuture<JSON> {
+        eventLoop.flatSubmit { [self] in
+            let services = config.streams.filter(\.http).compactMap { streams[$0.name] }
+            return EventLoopFuture.whenAllSucceed(services.map { $0.mountStatus() }, on: eventLoop).map { streams in
+                .object([("server", .string("audiostreamd")), ("streams", .array(streams))])
             }
         }
     }
@@ -164,7 +191,9 @@ final class Supervisor: @unchecked Sendable {
             eventLoop.execute { self.streamEnded(service) }
         }
         streams[stream.name] = service
-        return service.start().hop(to: eventLoop).flatMapErrorThrowing { [self] error in
+        return service.start().hop(to: eventLoop).map { [self] in
+            updateMounts()
+        }.flatMapErrorThrowing { [self] error in
             if streams[stream.name] === service { streams[stream.name] = nil }
             throw error
         }
@@ -174,6 +203,7 @@ final class Supervisor: @unchecked Sendable {
     private func streamEnded(_ service: StreamService) {
         guard streams[service.name] === service else { return }
         streams[service.name] = nil
+        updateMounts()
         endedStreams[service.name] = config.streams.first { $0.name == service.name }
         if service.failure != nil { streamsFailed += 1 }
         if streams.isEmpty && !stopping && !reloading {

@@ -8,6 +8,7 @@ struct StatusSummary {
         var lines = ["up \(Self.duration(status["uptimeSeconds"]))"]
         for stream in status["streams"] as? [[String: Any]] ?? [] {
             let subscribers = stream["subscribers"] as? [[String: Any]] ?? []
+            let listeners = stream["listeners"] as? [[String: Any]] ?? []
             var format = "format unknown"
             if let known = stream["format"] as? [String: Any] {
                 format = "\(known["formatID"] ?? "?") \(known["sampleRate"] ?? "?") Hz \(known["channels"] ?? "?") ch"
@@ -21,10 +22,11 @@ struct StatusSummary {
                 "\(stream["name"] ?? "?"): \(stream["state"] ?? "?")", source, format,
                 "\(Self.number(stream["bitRate"]) / 1000) kb/s", "up \(Self.duration(stream["uptimeSeconds"]))",
                 "in \(Self.number(stream["bytesIn"])) B", "out \(Self.number(stream["bytesOut"])) B",
-                "\(subscribers.count) subscriber(s)",
+                "\(subscribers.count) subscriber(s)", "\(listeners.count) HTTP listener(s)",
             ].joined(separator: ", "))
-            for subscriber in subscribers {
-                let kinds = (subscriber["kinds"] as? [String] ?? []).joined(separator: "+")
+            for subscriber in subscribers + listeners {
+                let kinds = subscriber["transport"] as? String == "http"
+                    ? "http" : (subscriber["kinds"] as? [String] ?? []).joined(separator: "+")
                 lines.append("  #\(subscriber["id"] ?? "?") \(kinds): lag \(subscriber["lagSeconds"] ?? 0) s, "
                     + "dropped \(Self.number(subscriber["droppedPackets"])), out \(Self.number(subscriber["bytesOut"])) B, "
                     + "connected \(Self.duration(subscriber["connectedSeconds"]))")

@@ -427,7 +427,119 @@ import Testing
         Refusal(name: "empty streams list", yaml: """
             streams: []  # ← streams
             """, mentions: "list"),
+        Refusal(name: "http on a host name", yaml: """
+            http:
+              listen: localhost:8000  # ← http.listen
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "IP:PORT"),
+        Refusal(name: "http without listen", yaml: """
+            http: {relayPassword: x}  # ← http.listen
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "missing"),
+        Refusal(name: "unknown http key", yaml: """
+            http:
+              listen: 127.0.0.1:8000
+              port: 8000  # ← http.port
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "unknown key"),
+        Refusal(name: "mount without a slash", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                mount: radio.mp3  # ← streams[0].mount
+            """, mentions: "/jazz.mp3"),
+        Refusal(name: "two streams on one mount", yaml: """
+            http: {listen: 127.0.0.1:8000}
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+              - name: other
+                source: file:\(music)
+                socket: other.sock
+                mount: /radio  # ← streams[1].mount
+            """, mentions: "stream 'radio'"),
+        Refusal(name: "a mount on the server's own path", yaml: """
+            http: {listen: 127.0.0.1:8000}
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                mount: /status.json  # ← streams[0].mount
+            """, mentions: "server's own"),
+        Refusal(name: "output without a password", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://127.0.0.1:8000/live.mp3  # ← streams[0].outputs[0].icecast
+            """, mentions: "no password"),
+        Refusal(name: "output to no mount", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://source:x@127.0.0.1:8000  # ← streams[0].outputs[0].icecast
+            """, mentions: "MOUNT"),
+        Refusal(name: "output password file missing", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://127.0.0.1:8000/live.mp3
+                    passwordFile: no-such-file  # ← streams[0].outputs[0].passwordFile
+            """, mentions: "cannot read"),
+        Refusal(name: "http not a boolean", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                http: sometimes  # ← streams[0].http
+            """, mentions: "true or false"),
     ]
+
+    @Test func outputsTakeTheirPasswordFromTheURLOrAFile() throws {
+        let file = try ConfigFile("""
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                outputs:
+                  - icecast: http://source:hackme@icecast.example:8000/live.mp3
+                  - icecast: http://dj@127.0.0.1/other.aac
+                    passwordFile: secret
+                    reconnect: {initialDelay: 2, maxDelay: 20}
+            """)
+        try "from file\nignored\n".write(toFile: file.path("secret"), atomically: true, encoding: .utf8)
+        let outputs = try file.load().streams[0].outputs
+        #expect(outputs == [
+            IcecastOutputConfig(url: URL(string: "http://icecast.example:8000/live.mp3")!, user: "source",
+                                password: "hackme"),
+            IcecastOutputConfig(url: URL(string: "http://127.0.0.1/other.aac")!, user: "dj", password: "from file",
+                                reconnect: ReconnectPolicy(initialDelay: 2, maximumDelay: 20)),
+        ])
+    }
+
+    @Test func theHTTPServerAndEachStreamsMountAreReadAsWritten() throws {
+        let file = try ConfigFile("""
+            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5}
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+              - {name: jazz, source: "file:\(Self.music)", socket: jazz.sock, mount: /jazz.mp3}
+              - {name: hidden, source: "file:\(Self.music)", socket: hidden.sock, mount: /radio, http: false}
+            """)
+        let config = try file.load()
+        #expect(config.http == HTTPServerConfig(host: "::1", port: 8000, relayPassword: "s3cret", headerTimeout: 2.5))
+        #expect(config.streams.map(\.mount) == ["/radio", "/jazz.mp3", "/radio"])
+        #expect(config.streams.map(\.http) == [true, true, false])
+        let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
+        #expect(try none.load().http == nil)
+    }
 
     @Test(arguments: refusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {

@@ -126,7 +126,7 @@ import Testing
         #expect(radioSeries(try Self.series(Self.fetch(socket: daemon.path("metrics.sock")))).isEmpty)
         #expect(metrics[#"audiostream_subscribers{stream="keep"}"#] == 0)
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
     }
 
     @Test func aReloadKeepsTheMetricsWhereTheyAre() throws {

@@ -35,9 +35,10 @@ public struct ConfigLoader {
         } catch let error as YamlError {
             throw syntaxError(error, in: text)
         }
-        let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics"])
+        let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics", "http"])
         let control = try document["control"].map { try socketPath($0, key: "control") }
         let metrics = try document["metrics"].map { try metricsAddress($0) }
+        let http = try document["http"].map { try httpServer($0) }
         guard let streamsNode = document["streams"] else {
             throw ConfigError(file: file, line: root.mark?.line, key: "streams", problem: "missing: list at least one stream")
         }
@@ -52,30 +53,76 @@ public struct ConfigLoader {
             reserved[path] = "metrics"
         }
         try checkUnique(streams, items: Array(items), reserved: reserved)
-        return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics)
+        if http != nil { try checkMounts(streams, items: Array(items)) }
+        return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics, http: http)
     }
 
     /// `HOST:PORT` with an IP address (IPv6 in brackets), or else a Unix socket path.
     private func metricsAddress(_ node: Node) throws -> MetricsAddress {
         let text = try string(node, key: "metrics")
-        guard let colon = text.lastIndex(of: ":"), !text.contains("/") else {
+        guard text.contains(":"), !text.contains("/") else {
             return .unix(path: try socketPath(node, key: "metrics"))
         }
+        guard let (host, port) = Self.tcpAddress(text) else {
+            throw error(node, "metrics", "expected IP:PORT such as 127.0.0.1:9464, or a socket path; got '\(text)'")
+        }
+        return .tcp(host: host, port: port)
+    }
+
+    /// `HOST:PORT` with an IP address, IPv6 in brackets; nil for anything else.
+    private static func tcpAddress(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port),
               IPAddressText.isAddress(host)
-        else {
-            throw error(node, "metrics", "expected IP:PORT such as 127.0.0.1:9464, or a socket path; got '\(text)'")
+        else { return nil }
+        return (host, port)
+    }
+
+    // MARK: - HTTP
+
+    private static let httpServerKeys: Set<String> = ["listen", "relayPassword", "headerTimeout"]
+
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …}`.
+    private func httpServer(_ node: Node) throws -> HTTPServerConfig {
+        let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
+        let listenNode = try required(fields, "listen", in: node, key: "http")
+        let text = try string(listenNode, key: "http.listen")
+        guard let (host, port) = Self.tcpAddress(text) else {
+            throw error(listenNode, "http.listen", "expected IP:PORT such as 127.0.0.1:8000; got '\(text)'")
         }
-        return .tcp(host: host, port: port)
+        var config = HTTPServerConfig(host: host, port: port)
+        if let passwordNode = fields["relayPassword"] {
+            let password = try string(passwordNode, key: "http.relayPassword")
+            guard !password.isEmpty else { throw error(passwordNode, "http.relayPassword", "expected a password") }
+            config.relayPassword = password
+        }
+        config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
+        return config
+    }
+
+    /// A mount is a path of its own: one stream each, and not one the server answers itself.
+    private func checkMounts(_ streams: [StreamConfig], items: [Node]) throws {
+        var mounts: [String: String] = [:]
+        for (index, (stream, node)) in zip(streams, items).enumerated() where stream.http {
+            let location = node.mapping.map(Self.fields)?["mount"] ?? node
+            let key = "streams[\(index)].mount"
+            if HTTPListenerRequest.isReserved(stream.mount) {
+                throw error(location, key, "\(stream.mount) is the server's own; choose another mount")
+            }
+            if let owner = mounts[stream.mount] {
+                throw error(location, key, "\(stream.mount) is already the mount of stream '\(owner)'")
+            }
+            mounts[stream.mount] = stream.name
+        }
     }
 
     // MARK: - Streams
 
     private static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
-        "connectTimeout", "stallTimeout", "reconnect",
+        "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs",
     ]
     private static let fileKeys = ["pace", "loop"]
     private static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -96,7 +143,64 @@ public struct ConfigLoader {
                 ?? defaults.disconnectAfter,
             historySeconds: try seconds(fields["historySeconds"], key: "\(key).historySeconds", allowZero: true)
                 ?? defaults.historySeconds)
-        return StreamConfig(name: name, source: source, socket: socket, limits: limits)
+        let mount = try fields["mount"].map { try self.mount($0, key: "\(key).mount") }
+        let http = try fields["http"].map { try bool($0, key: "\(key).http") } ?? true
+        let outputs = try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } ?? []
+        return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http,
+                            outputs: outputs)
+    }
+
+    private static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]
+
+    /// `[{icecast: "http://source:PASSWORD@host:8000/mount", passwordFile: …, reconnect: …}]`.
+    private func outputs(_ node: Node, key: String) throws -> [IcecastOutputConfig] {
+        guard let items = node.sequence else { throw error(node, key, "expected a list of outputs") }
+        return try items.enumerated().map { index, item in
+            let key = "\(key)[\(index)]"
+            let fields = try mapping(item, key: key, allowed: Self.outputKeys)
+            let urlNode = try required(fields, "icecast", in: item, key: key)
+            let text = try string(urlNode, key: "\(key).icecast")
+            guard var components = URLComponents(string: text), components.scheme == "http",
+                  let host = components.host, !host.isEmpty, components.path.count > 1
+            else { throw error(urlNode, "\(key).icecast", "expected http://source:PASSWORD@HOST:PORT/MOUNT") }
+            var password = components.password
+            if let fileNode = fields["passwordFile"] {
+                password = try secret(fromFile: fileNode, key: "\(key).passwordFile")
+            }
+            guard let password, !password.isEmpty else {
+                throw error(urlNode, "\(key).icecast", "no password: put it in the URL or in passwordFile")
+            }
+            let user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? "source"
+            components.user = nil
+            components.password = nil
+            var output = IcecastOutputConfig(url: components.url!, user: user, password: password)
+            if let node = fields["reconnect"] {
+                guard let policy = try reconnect(node, key: "\(key).reconnect") else {
+                    throw error(node, "\(key).reconnect", "an output always reconnects; give its delays")
+                }
+                output.reconnect = policy
+            }
+            return output
+        }
+    }
+
+    /// A password kept in a file, such as a systemd credential: its first line.
+    private func secret(fromFile node: Node, key: String) throws -> String {
+        let path = resolve(try string(node, key: key))
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+              let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty
+        else { throw error(node, key, "cannot read a password from \(path)") }
+        return String(line)
+    }
+
+    /// A mount path such as `/jazz.mp3`: a slash, then characters a URL path carries as they are.
+    private func mount(_ node: Node, key: String) throws -> String {
+        let text = try string(node, key: key)
+        let allowed = "-._~!$&'()*+,;=:@/"
+        guard text.count > 1, text.hasPrefix("/"),
+              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0)) })
+        else { throw error(node, key, "expected a path such as /jazz.mp3 (got '\(text)')") }
+        return text
     }
 
     private func source(_ fields: [String: Node], in node: Node, key: String) throws -> SourceConfig {

@@ -7,11 +7,15 @@ public struct DaemonConfig: Equatable, Sendable {
     public var streams: [StreamConfig]
     /// Where Prometheus reads the metrics, or nil for no metrics.
     public var metrics: MetricsAddress?
+    /// The HTTP server that serves every stream as an Icecast-style mount, or nil for none.
+    public var http: HTTPServerConfig?
 
-    public init(controlSocket: String? = nil, streams: [StreamConfig], metrics: MetricsAddress? = nil) {
+    public init(controlSocket: String? = nil, streams: [StreamConfig], metrics: MetricsAddress? = nil,
+                http: HTTPServerConfig? = nil) {
         self.controlSocket = controlSocket
         self.streams = streams
         self.metrics = metrics
+        self.http = http
     }
 }
 
@@ -24,7 +28,7 @@ public enum MetricsAddress: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .tcp(let host, let port): TCPAddressText.format(host: host, port: port)
         case .unix(let path): path
         }
     }
@@ -36,12 +40,22 @@ public struct StreamConfig: Equatable, Sendable {
     public var source: SourceConfig
     public var socket: SocketConfig
     public var limits: SubscriberLimits
+    /// The path the HTTP server serves the stream at: `/NAME` unless configured.
+    public var mount: String
+    /// Whether the HTTP server serves the stream (when the daemon has one).
+    public var http: Bool
+    /// Icecast mounts the stream pushes itself to.
+    public var outputs: [IcecastOutputConfig]
 
-    public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init()) {
+    public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
+                mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = []) {
         self.name = name
         self.source = source
         self.socket = socket
         self.limits = limits
+        self.mount = mount ?? "/\(name)"
+        self.http = http
+        self.outputs = outputs
     }
 }
 

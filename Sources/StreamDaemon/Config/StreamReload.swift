@@ -2,10 +2,10 @@
 enum StreamReload: Equatable {
     /// Nothing changed: the stream and its subscribers are left alone.
     case keep
-    /// Only the subscriber limits, or the socket's mode, owner or group, changed: they are applied to the running
-    /// stream, whose subscribers stay connected.
+    /// Only the subscriber limits, the HTTP mount, or the socket's mode, owner or group, changed: they are applied
+    /// to the running stream, whose subscribers stay connected.
     case adjust(to: StreamConfig)
-    /// The source or the socket's path changed, or a socket setting went back to its default (which only a new
+    /// The source, the outputs or the socket's path changed, or a socket setting went back to its default (which only a new
     /// socket file gets): the stream ends, its subscribers told `restartedByReload`, and starts again.
     case restart
     /// The stream is gone from the configuration: it ends, its subscribers told `removedByReload`.
@@ -18,7 +18,7 @@ enum StreamReload: Equatable {
         }
         if new == old {
             self = .keep
-        } else if new.source == old.source && old.socket.canBeAdjusted(to: new.socket) {
+        } else if new.source == old.source && new.outputs == old.outputs && old.socket.canBeAdjusted(to: new.socket) {
             self = .adjust(to: new)
         } else {
             self = .restart

@@ -22,6 +22,10 @@ final class Hub {
     private var lastMetadata: [(source: String, message: ByteBuffer)] = []
     /// The last `source` event of a network source.
     private var lastSource: ByteBuffer?
+    /// What HTTP listeners are told in their response's head, once the stream's format is known.
+    private(set) var mountInfo: MountInfo?
+    /// The ICY metadata block of the current title, for HTTP listeners.
+    private var lastICYMetadata: QueuedMessage?
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -47,18 +51,24 @@ final class Hub {
     /// Bytes written to every subscriber, present and past.
     var sentBytes: Int { subscribers.reduce(departedSentBytes) { $0 + $1.sentBytes } }
 
-    /// Adds a subscriber: it gets the welcome, the current state it would be sent live (properties, metadata,
-    /// the source's condition), and its burst.
-    func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer, now: NIODeadline = .now()) -> Subscriber {
-        let subscriber = Subscriber(id: nextSubscriberID, hello: hello, sink: sink, limits: limits, now: now)
+    /// Adds a subscriber: it gets the welcome (an HTTP listener has written its response's head itself), the
+    /// current state it would be sent live (properties, metadata, the source's condition, the ICY title), and
+    /// its burst.
+    func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer?, transport: Subscriber.Transport = .socket,
+             now: NIODeadline = .now()) -> Subscriber {
+        let subscriber = Subscriber(
+            id: nextSubscriberID, hello: hello, transport: transport, sink: sink, limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
         subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcmEncoding) }
-        var opening = [welcome]
+        var opening = welcome.map { [$0] } ?? []
         opening += properties.filter { subscriber.wanted & Audience.of($0.id) != 0 }.map(\.message)
         if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
         if subscriber.wanted & Audience.streamStatus != 0, let lastSource { opening.append(lastSource) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
+        if subscriber.wanted & Audience.icyMetadata != 0, let lastICYMetadata {
+            _ = subscriber.enqueue(lastICYMetadata, now: now)
+        }
         if hello.kinds.contains(.packets) {
             for message in burst(seconds: hello.burstSeconds) {
                 _ = subscriber.enqueue(message, now: now)
@@ -91,6 +101,8 @@ final class Hub {
             case .packet(let packet): publishPacket(packet)
             case .pcm(let buffers): publishPCM(buffers)
             case .end(let buffer): end(buffer)
+            case .mountInfo(let info): mountInfo = info
+            case .icyMetadata(let block): publishICYMetadata(block)
             }
         }
         flush()
@@ -123,6 +135,13 @@ final class Hub {
     func publishSource(_ message: ByteBuffer) {
         lastSource = message
         publish(QueuedMessage(buffer: message, audio: nil), to: Audience.streamStatus)
+    }
+
+    /// A new title for HTTP listeners; newcomers get the last one.
+    func publishICYMetadata(_ block: ByteBuffer) {
+        let message = QueuedMessage(buffer: block, audio: nil, isICYMetadata: true)
+        lastICYMetadata = message
+        publish(message, to: Audience.icyMetadata)
     }
 
     func publishPacket(_ message: QueuedMessage) {
@@ -226,6 +245,8 @@ enum Audience {
     static let everyone = UInt8.max
     /// `source` events are the stream's status: for the subscribers of its metadata or properties.
     static let streamStatus = Hello.Kind.metadata.bit | Hello.Kind.properties.bit
+    /// ICY metadata blocks, for HTTP listeners only: a bit no `Hello.Kind` uses.
+    static let icyMetadata: UInt8 = 1 << 7
     /// Properties without which packets cannot be decoded: a subscriber of packets gets them even when it did
     /// not ask for properties.
     static let packetFormat: Set<AudioFileStreamPropertyID> = [.dataFormat, .magicCookieData]

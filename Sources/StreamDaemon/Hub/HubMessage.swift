@@ -15,4 +15,8 @@ enum HubMessage: Sendable {
     case pcm([WirePCMEncoding: QueuedMessage])
     /// The end event: the stream is over.
     case end(ByteBuffer)
+    /// What HTTP listeners' response heads say from now on; nil when they cannot be served the stream's format.
+    case mountInfo(MountInfo?)
+    /// An ICY metadata block with the stream's new title, for HTTP listeners.
+    case icyMetadata(ByteBuffer)
 }

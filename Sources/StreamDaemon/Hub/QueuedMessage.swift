@@ -5,6 +5,9 @@ struct QueuedMessage: Sendable {
     let buffer: ByteBuffer
     /// What audio it carries, or nil for an event, which is never dropped.
     let audio: AudioSpan?
+    /// Whether `buffer` is an ICY metadata block for HTTP listeners (`ICYMetadataBlock`) rather than a wire
+    /// message.
+    var isICYMetadata = false
 }
 
 /// The audio a packet or PCM message carries: what the overflow policy counts.
@@ -16,4 +19,11 @@ struct AudioSpan: Sendable {
     let sampleRate: Int
 
     var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}
+
+extension ByteBuffer {
+    /// The packet bytes of a wire `packet` message (its last `bytes` bytes), for sinks that send the audio alone.
+    func packetPayload(bytes: Int) -> ByteBuffer? {
+        getSlice(at: readerIndex + WireProtocol.headerSize + WireProtocol.packetFieldsSize, length: bytes)
+    }
 }

@@ -7,8 +7,19 @@ import NIOCore
 /// event saying how many. A subscriber that keeps dropping for `disconnectAfter` seconds is disconnected.
 /// Confined to its stream's event loop.
 final class Subscriber {
+    /// How a subscriber is connected: what it is told and how it counts in the status.
+    enum Transport: Sendable {
+        /// The wire protocol on a stream's Unix socket.
+        case socket
+        /// An HTTP listener of the stream's mount: its audio, and ICY metadata blocks.
+        case http
+        /// An Icecast server the stream pushes itself to: its audio and titles.
+        case output
+    }
+
     let id: Int
     let hello: Hello
+    let transport: Transport
     /// The hello's kinds as bits (`Hello.Kind.bit`), tested for every message.
     let wanted: UInt8
     let connectedAt: NIODeadline
@@ -32,10 +43,12 @@ final class Subscriber {
     private(set) var droppedPackets = 0
     private(set) var sentBytes = 0
 
-    init(id: Int, hello: Hello, sink: SubscriberSink, limits: SubscriberLimits, now: NIODeadline) {
+    init(id: Int, hello: Hello, transport: Transport = .socket, sink: SubscriberSink, limits: SubscriberLimits,
+         now: NIODeadline) {
         self.id = id
         self.hello = hello
-        wanted = hello.kinds.reduce(0) { $0 | $1.bit }
+        self.transport = transport
+        wanted = hello.kinds.reduce(transport == .socket ? 0 : Audience.icyMetadata) { $0 | $1.bit }
         self.sink = sink
         self.limits = limits
         connectedAt = now
@@ -70,12 +83,12 @@ final class Subscriber {
             if let audio = message.audio {
                 queuedSeconds -= audio.seconds
                 if let overflow = pendingOverflow {
-                    send(Self.overflowEvent(overflow, resumingAt: audio.offset))
+                    send(QueuedMessage(buffer: Self.overflowEvent(overflow, resumingAt: audio.offset), audio: nil))
                     pendingOverflow = nil
                 }
             }
             if message.audio == nil { queuedEventBytes -= message.buffer.readableBytes }
-            send(message.buffer)
+            send(message)
             wrote = true
         }
         if queue.isEmpty {
@@ -96,7 +109,7 @@ final class Subscriber {
     /// The subscriber's part of `audiostream status`.
     func status(now: NIODeadline) -> JSON {
         .object([
-            ("id", .number(id)),
+            ("id", .number(id)), ("transport", .string("\(transport)")),
             ("kinds", .array(Hello.Kind.allCases.filter(hello.kinds.contains).map { .string($0.rawValue) })),
             ("lagSeconds", .double((queuedSeconds * 1000).rounded() / 1000)),
             ("droppedPackets", .number(droppedPackets)), ("bytesOut", .number(sentBytes)),
@@ -109,9 +122,8 @@ final class Subscriber {
         sink.close(afterPendingWrites: false)
     }
 
-    private func send(_ buffer: ByteBuffer) {
-        sentBytes += buffer.readableBytes
-        sink.write(buffer)
+    private func send(_ message: QueuedMessage) {
+        sentBytes += sink.write(message)
     }
 
     /// Drops the oldest audio message, keeping events in place. False when the queue holds no audio.

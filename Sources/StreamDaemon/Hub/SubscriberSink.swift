@@ -5,7 +5,17 @@ protocol SubscriberSink: AnyObject {
     /// Whether the sink takes more now; when it turns true again it calls the subscriber's `drain()`.
     var isWritable: Bool { get }
     func write(_ message: ByteBuffer)
+    /// Writes a queued message in the sink's own protocol and returns the bytes that go out. By default the
+    /// message's wire encoding, as `write(_:)` takes it; an HTTP listener writes the audio alone.
+    func write(_ message: QueuedMessage) -> Int
     func flush()
     /// Closes the connection, at once or once everything written so far has gone out.
     func close(afterPendingWrites: Bool)
+}
+
+extension SubscriberSink {
+    func write(_ message: QueuedMessage) -> Int {
+        write(message.buffer)
+        return message.buffer.readableBytes
+    }
 }

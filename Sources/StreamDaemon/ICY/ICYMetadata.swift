@@ -91,7 +91,7 @@ public struct ICYMetadata: Equatable, Sendable {
 }
 
 extension Substring {
-    fileprivate var trimmingSpaces: Substring {
+    var trimmingSpaces: Substring {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }
         return self[first...last]

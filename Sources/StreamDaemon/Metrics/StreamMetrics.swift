@@ -11,6 +11,7 @@ final class StreamMetrics {
     let decodeErrors: Counter
     let droppedPackets: Counter
     private let subscribers: Gauge
+    private let listeners: Gauge
     private let name: String
     /// Each subscriber's lag gauge, by subscriber id.
     private var lags: [Int: Gauge] = [:]
@@ -28,18 +29,21 @@ final class StreamMetrics {
         decodeErrors = Counter(label: "audiostream_decode_errors_total", dimensions: dimensions)
         droppedPackets = Counter(label: "audiostream_dropped_packets_total", dimensions: dimensions)
         subscribers = Gauge(label: "audiostream_subscribers", dimensions: dimensions)
+        listeners = Gauge(label: "audiostream_http_listeners", dimensions: dimensions)
     }
 
-    /// Sets the subscriber gauges from the current subscribers' ids and lags; call on the stream's loop.
-    func update(lags current: [(id: Int, seconds: Double)]) {
+    /// Sets the subscriber and listener gauges from the current subscribers' ids, lags and transports; call on
+    /// the stream's loop.
+    func update(lags current: [(id: Int, seconds: Double, transport: Subscriber.Transport)]) {
         guard !destroyed else { return }
-        subscribers.record(current.count)
+        subscribers.record(current.count { $0.transport == .socket })
+        listeners.record(current.count { $0.transport == .http })
         let ids = Set(current.map(\.id))
         for (id, gauge) in lags where !ids.contains(id) {
             gauge.destroy()
             lags[id] = nil
         }
-        for (id, seconds) in current {
+        for (id, seconds, _) in current {
             let gauge = lags[id] ?? Gauge(
                 label: "audiostream_subscriber_lag_seconds", dimensions: [("stream", name), ("subscriber", String(id))])
             lags[id] = gauge
@@ -54,5 +58,6 @@ final class StreamMetrics {
         destroyed = true
         for metric in [bytesIn, packets, resyncs, skippedBytes, reconnects, decodeErrors, droppedPackets] { metric.destroy() }
         subscribers.destroy()
+        listeners.destroy()
     }
 }

@@ -31,8 +31,10 @@ final class StreamPipeline {
     private var announced: [AudioFileStreamPropertyID: String] = [:]
     /// The parser's type hint, from an HTTP content type.
     private var typeHint: AudioFileType?
+    private var listenerAnnouncements: ListenerAnnouncements
 
-    init(hubs: HubGroup, logger: Logger, metrics: StreamMetrics) {
+    init(streamName: String, hubs: HubGroup, logger: Logger, metrics: StreamMetrics) {
+        listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
         self.logger = logger
         statistics = StreamStatistics(metrics: metrics)
@@ -65,6 +67,7 @@ final class StreamPipeline {
         guard station != self.station else { return }
         self.station = station
         received(.station(station))
+        send(listenerAnnouncements.noteStation(station))
     }
 
     /// A network source connected, lost its connection or will try again: subscribers hear it at once.
@@ -102,9 +105,17 @@ final class StreamPipeline {
     }
 
     private func publish(_ metadata: SourceMetadata, at offset: Int64) {
-        let source = if case .icy = metadata { "icy" } else { "http" }
         let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
-        hubs.send(.metadata(source: source, buffer))
+        if case .icy(let icy) = metadata {
+            hubs.send(.metadata(source: "icy", buffer))
+            send(listenerAnnouncements.note(NowPlaying(icy)))
+        } else {
+            hubs.send(.metadata(source: "http", buffer))
+        }
+    }
+
+    private func send(_ message: HubMessage?) {
+        if let message { hubs.send(message) }
     }
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
@@ -120,8 +131,10 @@ final class StreamPipeline {
             announced[id] = text
             statistics.note(id, value)
             hubs.send(.property(id, message(event)))
+            if case .fileType(let type) = value { send(listenerAnnouncements.noteFileType(type)) }
         case .metadata(let metadata):
             hubs.send(.metadata(source: metadata.metadata.source, message(event)))
+            send(listenerAnnouncements.note(NowPlaying(metadata.metadata.tags)))
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
             // What was found at the discontinuity's offset (a new connection's station) belongs after it.

@@ -7,6 +7,8 @@ public struct HTTPStreamInfo: Equatable, Sendable {
     public var name: String?
     public var genre: String?
     public var url: String?
+    /// `icy-description`.
+    public var description: String?
     /// `icy-br`: the announced bit rate in kb/s.
     public var bitRate: Int?
     /// `icy-metaint`: audio bytes between metadata blocks, or nil when the body holds none.
@@ -20,6 +22,7 @@ public struct HTTPStreamInfo: Equatable, Sendable {
         name = value("icy-name")
         genre = value("icy-genre")
         url = value("icy-url")
+        description = value("icy-description")
         // Some servers send "128,128" (two values); the first is the bit rate.
         bitRate = value("icy-br").flatMap { Int($0.prefix { $0.isNumber }) }
         metaint = value("icy-metaint").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
@@ -30,7 +33,7 @@ public struct HTTPStreamInfo: Equatable, Sendable {
         .object([
             ("event", .string("metadata")), ("source", .string("http")), ("offset", .number(offset)),
             ("name", .optional(name, JSON.string)), ("genre", .optional(genre, JSON.string)),
-            ("url", .optional(url, JSON.string)), ("bitRate", .optional(bitRate) { .number($0) }),
+            ("url", .optional(url, JSON.string)), ("description", .optional(description, JSON.string)), ("bitRate", .optional(bitRate) { .number($0) }),
             ("contentType", .optional(contentType, JSON.string)),
         ])
     }

@@ -28,7 +28,7 @@ final class IcecastServer {
     let folder: URL
     /// The port Icecast listens on, on 127.0.0.1 only.
     let port: UInt16
-    let sourcePassword = "source-" + IcecastServer.randomToken()
+    let sourcePassword: String
     let adminUser = "admin"
     let adminPassword = "admin-" + IcecastServer.randomToken()
     /// Bytes of audio between metadata blocks for listeners that ask for metadata.
@@ -45,10 +45,15 @@ final class IcecastServer {
     ///   - folder: where the configuration and logs go; a fresh folder under /tmp, removed again by `deinit`, if
     ///     nil. A given folder is left in place; it must be reachable by user `nobody` when running as root.
     ///   - metadataInterval: `icy-metaint` for every mount; Icecast's default (16000) if nil.
+    ///   - relaying: XML added to the configuration, such as `<relay>` or `<master-server>` settings.
+    ///   - port: the port to listen on, such as a stopped server's; a free one if nil.
+    ///   - sourcePassword: a random one if nil.
     ///   - timeout: how long Icecast may take to listen.
     /// - Throws: `Failure.toolMissing` without Icecast, `Failure.exited` or `Failure.timedOut` (with the logs) if
     ///   it does not come up.
-    init(folder: URL? = nil, metadataInterval: Int? = nil, timeout: TimeInterval = 20) throws {
+    init(folder: URL? = nil, metadataInterval: Int? = nil, relaying: String = "", port fixedPort: UInt16? = nil,
+         sourcePassword: String? = nil, timeout: TimeInterval = 20) throws {
+        self.sourcePassword = sourcePassword ?? "source-" + IcecastServer.randomToken()
         guard let binary = Self.tool(["icecast2", "icecast"]) else { throw Failure.toolMissing("icecast2") }
         guard let share = Self.shareFolder() else {
             throw Failure.toolMissing("Icecast's web and admin folders (/usr/share/icecast2/{web,admin})")
@@ -77,23 +82,29 @@ final class IcecastServer {
         var attempt = 0
         while true {
             attempt += 1
-            let port = try FreePort.pick()
+            let port = try fixedPort ?? FreePort.pick()
             let configFile = home.appendingPathComponent("icecast.xml")
-            try Self.config(port: port, sourcePassword: sourcePassword, adminUser: adminUser,
+            try Self.config(port: port, sourcePassword: self.sourcePassword, adminUser: adminUser,
                             adminPassword: adminPassword, logs: logsFolder, share: share, owner: owner,
-                            metadataInterval: metadataInterval)
+                            metadataInterval: metadataInterval, relaying: relaying)
                 .write(to: configFile, atomically: true, encoding: .utf8)
             let process = try Self.launch(binary, arguments: ["-c", configFile.path], output: outputFile)
             let logs = { Self.readLogs(logs: logsFolder, output: outputFile) }
             do {
                 try Self.poll("Icecast to listen on 127.0.0.1:\(port)", timeout: timeout, log: logs) {
                     guard process.isRunning else { throw Failure.exited("icecast", log: logs()) }
-                    return FreePort.accepts(port) && process.isRunning
+                    // Icecast's own statistics, not just an open port: a process of another test may have taken
+                    // the port between its pick and Icecast's bind, and Icecast then exits.
+                    let stats = try? Self.get(port: port, path: "/status-json.xsl", timeout: 1)
+                    return process.isRunning && stats?.status == 200
+                        && stats.map { String(decoding: $0.body, as: UTF8.self).contains("icestats") } == true
                 }
                 self.port = port
                 server = process
                 return
             } catch Failure.exited where attempt < 3 {
+                // A fixed port may still be held by the server before: give it a moment.
+                if fixedPort != nil { usleep(500_000) }
                 continue
             } catch {
                 Self.end(process)
@@ -461,7 +472,7 @@ final class IcecastServer {
 
     private static func config(port: UInt16, sourcePassword: String, adminUser: String, adminPassword: String,
                                logs: URL, share: URL, owner: (user: String, group: String, uid: uid_t, gid: gid_t)?,
-                               metadataInterval: Int?) -> String {
+                               metadataInterval: Int?, relaying: String) -> String {
         let changeOwner = owner.map {
             "<changeowner><user>\(xmlEscaped($0.user))</user><group>\(xmlEscaped($0.group))</group></changeowner>"
         } ?? ""
@@ -494,6 +505,7 @@ final class IcecastServer {
                     <bind-address>127.0.0.1</bind-address>
                 </listen-socket>
                 \(mount)
+                \(relaying)
                 <fileserve>1</fileserve>
                 <paths>
                     <basedir>\(xmlEscaped(share.path))</basedir>

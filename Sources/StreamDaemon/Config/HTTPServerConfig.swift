@@ -1,0 +1,29 @@
+/// The HTTP server for players and Icecast relays (`http:` in `config.yaml`).
+public struct HTTPServerConfig: Equatable, Sendable {
+    /// The IP address to listen on: loopback unless the operator chooses to be reachable.
+    public var host: String
+    public var port: Int
+    /// The password Icecast's master/slave relaying sends for `/admin/streamlist.txt`, or nil to refuse that
+    /// request.
+    public var relayPassword: String?
+    /// Seconds a client may take to send its request head before its connection is closed.
+    public var headerTimeout: Double
+
+    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = 10) {
+        self.host = host
+        self.port = port
+        self.relayPassword = relayPassword
+        self.headerTimeout = headerTimeout
+    }
+
+    /// `HOST:PORT`, as configured.
+    public var address: String { TCPAddressText.format(host: host, port: port) }
+}
+
+/// A TCP address as `config.yaml` writes it.
+enum TCPAddressText {
+    /// `HOST:PORT`, with an IPv6 host in brackets.
+    static func format(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}

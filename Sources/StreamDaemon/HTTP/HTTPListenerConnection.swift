@@ -1,0 +1,125 @@
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP client: reads its request head, then answers it, or joins the stream's hub on its event loop as a
+/// listener and writes the stream's packets (with ICY metadata blocks if asked) until either side closes.
+///
+/// As the only handler of its channel, it writes audio straight to the socket. Confined to its event loop.
+final class HTTPListenerConnection: SubscriberChannelHandler {
+    private let server: HTTPServer
+    /// The request head received so far, until it is complete.
+    private var received: ByteBuffer?
+    /// Bytes of `received` already searched for the head's end.
+    private var searched = 0
+    /// Set once the request is read: anything the client sends later is dropped.
+    private var answered = false
+    /// Metadata blocks for a listener that asked for them.
+    private var interleaver: ICYInterleaver?
+
+    init(server: HTTPServer) {
+        self.server = server
+        super.init(requestTimeout: server.headerTimeout, role: "HTTP listener")
+    }
+
+    override func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
+        var bytes = unwrapInboundIn(data)
+        if received == nil {
+            received = bytes
+        } else {
+            received!.writeBuffer(&bytes)
+        }
+        switch HTTPListenerRequest.parse(received!.readableBytesView, searched: searched) {
+        case .incomplete:
+            searched = received!.readableBytes
+            return
+        case .refused(let status, let reason):
+            let allow = status == .methodNotAllowed ? [("Allow", "GET, HEAD")] : []
+            finish(with: HTTPResponse.refusal(status, http11: false, reason: reason, fields: allow), context: context)
+        case .request(let request):
+            answer(request, context: context)
+        }
+        received = nil
+        answered = true
+        requestArrived()
+    }
+
+    private func answer(_ request: HTTPListenerRequest, context: ChannelHandlerContext) {
+        let http11 = request.isHTTP11
+        if request.path == "/status.json" {
+            answerStatus(request, context: context)
+        } else if request.path == "/admin/streamlist.txt" {
+            guard server.acceptsRelay(authorization: request.header("authorization")) else {
+                let challenge = [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")]
+                return finish(with: HTTPResponse.refusal(.unauthorized, http11: http11, reason: "relay password needed",
+                                                         fields: challenge), context: context)
+            }
+            let list = server.mounts.paths.map { $0 + "\n" }.joined()
+            finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
+        } else if let stream = server.mounts.stream(at: request.path) {
+            listen(to: stream, request, context: context)
+        } else {
+            finish(with: HTTPResponse.refusal(.notFound, http11: http11, reason: "no stream at \(request.path)"),
+                   context: context)
+        }
+    }
+
+    /// The listener's response head, then the stream: the hub's burst from a packet boundary and the live packets.
+    private func listen(to stream: StreamService, _ request: HTTPListenerRequest, context: ChannelHandlerContext) {
+        guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else {
+            let reason = "the stream has no audio yet, or its format cannot be served over HTTP"
+            return finish(with: HTTPResponse.refusal(.serviceUnavailable, http11: request.isHTTP11, reason: reason),
+                          context: context)
+        }
+        let metaint = request.wantsICYMetadata ? server.metaint : nil
+        let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
+        guard request.method == .get else { return finish(with: head, context: context) }
+        context.write(wrapOutboundOut(head), promise: nil)
+        interleaver = metaint.map(ICYInterleaver.init)
+        join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
+             transport: .http, context: context)
+    }
+
+    private func answerStatus(_ request: HTTPListenerRequest, context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        server.status().hop(to: context.eventLoop).whenComplete { result in
+            let (handler, context) = loopBound.value
+            switch result {
+            case .success(let json):
+                handler.finish(with: handler.complete(request, contentType: "application/json", body: json.text),
+                               context: context)
+            case .failure(let error):
+                handler.finish(with: HTTPResponse.refusal(.internalServerError, http11: request.isHTTP11,
+                                                          reason: "\(error)"), context: context)
+            }
+        }
+    }
+
+    /// A complete answer to `request`: a HEAD gets the head alone.
+    private func complete(_ request: HTTPListenerRequest, contentType: String, body: String) -> ByteBuffer {
+        HTTPResponse.complete(.ok, http11: request.isHTTP11, contentType: contentType, body: body,
+                              headOnly: request.method == .head)
+    }
+
+    // MARK: - SubscriberSink
+
+    /// Packets go out as their bytes, with ICY blocks between them when asked; titles wait for the next block;
+    /// events are the wire protocol's and mean nothing to an HTTP listener.
+    override func write(_ message: QueuedMessage) -> Int {
+        if message.isICYMetadata {
+            interleaver?.announce(message.buffer)
+            return 0
+        }
+        guard let audio = message.audio, let bytes = message.buffer.packetPayload(bytes: audio.bytes) else { return 0 }
+        guard interleaver != nil else {
+            write(bytes)
+            return bytes.readableBytes
+        }
+        var written = 0
+        interleaver!.interleave(bytes) { piece in
+            written += piece.readableBytes
+            write(piece)
+        }
+        return written
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The daemon's HTTP server: every served stream at its mount for players and Icecast relays, `/status.json`,
+/// and `/admin/streamlist.txt` for Icecast's master/slave relaying.
+///
+/// Connections are spread over every event loop and each listener joins the hub of its own loop, exactly as a
+/// socket subscriber does.
+final class HTTPServer: Sendable {
+    let mounts = HTTPMounts()
+    let config: HTTPServerConfig
+    /// The daemon's streams and their listeners, for `/status.json`.
+    let status: @Sendable () -> EventLoopFuture<JSON>
+    /// Audio bytes between ICY metadata blocks: Icecast's default, which players and relays expect.
+    let metaint = 16000
+    /// Recent audio a listener gets at once (within its stream's `historySeconds` and `queueSeconds`), so that
+    /// playback starts without waiting for the buffer to fill in real time.
+    let burstSeconds = 2.0
+
+    init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
+        self.config = config
+        self.status = status
+    }
+
+    /// How long a client may take to send its request head.
+    var headerTimeout: TimeAmount { .nanoseconds(Int64(config.headerTimeout * 1e9)) }
+
+    /// Listens on the configured address.
+    func start(group: EventLoopGroup) -> EventLoopFuture<Channel> {
+        ServerBootstrap.forSubscribers(group: group.next(), childGroup: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(HTTPListenerConnection(server: self))
+                }
+            }
+            .bind(host: config.host, port: config.port)
+    }
+
+    /// Whether `authorization` (the header's value) is Basic authentication with the relay password; any user
+    /// name is accepted, as Icecast's `<master-username>` may be set to anything.
+    func acceptsRelay(authorization: String?) -> Bool {
+        guard let password = config.relayPassword, let authorization,
+              authorization.lowercased().hasPrefix("basic "),
+              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+              let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
+        else { return false }
+        return Self.constantTimeEqual(Array(decoded[decoded.index(after: colon)...]), Array(password.utf8))
+    }
+
+    /// Compares without stopping at the first difference, so the time taken tells nothing of the password.
+    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,243 @@
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Pushes a stream to an Icecast mount as its source: `PUT` with `Expect: 100-continue`, then the stream's packets
+/// at real-time pace, its titles through Icecast's admin interface; after any failure, connects again with
+/// backoff and jitter.
+///
+/// Once connected it is a subscriber of the stream's hub on the stream's loop, so a server that cannot keep up
+/// loses packets and is dropped by the same policy as any subscriber, and never delays the source, the
+/// subscribers or the other outputs. Confined to the stream's event loop.
+final class IcecastOutput: SubscriberSink, @unchecked Sendable {
+    let config: IcecastOutputConfig
+    private let eventLoop: EventLoop
+    private let hub: Hub
+    private let logger: Logger
+    private var backoff: ReconnectBackoff
+    private var state = State.idle
+    private var retry: Scheduled<Void>?
+    /// Numbers connections, so that late events of an abandoned one are ignored.
+    private var attempt = 0
+    private(set) var reconnects = 0
+    private(set) var lastError: String?
+    /// The real-time clock of the current connection.
+    private var pacer = RealTimePacer()
+    private var wake: Scheduled<Void>?
+
+    /// How long to wait for the stream's format before the first connection.
+    static let formatWait = TimeAmount.seconds(1)
+    static let connectTimeout = TimeAmount.seconds(10)
+    /// A connection that streamed this long was healthy: the next failure waits the initial delay again.
+    static let healthyAfter = TimeAmount.seconds(30)
+
+    private enum State {
+        case idle
+        /// Connecting, or waiting for Icecast's `100 Continue`.
+        case opening(Channel)
+        case streaming(Channel, Subscriber, since: NIODeadline)
+        case stopped
+    }
+
+    init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger) {
+        self.config = config
+        self.hub = hub
+        self.eventLoop = eventLoop
+        var logger = logger
+        logger[metadataKey: "output"] = "\(config.url.absoluteString)"
+        self.logger = logger
+        backoff = ReconnectBackoff(policy: config.reconnect)
+    }
+
+    /// Whether audio is being sent now.
+    var isConnected: Bool {
+        if case .streaming = state { return true }
+        return false
+    }
+
+    func start() {
+        eventLoop.preconditionInEventLoop()
+        connect()
+    }
+
+    /// Closes the connection and cancels any attempt to come.
+    func stop() {
+        eventLoop.preconditionInEventLoop()
+        retry?.cancel()
+        wake?.cancel()
+        let previous = state
+        state = .stopped
+        switch previous {
+        case .opening(let channel): channel.close(promise: nil)
+        case .streaming(let channel, let subscriber, _):
+            hub.remove(subscriber)
+            channel.close(promise: nil)
+        case .idle, .stopped: break
+        }
+    }
+
+    private func connect() {
+        guard case .idle = state else { return }
+        guard let info = hub.mountInfo, let host = config.url.host else {
+            // The stream's format is not known yet: nothing has failed, so look again soon.
+            retry = eventLoop.scheduleTask(in: Self.formatWait) { [self] in connect() }
+            return
+        }
+        attempt += 1
+        let attempt = attempt
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(Self.connectTimeout)
+            .channelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .channelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        IcecastResponseReader(onStatus: { [self] in answered($0, attempt: attempt) },
+                                              onClose: { [self] in failed("connection closed", attempt: attempt) }),
+                        WritabilityRelay { [self] in if self.attempt == attempt { drainWhenWritable() } })
+                }
+            }
+            .connect(host: host, port: config.url.port ?? 80)
+            .whenComplete { [self] result in
+                switch result {
+                case .success(let channel):
+                    guard self.attempt == attempt, case .idle = state else { return channel.close(promise: nil) }
+                    state = .opening(channel)
+                    channel.writeAndFlush(IcecastSourceRequest.put(config, info: info), promise: nil)
+                case .failure(let error):
+                    failed("\(error)", attempt: attempt)
+                }
+            }
+    }
+
+    /// Icecast answered the `PUT`: `100 Continue` (or `200 OK` from a server that skips it) opens the mount.
+    private func answered(_ status: Int?, attempt: Int) {
+        guard self.attempt == attempt, case .opening(let channel) = state else { return }
+        guard status == 100 || status == 200 else {
+            return failed(status.map { "Icecast answered \($0)" } ?? "not an HTTP answer", attempt: attempt)
+        }
+        pacer = RealTimePacer()
+        let subscriber = hub.add(self, hello: Hello(kinds: [.packets]), welcome: nil, transport: .output)
+        state = .streaming(channel, subscriber, since: .now())
+        if reconnects > 0 || lastError != nil { logger.info("source connected again") }
+        subscriber.drain()
+    }
+
+    /// Logs the failure and connects again after the backoff's wait.
+    private func failed(_ reason: String, attempt: Int) {
+        guard self.attempt == attempt else { return }
+        let since: NIODeadline?
+        switch state {
+        case .opening(let channel):
+            channel.close(promise: nil)
+            since = nil
+        case .streaming(let channel, let subscriber, let connectedAt):
+            hub.remove(subscriber)
+            channel.close(promise: nil)
+            since = connectedAt
+        case .idle:
+            since = nil
+        case .stopped:
+            return
+        }
+        if let since, NIODeadline.now() - since >= Self.healthyAfter { backoff.reset() }
+        wake?.cancel()
+        wake = nil
+        state = .idle
+        lastError = reason
+        self.attempt += 1
+        guard let delay = backoff.nextDelay() else { return }
+        reconnects += 1
+        logger.warning("Icecast output lost: \(reason); connecting again in \(Double(delay.nanoseconds) / 1e9) s")
+        retry = eventLoop.scheduleTask(in: delay) { [self] in connect() }
+    }
+
+    private var channel: Channel? {
+        switch state {
+        case .opening(let channel), .streaming(let channel, _, _): channel
+        case .idle, .stopped: nil
+        }
+    }
+
+    private func drainWhenWritable() {
+        guard case .streaming(_, let subscriber, _) = state, isWritable else { return }
+        subscriber.drain()
+    }
+
+    // MARK: - SubscriberSink
+
+    /// Writable while the socket takes more and the audio sent is not ahead of real time.
+    var isWritable: Bool {
+        guard let channel, channel.isWritable else { return false }
+        return !pacer.isAhead(now: .now())
+    }
+
+    func write(_ message: ByteBuffer) {
+        channel?.write(message, promise: nil)
+    }
+
+    /// Packets go out as their bytes, paced by their durations; a title goes to Icecast's admin interface.
+    func write(_ message: QueuedMessage) -> Int {
+        if message.isICYMetadata {
+            updateTitle(from: message.buffer)
+            return 0
+        }
+        guard let audio = message.audio, let bytes = message.buffer.packetPayload(bytes: audio.bytes) else { return 0 }
+        write(bytes)
+        if let resume = pacer.sent(seconds: audio.seconds, now: .now()), wake == nil {
+            wake = eventLoop.scheduleTask(deadline: resume) { [self] in
+                wake = nil
+                drainWhenWritable()
+            }
+        }
+        return bytes.readableBytes
+    }
+
+    func flush() {
+        channel?.flush()
+    }
+
+    /// The hub dropped the output for staying behind, or the stream ended: a server too slow is tried again.
+    func close(afterPendingWrites: Bool) {
+        guard case .streaming = state else { return }
+        failed(afterPendingWrites ? "the stream ended" : "Icecast fell behind the stream", attempt: attempt)
+    }
+
+    /// Sends the block's title to Icecast, for mounts whose format carries no titles of its own.
+    private func updateTitle(from block: ByteBuffer) {
+        guard ["audio/mpeg", "audio/aac"].contains(hub.mountInfo?.contentType), let host = config.url.host,
+              let title = block.withUnsafeReadableBytes({ ICYMetadata(block: UnsafeRawBufferPointer(rebasing: $0.dropFirst())) })?.streamTitle
+        else { return }
+        let request = IcecastSourceRequest.titleUpdate(config, title: title)
+        let logger = logger
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(Self.connectTimeout)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IcecastResponseReader(onStatus: { status in
+                        if status != 200 { logger.warning("Icecast refused the title: \(status.map(String.init) ?? "no answer")") }
+                        channel.close(promise: nil)
+                    }, onClose: {}))
+                }
+            }
+            .connect(host: host, port: config.url.port ?? 80)
+            .whenComplete { result in
+                switch result {
+                case .success(let channel):
+                    channel.writeAndFlush(request, promise: nil)
+                    // An admin answer is immediate; a server that never answers does not keep the socket.
+                    channel.eventLoop.scheduleTask(in: Self.connectTimeout) { channel.close(promise: nil) }
+                case .failure(let error):
+                    logger.warning("title not sent to Icecast: \(error)")
+                }
+            }
+    }
+
+    /// The output's part of `audiostream status`.
+    var status: JSON {
+        .object([
+            ("icecast", .string(config.url.absoluteString)), ("connected", .bool(isConnected)),
+            ("reconnects", .number(reconnects)), ("lastError", .optional(lastError, JSON.string)),
+        ])
+    }
+}
