@@ -7,7 +7,7 @@ import FixtureSupport
 /// Tests/Fixtures/make_ogg_fixtures.py), in any chunking: chained, multiplexed, continued and damaged streams.
 @Suite struct OggTests {
     @Test func everyFixtureIsThere() {
-        #expect(Fixtures.ogg.count == 16)
+        #expect(Fixtures.ogg.count == 18)
     }
 
     /// What a parse gave: each packet's page, size and frames, and everything else it reported.
@@ -84,18 +84,27 @@ import FixtureSupport
         let last = try #require(parse.packets.last)[2]
         #expect(last - Int64(table.remainderFrames) == Int64(facts["lastPacketTrimmedFrames"] as! Int))
         #expect(parse.warnings.isEmpty)
-        if facts["codec"] as! String == "opus" {
+        switch facts["codec"] as! String {
+        case "opus":
             #expect(format.formatID == AudioFormatID.opus)
             #expect(Int(table.primingFrames) == facts["primingFrames"] as! Int)
             #expect(table.validFrames == Int64(facts["decodedFrames"] as! Int))
             #expect(parse.cookies.first?.starts(with: Array("OpusHead".utf8)) == true)
-        } else {
+        case "vorbis":
             #expect(format.formatID == AudioFormatID.vorbis)
             // Xiph lacing of the three headers: count less one, then the sizes of the first two.
             let cookie = try #require(parse.cookies.first)
             #expect(cookie.first == 2 && cookie[1] == 30)
             let headers = try #require(cookie[2...].firstIndex { $0 != 255 }) + 1
             #expect(cookie[headers...].starts(with: [1] + Array("vorbis".utf8)))
+        default:
+            #expect(format.formatID == AudioFormatID.flac)
+            #expect(format.formatFlags == (facts["bitsPerSample"] as! Int == 24 ? 3 : 1))
+            // STREAMINFO: 34 bytes, the rate in its 20 bits from byte 10.
+            let cookie = try #require(parse.cookies.first)
+            #expect(cookie.count == 34)
+            #expect(Int(cookie[10]) << 12 | Int(cookie[11]) << 4 | Int(cookie[12] >> 4) == facts["sampleRate"] as! Int)
+            #expect(parse.frames == Int64(facts["decodedFrames"] as! Int))
         }
         #expect(try parse.stream?.property(.fileFormat) == .fileType(.ogg))
     }

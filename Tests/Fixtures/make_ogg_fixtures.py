@@ -193,6 +193,8 @@ def facts(path, codec, probe, parts=None):
     channels = int(stream["channels"])
     out = {"codec": codec, "sampleRate": int(stream["sample_rate"]), "channels": channels,
            "decodedFrames": decoded_frames(path, channels), "packets": len(probe)}
+    if codec == "flac":
+        out["bitsPerSample"] = int(stream["bits_per_raw_sample"])
     if codec == "opus":
         out["primingFrames"] = opus_preskip(path)
         out["validFrames"] = int(stream["duration_ts"]) - out["primingFrames"]
@@ -208,6 +210,8 @@ def facts(path, codec, probe, parts=None):
 def trusted(probe, codec):
     """ffprobe's rows with the frame counts it does not give the codec's way marked -1."""
     rows = [list(r) for r in probe]
+    if codec == "flac":
+        return rows
     rows[-1][2] = -1
     if codec == "vorbis":
         rows[0][2] = -1
@@ -254,6 +258,16 @@ def opus(work, name, rate, ch, dur, kbps, serial, tags=(), folder=OUT):
     src = source_wav(work, rate, ch, dur, name)
     path = os.path.join(folder, name + ".opus")
     run(["opusenc", "--quiet", "--bitrate", str(kbps), "--serial", str(serial)] + list(tags) + [src, path])
+    return path
+
+
+def flac_in_ogg(work, name, rate, ch, dur, bits, block, serial):
+    """FLAC in Ogg by ffmpeg (one frame a packet); large blocks of noise make packets run on across pages."""
+    src = source_wav(work, rate, ch, dur, name)
+    path = os.path.join(OUT, name + ".oga")
+    run(FFMPEG + ["-i", src, "-c:a", "flac", "-sample_fmt", "s32" if bits > 16 else "s16",
+                  "-bits_per_raw_sample", str(bits), "-frame_size", str(block), "-fflags", "+bitexact",
+                  "-flags:a", "+bitexact", "-serial_offset", str(serial), "-f", "ogg", path])
     return path
 
 
@@ -315,6 +329,9 @@ def make_all(work):
             "--genre", "Electronic", "--comment", "TRACKNUMBER=3/12", "--comment", "COMMENT=hello",
             "--picture", f"3||Front cover|8x8x24|{picture}"]), "opus"),
     }
+    made["ogg-flac-44k-stereo"] = (flac_in_ogg(work, "ogg-flac-44k-stereo", 44100, 2, 1.5, 16, 4608, 501), "flac")
+    made["ogg-flac-96k-24bit-large-blocks"] = (
+        flac_in_ogg(work, "ogg-flac-96k-24bit-large-blocks", 96000, 2, 1.0, 24, 16384, 502), "flac")
     for name, (path, codec) in made.items():
         clean(name, path, codec)
 

@@ -82,7 +82,8 @@ import Testing
     }
 
     /// Containers this version does not read, by their first bytes: the parser refuses them at once.
-    @Test(arguments: [Data("RIFF".utf8) + Data([0x24, 0x10, 0, 0]) + Data("WAVEfmt ".utf8), Data("OggS".utf8)])
+    @Test(arguments: [Data("RIFF".utf8) + Data([0x24, 0x10, 0, 0]) + Data("WAVEfmt ".utf8),
+                      Data("FORM".utf8) + Data([0, 0, 0x10, 0x24]) + Data("AIFFCOMM".utf8)])
     func aStreamThatIsNotAudioEndsAloneWithAClearError(start: Data) throws {
         let daemon = try DaemonHarness(config: """
             control: control.sock

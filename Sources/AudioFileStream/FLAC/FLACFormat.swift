@@ -115,10 +115,8 @@ struct FLACFormat: SyncFormat {
                             bitsPerSample: header.bitsPerSample ?? streamInfo?.bitsPerSample ?? 0)
         if format != announced {
             if announced == nil { announceStream(of: format, output: output) }
-            let description = AudioStreamBasicDescription(
-                sampleRate: Double(format.sampleRate), formatID: AudioFormatID.flac,
-                formatFlags: Self.sourceBitDepthFlag(format.bitsPerSample), framesPerPacket: 0,
-                channelsPerFrame: UInt32(format.channels))
+            let description = Self.dataFormat(sampleRate: format.sampleRate, channels: format.channels,
+                                              bitsPerSample: format.bitsPerSample)
             output.announce(.dataFormat, .format(description))
             let layout = AudioChannelLayout(flacChannels: format.channels)
             output.announce(.formatList, .formatList([AudioFormatListItem(format: description,
@@ -173,15 +171,19 @@ struct FLACFormat: SyncFormat {
                        + "the frames are followed")
     }
 
-    /// Core Audio's FLAC (and ALAC) format flags: the source bit depth, 1 = 16, 2 = 20, 3 = 24, 4 = 32 bits.
-    private static func sourceBitDepthFlag(_ bits: Int) -> UInt32 {
-        switch bits {
+    /// FLAC's DataFormat: each packet's frames in its description, as the last frame of a fixed-size stream is
+    /// shorter; the format flags are Core Audio's FLAC (and ALAC) source bit depth, 1 = 16, 2 = 20, 3 = 24, 4 = 32
+    /// bits.
+    static func dataFormat(sampleRate: Int, channels: Int, bitsPerSample: Int) -> AudioStreamBasicDescription {
+        let flags: UInt32 = switch bitsPerSample {
         case 16: 1
         case 20: 2
         case 24: 3
         case 32: 4
         default: 0
         }
+        return AudioStreamBasicDescription(sampleRate: Double(sampleRate), formatID: AudioFormatID.flac,
+                                           formatFlags: flags, framesPerPacket: 0, channelsPerFrame: UInt32(channels))
     }
 }
 

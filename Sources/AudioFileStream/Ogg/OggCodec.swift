@@ -19,9 +19,8 @@ protocol OggCodec {
     /// Takes the next header packet, in stream order, after the identification header.
     mutating func take(header packet: UnsafeRawBufferPointer) -> OggHeaderStep
 
-    /// The comment block (Vorbis comment layout, without packet type or framing bit) a header packet holds, or
-    /// nil when it holds none.
-    func comments(in header: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer?
+    /// The tag fields a header packet holds (comments, pictures), within `limits`; none for other headers.
+    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField]
 
     /// The packets' format, known from the identification header.
     var format: AudioStreamBasicDescription { get }
@@ -42,6 +41,7 @@ enum OggCodecs {
     static func codec(identifiedBy packet: UnsafeRawBufferPointer) -> (any OggCodec)? {
         if let opus = OpusCodec(identification: packet) { return opus }
         if let vorbis = VorbisCodec(identification: packet) { return vorbis }
+        if let flac = OggFLACCodec(identification: packet) { return flac }
         return nil
     }
 

@@ -244,9 +244,10 @@ struct OggReader: FormatReader {
         let step = followed!.codec.take(header: packet)
         switch step {
         case .needsMore, .complete:
-            if let block = followed!.codec.comments(in: packet),
-               let metadata = VorbisComment.metadata(block, source: "vorbis", limits: limits) {
-                followed!.comments = (metadata, offset)
+            let fields = followed!.codec.fields(in: packet, limits: limits)
+            if !fields.isEmpty {
+                followed!.tagFields += fields
+                followed!.tagOffset = followed!.tagOffset ?? offset
             }
             if step == .complete { announceHeaders(into: output) }
             return false
@@ -275,7 +276,11 @@ struct OggReader: FormatReader {
         }
         output.announce(.dataFormat, .format(followed!.codec.format), force: true)
         output.announce(.magicCookieData, .data(followed!.codec.magicCookie), force: true)
-        if let comments = followed!.comments { output.metadata(comments.metadata, at: comments.offset) }
+        if let offset = followed!.tagOffset {
+            let fields = followed!.tagFields
+            output.metadata(Metadata(source: "vorbis", tags: MetadataNormalizer.tags(from: fields), raw: fields),
+                            at: offset)
+        }
     }
 
     /// Delivers the packets of the page in order, skipping those that are not valid audio.

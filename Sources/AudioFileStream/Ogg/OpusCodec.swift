@@ -25,8 +25,9 @@ struct OpusCodec: OggCodec {
         packet.matches("OpusTags", at: 0) ? .complete : .invalid
     }
 
-    func comments(in header: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        UnsafeRawBufferPointer(rebasing: header[8...])
+    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField] {
+        // After "OpusTags"; padding may follow the comments.
+        VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[8...]), source: "vorbis", limits: limits)?.raw ?? []
     }
 
     func frames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {

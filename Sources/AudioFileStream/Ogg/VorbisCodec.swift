@@ -51,9 +51,11 @@ struct VorbisCodec: OggCodec {
         return .complete
     }
 
-    func comments(in header: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField] {
         // After the type and magic; the framing bit's byte ends the packet.
-        header[0] == 3 && header.count > 8 ? UnsafeRawBufferPointer(rebasing: header[7..<header.count - 1]) : nil
+        guard header[0] == 3 else { return [] }
+        let block = UnsafeRawBufferPointer(rebasing: header[7..<header.count - 1])
+        return VorbisComment.metadata(block, source: "vorbis", limits: limits)?.raw ?? []
     }
 
     mutating func frames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {
