@@ -279,13 +279,14 @@ def clean(name, path, codec):
 def composed(name, ext, pieces, codec):
     """Writes the concatenation of `pieces` (bytes, expected rows or None for junk) and its expected rows: each
     part's rows moved by where the part starts."""
-    data, rows = b"", []
+    data, rows, starts = b"", [], []
     for piece, piece_rows in pieces:
+        starts.append(len(data))
         rows += [[page + len(data), size, frames] for page, size, frames in piece_rows or []]
         data += piece
     path = os.path.join(OUT, name + ext)
     open(path, "wb").write(data)
-    write_expected(name, rows, {"codec": codec, "packets": len(rows), "composedOf": len(pieces)})
+    write_expected(name, rows, {"codec": codec, "packets": len(rows), "partOffsets": starts})
 
 
 def junk(seed, size):
@@ -345,8 +346,9 @@ def make_all(work):
         return open(path, "rb").read(), trusted(ffprobe_packets(path), codec)
 
     # Chained streams: two logical streams one after the other (a title change on an Icecast Ogg mount).
-    first = opus(work, "chain-a", 48000, 2, 1.0, 64, 301, ["--title", "First"], work)
-    second = opus(work, "chain-b", 48000, 2, 1.0, 96, 302, ["--title", "Second"], work)
+    # Pages of 100 ms, as a live encoder writes them (opusenc's default is up to 1 s).
+    first = opus(work, "chain-a", 48000, 2, 2.0, 64, 301, ["--title", "First", "--max-delay", "100"], work)
+    second = opus(work, "chain-b", 48000, 2, 2.0, 96, 302, ["--title", "Second", "--max-delay", "100"], work)
     composed("ogg-opus-chained", ".opus", [part("a", first, "opus"), part("b", second, "opus")], "opus")
     first = vorbis(work, "chain-c", 44100, 2, 1.0, 2, 303, ["-t", "First"], work)
     second = vorbis(work, "chain-d", 22050, 1, 1.0, 2, 304, ["-t", "Second"], work)

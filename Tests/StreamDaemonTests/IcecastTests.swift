@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -68,6 +69,57 @@ import Testing
         }
     }
 
+    /// An Ogg station: a chained Opus file sent to Icecast unchanged, so its title change is a new link of the
+    /// chain, not an ICY block. The subscriber gets the cookie and each link's comments, then its packets: those
+    /// ffprobe lists for the two files the fixture chains (of the first, those from where Icecast let the
+    /// daemon in: after a link's headers it goes on at its current page).
+    @Test func anOggStationsTitleChangeIsANewLinkOfTheChain() throws {
+        let fixture = Fixtures.ogg.first { $0.name == "ogg-opus-chained.opus" }!
+        let expected = fixture.expectedPacketsWithFrames.map { Int($0[1]) }
+        let secondLink = try #require(fixture.facts?["partOffsets"] as? [Int])[1]
+        let firstLinkCount = fixture.expectedPacketsWithFrames.filter { $0[0] < secondLink }.count
+        let icecast = try IcecastServer()
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            streams:
+              - name: radio
+                source: \(icecast.url(mount: "/radio.opus"))
+                socket: radio.sock
+                queueSeconds: 60
+                reconnect: {initialDelay: 0.2, maxDelay: 0.5}
+            """)
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata,properties")
+        try icecast.startUpload(file: fixture.file, mount: "/radio.opus", contentType: "audio/ogg", seconds: 4)
+        func packetsAfterSecondTitle() -> Int {
+            let events = subscriber.events
+            guard let second = events.firstIndex(where: Self.isSecondTitle) else { return 0 }
+            return events[second...].filter { $0["event"] as? String == "packet" }.count
+        }
+        try daemon.waitUntil("the second link's packets", timeout: 30) {
+            packetsAfterSecondTitle() == expected.count - firstLinkCount
+        }
+        daemon.signal(SIGTERM)
+        let result = subscriber.finish()
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+        let events = result.lines.compactMap(DaemonStdinTests.object)
+        let titles = events.filter { $0["event"] as? String == "metadata" && $0["source"] as? String == "vorbis" }
+            .compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }
+        #expect(titles == ["First", "Second"])
+        // The links' OpusHeads are alike: the daemon passes a property on only when it changes.
+        #expect(events.firstIndex { $0["id"] as? String == "mgic" }! < events.firstIndex { $0["event"] as? String == "packet" }!)
+        let second = try #require(events.firstIndex(where: Self.isSecondTitle))
+        let sizes = { (events: ArraySlice<[String: Any]>) in
+            events.filter { $0["event"] as? String == "packet" }.map { $0["size"] as! Int }
+        }
+        let first = sizes(events[..<second])
+        #expect(first.count > 10 && expected[..<firstLinkCount].hasSuffix(first))
+        #expect(sizes(events[second...]) == Array(expected[firstLinkCount...]))
+    }
+
+    static func isSecondTitle(_ event: [String: Any]) -> Bool {
+        (event["tags"] as? [String: Any])?["title"] as? String == "Second"
+    }
+
     /// Packets that came after the ICY title `title`.
     static func packets(after title: String, in events: [[String: Any]]) -> Int {
         guard let index = events.firstIndex(where: { Self.title($0) == title }) else { return 0 }
@@ -76,5 +128,11 @@ import Testing
 
     static func title(_ event: [String: Any]) -> String? {
         event["source"] as? String == "icy" ? event["streamTitle"] as? String : nil
+    }
+}
+
+extension ArraySlice where Element: Equatable {
+    func hasSuffix(_ suffix: [Element]) -> Bool {
+        suffix.count <= count && Array(self[(endIndex - suffix.count)...]) == suffix
     }
 }

@@ -148,25 +148,51 @@ final class IcecastServer {
     func startSource(file: URL, mount: String = "/live.mp3", title: String? = nil, name: String = "Audiostream Test",
                      genre: String = "Testing", description: String = "audiostream end-to-end test",
                      timeout: TimeInterval = 20) throws {
-        guard mount.hasPrefix("/") else { throw Failure.usage("a mount starts with /: \(mount)") }
-        if let running = sources[mount], running.isRunning { throw Failure.usage("\(mount) already has a source") }
         guard let ffmpeg = Self.tool(["ffmpeg"]) else { throw Failure.toolMissing("ffmpeg") }
-        let process = try Self.launch(ffmpeg, arguments: [
+        try start(ffmpeg, arguments: [
             "-nostdin", "-hide_banner", "-loglevel", "error",
             "-re", "-stream_loop", "-1", "-i", file.path,
             "-c", "copy", "-id3v2_version", "0", "-write_xing", "0",
             "-content_type", "audio/mpeg", "-ice_name", name, "-ice_genre", genre, "-ice_description", description,
             "-f", "mp3", "icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)",
-        ], output: sourceLogFile(mount))
+        ], mount: mount, timeout: timeout)
+        if let title { try setTitle(title, mount: mount) }
+    }
+
+    /// Sends `file` once, unchanged, as the source of `mount` (an HTTP PUT, which Icecast 2.4 takes from source
+    /// clients), spread evenly over `seconds` from a thread of its own, and waits until Icecast lists the mount.
+    /// Unlike ffmpeg it sends the bytes as they are, so a chained Ogg file stays chained. The mount goes when the
+    /// last byte is sent.
+    func startUpload(file: URL, mount: String, contentType: String, seconds: Double,
+                     timeout: TimeInterval = 20) throws {
+        let bytes = try Data(contentsOf: file)
+        let connection = try RawConnection(port: port)
+        let credentials = Data("source:\(sourcePassword)".utf8).base64EncodedString()
+        connection.send("PUT \(mount) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\n"
+            + "Content-Type: \(contentType)\r\nice-name: Upload Test\r\n\r\n")
+        let slice = 1024
+        Thread {
+            for start in stride(from: 0, to: bytes.count, by: slice) {
+                connection.send(bytes[start..<min(start + slice, bytes.count)])
+                usleep(UInt32(seconds * 1_000_000 * Double(slice) / Double(bytes.count)))
+            }
+        }.start()
+        try Self.poll("the upload to \(mount)", timeout: timeout, log: { self.log }) { try mountStatus(mount) != nil }
+    }
+
+    /// Launches a source client for `mount` and waits until Icecast lists the mount.
+    private func start(_ tool: URL, arguments: [String], mount: String, timeout: TimeInterval) throws {
+        guard mount.hasPrefix("/") else { throw Failure.usage("a mount starts with /: \(mount)") }
+        if let running = sources[mount], running.isRunning { throw Failure.usage("\(mount) already has a source") }
+        let process = try Self.launch(tool, arguments: arguments, output: sourceLogFile(mount))
         sources[mount] = process
         do {
             try Self.poll("the source on \(mount)", timeout: timeout, log: { self.sourceLog(mount: mount) + self.log }) {
                 guard process.isRunning else {
-                    throw Failure.exited("ffmpeg", log: self.sourceLog(mount: mount) + self.log)
+                    throw Failure.exited(tool.lastPathComponent, log: self.sourceLog(mount: mount) + self.log)
                 }
                 return try mountStatus(mount) != nil
             }
-            if let title { try setTitle(title, mount: mount) }
         } catch {
             sources[mount] = nil
             Self.end(process)

@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// A plain blocking TCP connection to 127.0.0.1, for requests no well-behaved client sends and for clients that
-/// stop reading.
-final class RawConnection {
+/// stop reading. Used by one thread at a time.
+final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     /// Connects; `receiveBuffer` shrinks the kernel's receive buffer first, for a client that never reads.
@@ -36,7 +36,11 @@ final class RawConnection {
     }
 
     func send(_ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        send(Data(text.utf8))
+    }
+
+    func send(_ bytes: Data) {
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Reads until the server closes the connection or `timeout` passes.
