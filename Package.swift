@@ -20,7 +20,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        .target(name: "AudioFileStream"),
+        // Carry-less multiplication for the page and frame checksums every byte of Ogg and FLAC goes through.
+        .target(name: "CCRCFold"),
+        .target(name: "AudioFileStream", dependencies: ["CCRCFold"]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .target(name: "MPEGDecoder", dependencies: ["CMPG123", "AudioFileStream"]),
         .target(

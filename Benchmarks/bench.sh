@@ -6,6 +6,8 @@
 #           ("## ADTS parse speed (audiostream scan)")
 #   flac:   `audiostream scan` of a native FLAC file against FFmpeg and, when its flacparse is installed, GStreamer
 #           ("## FLAC parse speed (audiostream scan)")
+#   ogg:    `audiostream scan` of an Ogg Opus file against FFmpeg and, when its oggdemux is installed, GStreamer
+#           ("## Ogg Opus parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
@@ -14,7 +16,7 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, decode or daemon (default all five)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, decode or daemon (default all six)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
 #   BENCH_BASELINE  an audiostream binary built from an earlier revision: its instructions are counted beside
@@ -45,8 +47,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | decode | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, decode or daemon, not '$only'" >&2; exit 1 ;;
+    '' | parse | adts | flac | ogg | decode | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, decode or daemon, not '$only'" >&2; exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -59,6 +61,7 @@ if wants parse; then
 fi
 if wants adts; then need ffmpeg; fi
 if wants flac; then need ffmpeg; need flac; fi
+if wants ogg; then need ffmpeg; need opusenc; fi
 if [[ -n $baseline ]]; then
     need valgrind
     [[ -x $baseline ]] || { echo "bench: BENCH_BASELINE $baseline is not an executable" >&2; exit 1; }
@@ -78,6 +81,7 @@ fi
 #   mpeg: 128 kb/s CBR without a Xing/Info frame (lame -t).
 #   adts: FFmpeg's AAC-LC encoder at 128 kb/s, bit-exact (no encoder tag); every ADTS frame carries its own
 #         header, so copies concatenate into one valid stream.
+#   ogg:  opusenc at 64 kb/s (20 ms packets); copies of an Ogg file concatenate into one valid chained stream.
 #   flac: `flac -5` (4096-sample blocks). FLAC frames are numbered from the file's start, so copies of a file are
 #         not one stream: an input of N minutes is encoded whole from N minutes of the same signal.
 mkdir -p "$data"
@@ -91,9 +95,10 @@ declare -A recipe=(
     [mpeg]="$wav_recipe; lame -t --cbr -b 128 seed.wav seed.mp3"
     [adts]="$wav_recipe; ffmpeg -i seed.wav -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -f adts seed.aac"
     [flac]=$(flac_recipe 60)
+    [ogg]="$wav_recipe; opusenc --quiet --bitrate 64 --serial 1 seed.wav seed.opus"
 )
 declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac
-                      [flac]=$data/seed-60s-flac5.flac)
+                      [flac]=$data/seed-60s-flac5.flac [ogg]=$data/seed-60s-opus64.opus)
 
 # encode RECIPE FILE: runs RECIPE, as the reports quote it, in a scratch folder and moves the seed it writes to
 # FILE (once).
@@ -129,7 +134,7 @@ use_seed() {
 use_input() {
     local format=$1 repeats=$2 name
     use_seed "$format"
-    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac, flac5.flac
+    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac, flac5.flac, opus64.opus
     input=$data/${name%.*}-${repeats}x60s.${name##*.}
     local made="${recipe[$format]}; cat ${seed##*/} × $repeats"
     if [[ $format == flac ]]; then
@@ -422,6 +427,10 @@ fi
 if wants flac; then
     if gst-inspect-1.0 flacparse >/dev/null 2>&1; then bench_parse flac flacparse
     else echo "bench: GStreamer flacparse missing (gstreamer1.0-plugins-good): FLAC against FFmpeg alone" >&2; bench_parse flac; fi
+fi
+if wants ogg; then
+    if gst-inspect-1.0 oggdemux >/dev/null 2>&1; then bench_parse ogg oggdemux
+    else echo "bench: GStreamer oggdemux missing (gstreamer1.0-plugins-base): Ogg against FFmpeg alone" >&2; bench_parse ogg; fi
 fi
 if wants decode; then bench_decode; fi
 if wants daemon; then bench_daemon; fi

@@ -29,6 +29,9 @@ FORMATS = {
     # The last frame holds fewer samples: the duration is over by less than one frame.
     "flac": Format("native FLAC (`flac -5`, 4096-sample blocks), 16-bit\n44.1 kHz stereo", "FLAC frames", 4096,
                    "seed.flac"),
+    # Opus counts 48 kHz samples; the seed is 44.1 kHz audio opusenc resamples.
+    "ogg": Format("64 kb/s Opus in Ogg (20 ms packets, a chain of identical links),\n48 kHz stereo", "Opus packets",
+                  960, "seed.opus"),
 }
 
 env = os.environ

@@ -35,10 +35,13 @@ if [ "${1:-}" != "--no-build" ]; then
     mkdir -p "$dir"
     mapfile -t library < <(find Sources/AudioFileStream -name '*.swift' | sort)
     echo "fuzz: building $target"
-    "$swiftc" "${flags[@]}" -module-name AudioFileStream -emit-module -emit-module-path "$dir/AudioFileStream.swiftmodule" \
-        -wmo -c -o "$dir/AudioFileStream.o" "${library[@]}"
-    "$swiftc" "${flags[@]}" -module-name AudioFileStreamFuzz -I "$dir" -use-ld=lld \
-        Fuzz/*.swift "${shared[@]}" "$dir/AudioFileStream.o" -o "$target"
+    # The library's C part (CRC folding), instrumented the same way.
+    "$(dirname "$(command -v "$swiftc")")/clang" -O2 -g -fsanitize=fuzzer-no-link,address \
+        -I Sources/CCRCFold/include -c Sources/CCRCFold/crc_fold.c -o "$dir/crc_fold.o"
+    "$swiftc" "${flags[@]}" -I Sources/CCRCFold/include -module-name AudioFileStream -emit-module \
+        -emit-module-path "$dir/AudioFileStream.swiftmodule" -wmo -c -o "$dir/AudioFileStream.o" "${library[@]}"
+    "$swiftc" "${flags[@]}" -I Sources/CCRCFold/include -module-name AudioFileStreamFuzz -I "$dir" -use-ld=lld \
+        Fuzz/*.swift "${shared[@]}" "$dir/AudioFileStream.o" "$dir/crc_fold.o" -o "$target"
 else
     shift
 fi

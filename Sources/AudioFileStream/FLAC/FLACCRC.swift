@@ -26,8 +26,18 @@ enum FLACCRC {
         crc8Table.withUnsafeBufferPointer { table in bytes.reduce(0) { table[Int($0 ^ $1)] } }
     }
 
-    /// `crc` carried on over `bytes[start..<end]`.
+    private static let folding = CRCFolding(polynomial: 0x8005, width: 16)
+
+    /// `crc` carried on over `bytes[start..<end]`: folded by carry-less multiplication where the CPU has it.
     static func crc16(_ crc: UInt16, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt16 {
+        let run = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        return UInt16(truncatingIfNeeded: folding.update(UInt32(crc), with: run) { crc, bytes in
+            UInt32(sliced16(UInt16(truncatingIfNeeded: crc), bytes, from: 0, to: bytes.count))
+        })
+    }
+
+    /// `crc` carried on over `bytes[start..<end]`, eight bytes at a time.
+    private static func sliced16(_ crc: UInt16, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt16 {
         crc16Tables.withUnsafeBufferPointer { tables in
             // Wrapping arithmetic and truncating conversions: every index is a byte, checks would only cost.
             let table = tables.baseAddress!

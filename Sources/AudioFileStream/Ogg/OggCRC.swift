@@ -1,6 +1,9 @@
-/// The CRC-32 of Ogg pages (polynomial 0x04C11DB7, not reflected, initial value 0, no final XOR), eight bytes
-/// at a time through eight tables ("slicing-by-8"): every byte of an Ogg stream passes through it once.
+/// The CRC-32 of Ogg pages (polynomial 0x04C11DB7, not reflected, initial value 0, no final XOR): every byte of
+/// an Ogg stream passes through it once, folded by carry-less multiplication where the CPU has it, else eight
+/// bytes at a time through eight tables ("slicing-by-8").
 enum OggCRC {
+    private static let folding = CRCFolding(polynomial: 0x04C1_1DB7, width: 32)
+
     private static let tables: [[UInt32]] = {
         var first = [UInt32](repeating: 0, count: 256)
         for byte in 0..<256 {
@@ -18,6 +21,10 @@ enum OggCRC {
 
     /// `crc` carried on over `bytes`.
     static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
+        folding.update(crc, with: bytes, table: sliced)
+    }
+
+    private static func sliced(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         tables.withUnsafeBufferPointer { tables in
             tables[0].withUnsafeBufferPointer { t0 in
             tables[1].withUnsafeBufferPointer { t1 in

@@ -55,19 +55,22 @@ struct OggReader: FormatReader {
             case .page(let page) where position + page.length > bytes.count && !input.isEndOfInput:
                 return ReadProgress(consumed: position, needed: page.length)
             case .page(let page) where position + page.length <= bytes.count && page.crcMatches(in: bytes, at: position):
-                skip.report(resumingAt: input.offset + Int64(position), to: output)
                 take(page, at: position, in: input, into: output)
                 position += page.length
             default:
                 position = skipJunk(from: position, in: bytes)
             }
         }
-        if input.isEndOfInput { dropPartialPacket(resumingAt: input.offset + Int64(bytes.count), into: output) }
+        if input.isEndOfInput {
+            dropPartialPacket()
+            skip.report(resumingAt: input.offset + Int64(bytes.count), to: output)
+        }
         return ReadProgress(consumed: position, needed: 0)
     }
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
-        dropPartialPacket(resumingAt: offset, into: output)
+        dropPartialPacket()
+        skip.report(resumingAt: offset, to: output)
         followed?.codec.resetForDiscontinuity()
         followed?.granuleOffset = nil
         followed?.nextSequence = nil
@@ -81,11 +84,10 @@ struct OggReader: FormatReader {
         return next
     }
 
-    /// Drops the packet left open, which will not be completed, reporting its bytes as skipped.
-    private mutating func dropPartialPacket(resumingAt offset: Int64, into output: ParserOutput) {
+    /// Drops the packet left open, which will not be completed: its bytes join the skipped run.
+    private mutating func dropPartialPacket() {
         skip.add(partial.count)
         partial.removeAll(keepingCapacity: true)
-        skip.report(resumingAt: offset, to: output)
     }
 
     /// A page whose CRC matched, at `position` in the input.
@@ -102,12 +104,14 @@ struct OggReader: FormatReader {
         if !page.isFirst, let expected = stream.nextSequence, page.sequence != expected {
             output.warning(.positionMismatch, at: offset, "Ogg page at \(offset) has sequence number "
                 + "\(page.sequence), not \(expected): pages are missing")
-            dropPartialPacket(resumingAt: offset, into: output)
+            dropPartialPacket()
             followed!.codec.resetForDiscontinuity()
             followed!.granuleOffset = nil
         }
         followed!.nextSequence = page.sequence &+ 1
-        if !page.isContinued && !partial.isEmpty { dropPartialPacket(resumingAt: offset, into: output) }
+        if !page.isContinued { dropPartialPacket() }
+        // What was skipped before this page (junk, a dropped packet) ends here.
+        skip.report(resumingAt: offset, to: output)
         takePackets(of: page, at: position, from: firstSegment, in: input, into: output)
     }
 
@@ -130,7 +134,7 @@ struct OggReader: FormatReader {
             ignore(page, at: offset, into: output, name: OggCodecs.name(identifiedBy: packet))
             return nil
         }
-        partial.removeAll(keepingCapacity: true)
+        dropPartialPacket()
         followed = OggLogicalStream(serial: page.serial, codec: codec, sequence: page.sequence)
         return segment
     }
@@ -216,7 +220,8 @@ struct OggReader: FormatReader {
                                       into output: ParserOutput) -> Bool {
         guard partial.count + range.count <= Self.largestPacket else {
             skip.add(range.count)
-            dropPartialPacket(resumingAt: end, into: output)
+            dropPartialPacket()
+            skip.report(resumingAt: end, to: output)
             return false
         }
         partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
