@@ -27,7 +27,11 @@ import FixtureSupport
     }
 
     static func parse(_ fixture: Fixtures.Fixture, chunking: Chunking = .whole) throws -> Parse {
-        let pages = try #require(fixture.facts?["pageOffsets"] as? [Int]).map(Int64.init)
+        try parse(bytes: fixture.bytes, pages: #require(fixture.facts?["pageOffsets"] as? [Int]).map(Int64.init),
+                  chunking: chunking)
+    }
+
+    static func parse(bytes: [UInt8], pages: [Int64] = [], chunking: Chunking = .whole) throws -> Parse {
         var result = Parse()
         let stream = try AudioFileStream { event in
             switch event {
@@ -48,7 +52,7 @@ import FixtureSupport
             default: break
             }
         }
-        try feed(fixture.bytes, to: stream, chunking: chunking)
+        try feed(bytes, to: stream, chunking: chunking)
         result.stream = stream
         return result
     }
@@ -197,6 +201,82 @@ import FixtureSupport
     func eachLinkOfAChainGivesItsTitle(name: String) throws {
         let parse = try Self.parse(Fixtures.ogg.first { $0.name == name }!, chunking: .fixed(777))
         #expect(parse.metadata.map(\.tags.title) == ["First", "Second"])
+    }
+
+    /// An Ogg page of `packets` (each laced whole) and `open` (a piece that goes on on the next page).
+    static func page(serial: UInt32 = 7, sequence: UInt32, flags: UInt8 = 0, granule: Int64 = -1,
+                     packets: [[UInt8]] = [], open: [UInt8] = []) -> [UInt8] {
+        var lacing: [UInt8] = []
+        for packet in packets {
+            lacing += [UInt8](repeating: 255, count: packet.count / 255) + [UInt8(packet.count % 255)]
+        }
+        lacing += [UInt8](repeating: 255, count: open.count / 255)
+        var page = Array("OggS".utf8) + [0, flags]
+        withUnsafeBytes(of: granule.littleEndian) { page += $0 }
+        for field in [serial, sequence, 0] { withUnsafeBytes(of: field.littleEndian) { page += $0 } }
+        page += [UInt8(lacing.count)] + lacing + packets.joined() + open
+        let crc = page.withUnsafeBytes { OggCRC.update(0, with: $0) }
+        withUnsafeBytes(of: crc.littleEndian) { page.replaceSubrange(22..<26, with: $0) }
+        return page
+    }
+
+    static let opusHead: [UInt8] = Array("OpusHead".utf8) + [1, 2, 0x38, 1, 0x80, 0xBB, 0, 0, 0, 0, 0]
+    static let opusTags: [UInt8] = Array("OpusTags".utf8) + [0, 0, 0, 0, 0, 0, 0, 0]
+    /// A 20 ms CELT packet (TOC config 31, one frame).
+    static let opusPacket: [UInt8] = [0xF8] + [UInt8](repeating: 0x55, count: 99)
+
+    /// A packet that never ends (every page's last segment full, past `largestPacket`) is dropped and reported,
+    /// holding bounded memory, and the packets after it come through.
+    @Test func aPacketThatNeverEndsIsDroppedAndReported() throws {
+        var bytes = Self.page(sequence: 0, flags: 2, granule: 0, packets: [Self.opusHead])
+            + Self.page(sequence: 1, granule: 0, packets: [Self.opusTags])
+            + Self.page(sequence: 2, granule: 960, packets: [Self.opusPacket])
+        let piece = [UInt8](repeating: 0x55, count: 255 * 255)
+        let pages = OggReader.largestPacket / piece.count + 2
+        for index in 0..<pages {
+            bytes += Self.page(sequence: UInt32(3 + index), flags: index == 0 ? 0 : 1, open: piece)
+        }
+        bytes += Self.page(sequence: UInt32(3 + pages), granule: 1920, packets: [Self.opusPacket])
+        var packets: [Int64] = []
+        var skipped: Int64 = 0
+        var largestHeld = 0
+        let stream = try AudioFileStream { event in
+            switch event {
+            case .packets(let batch): packets += batch.descriptions!.map { batch.streamOffset + $0.startOffset }
+            case .discontinuity(let gap): skipped += gap.skippedBytes
+            default: break
+            }
+        }
+        for start in stride(from: 0, to: bytes.count, by: 100_000) {
+            try stream.parse(Array(bytes[start..<min(start + 100_000, bytes.count)]))
+            largestHeld = max(largestHeld, stream.bufferedByteCount)
+        }
+        try stream.finish()
+        #expect(packets.count == 2)
+        // Every piece of the endless packet is skipped (the pieces on its pages beyond the limit as well).
+        #expect(skipped == Int64(pages * piece.count))
+        #expect(largestHeld <= OggPage.largest)
+    }
+
+    /// A stream cut inside its header packets gives no packets and no format, only skipped bytes; so does one
+    /// whose setup header lies (its modes cannot be read).
+    @Test func truncatedOrBrokenHeadersGiveNoPackets() throws {
+        let vorbis = Fixtures.ogg.first { $0.name == "ogg-vorbis-q0-44k-stereo.ogg" }!.bytes
+        let pages = try #require(Fixtures.ogg.first { $0.name == "ogg-vorbis-q0-44k-stereo.ogg" }!
+            .facts?["pageOffsets"] as? [Int])
+        // Cut in the middle of the page holding the comment and setup headers.
+        let cut = Array(vorbis[..<((pages[1] + pages[2]) / 2)])
+        let parse = try Self.parse(bytes: cut)
+        #expect(parse.packets.isEmpty && parse.formats.isEmpty)
+        #expect(parse.skipped == Int64(cut.count - pages[1]))
+        // The setup header's last bytes zeroed, page CRC rewritten: no framing bit, no modes to read.
+        let header = Self.page(sequence: 0, flags: 2, granule: 0, packets: [
+            [1] + Array("vorbis".utf8) + [0, 0, 0, 0, 2, 0x44, 0xAC, 0, 0] + [UInt8](repeating: 0, count: 12) + [0xB8, 1]])
+        let comment = Self.page(sequence: 1, granule: 0, packets: [
+            [3] + Array("vorbis".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 1], [5] + Array("vorbis".utf8) + [0, 0, 0, 0]])
+        let broken = try Self.parse(bytes: header + comment + Self.page(sequence: 2, granule: 128, packets: [[0, 1]]))
+        #expect(broken.packets.isEmpty && broken.formats.isEmpty)
+        #expect(broken.warnings.map(\.kind) == [.otherStreamIgnored])
     }
 
     @Test(arguments: Fixtures.ogg)
