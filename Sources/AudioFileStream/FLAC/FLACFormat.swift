@@ -80,18 +80,20 @@ struct FLACFormat: SyncFormat {
     }
 
     /// The first position from `start` through `last` holding a frame sync (0xFFF8 or 0xFFF9, or 0xFF as the
-    /// input's last byte), skipping eight bytes at a time while none of them is 0xFF.
+    /// input's last byte), skipping 32 bytes at a time while none of them is 0xFF.
     private static func nextSync(in bytes: UnsafeRawBufferPointer, from start: Int, through last: Int) -> Int? {
+        /// Nonzero when a byte of the word is 0xFF: a word without one has no zero byte once inverted.
+        @inline(__always) func hasFF(_ offset: Int) -> UInt64 {
+            let inverted = ~bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            return (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080
+        }
         let end = min(last + 1, bytes.count)
         var position = start
         while position < end {
-            if position + 8 <= end {
-                // A word without 0xFF has no zero byte once inverted.
-                let inverted = ~bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
-                    position += 8
-                    continue
-                }
+            if position &+ 32 <= end,
+               hasFF(position) | hasFF(position &+ 8) | hasFF(position &+ 16) | hasFF(position &+ 24) == 0 {
+                position &+= 32
+                continue
             }
             if bytes[position] == 0xFF, position + 1 == bytes.count || bytes[position + 1] & 0xFE == 0xF8 {
                 return position
