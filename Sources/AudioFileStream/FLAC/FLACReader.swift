@@ -167,6 +167,8 @@ struct FLACReader: FormatReader {
         let end = input.offset + Int64(input.bytes.count)
         if case .start = state {} else if end > blockOffset {
             output.discontinuity(at: end, skippedBytes: end - blockOffset, reason: .resync)
+            // Reported once: the end of the input may be given again, with nothing more (a discontinuity's flush).
+            blockOffset = end
         }
         return ReadProgress(consumed: input.bytes.count, needed: 0)
     }

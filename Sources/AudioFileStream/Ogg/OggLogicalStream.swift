@@ -16,10 +16,6 @@ struct OggLogicalStream {
     var granuleOffset: Int64?
     /// Frames dropped at the start: the codec's priming, and any the first granule position says to trim.
     var primingFrames = 0
-    /// The tag fields of the header packets and the offset of the first that had any, held until the headers
-    /// are all read.
-    var tagFields: [RawTagField] = []
-    var tagOffset: Int64?
 
     init(serial: UInt32, codec: any OggCodec, sequence: UInt32) {
         self.serial = serial

@@ -39,6 +39,9 @@ struct OggReader: FormatReader {
     private var assembled: [UInt8] = []
     private var pagePackets: [PagePacket] = []
     private var skip = SkipRun()
+    /// Where bytes skipped between the pieces of the open packet (junk between its pages) are reported, once
+    /// the packet, which starts before them, is delivered.
+    private var skipInsidePacket: Int64?
 
     init(limits: MetadataLimits) {
         self.limits = limits
@@ -88,6 +91,7 @@ struct OggReader: FormatReader {
     private mutating func dropPartialPacket() {
         skip.add(partial.count)
         partial.removeAll(keepingCapacity: true)
+        skipInsidePacket = nil
     }
 
     /// A page whose CRC matched, at `position` in the input.
@@ -110,8 +114,13 @@ struct OggReader: FormatReader {
         }
         followed!.nextSequence = page.sequence &+ 1
         if !page.isContinued { dropPartialPacket() }
-        // What was skipped before this page (junk, a dropped packet) ends here.
-        skip.report(resumingAt: offset, to: output)
+        // What was skipped before this page (junk, a dropped packet) ends here; inside a packet this page goes
+        // on with, it is reported after that packet.
+        if partial.isEmpty {
+            skip.report(resumingAt: offset, to: output)
+        } else if !skip.isEmpty {
+            skipInsidePacket = offset
+        }
         takePackets(of: page, at: position, from: firstSegment, in: input, into: output)
     }
 
@@ -234,7 +243,12 @@ struct OggReader: FormatReader {
                                      isAssembled: Bool, into output: ParserOutput) -> Bool {
         guard !followed!.hasEnded else { return false }
         if !followed!.isAudio {
-            guard takeHeader(packet, at: offset, into: output) else { return false }
+            let isAudio = takeHeader(packet, at: offset, into: output)
+            if isAssembled, let resume = skipInsidePacket {
+                skip.report(resumingAt: resume, to: output)
+                skipInsidePacket = nil
+            }
+            guard isAudio else { return false }
         }
         let frames = followed!.codec.frames(ofAudio: packet)
         followed!.frames += Int64(frames ?? 0)
@@ -249,10 +263,11 @@ struct OggReader: FormatReader {
         let step = followed!.codec.take(header: packet)
         switch step {
         case .needsMore, .complete:
+            // Reported where it is, so that reports stay in stream order: before the link's format.
             let fields = followed!.codec.fields(in: packet, limits: limits)
             if !fields.isEmpty {
-                followed!.tagFields += fields
-                followed!.tagOffset = followed!.tagOffset ?? offset
+                output.metadata(Metadata(source: "vorbis", tags: MetadataNormalizer.tags(from: fields), raw: fields),
+                                at: offset)
             }
             if step == .complete { announceHeaders(into: output) }
             return false
@@ -270,8 +285,8 @@ struct OggReader: FormatReader {
         }
     }
 
-    /// Every header of the followed stream is read: its format, magic cookie and comments are announced, again
-    /// for each new link of a chain.
+    /// Every header of the followed stream is read: its format and magic cookie are announced, again for each new
+    /// link of a chain (whose comments came as their headers did).
     private mutating func announceHeaders(into output: ParserOutput) {
         followed!.isAudio = true
         if !hasAnnouncedFileFormat {
@@ -281,11 +296,6 @@ struct OggReader: FormatReader {
         }
         output.announce(.dataFormat, .format(followed!.codec.format), force: true)
         output.announce(.magicCookieData, .data(followed!.codec.magicCookie), force: true)
-        if let offset = followed!.tagOffset {
-            let fields = followed!.tagFields
-            output.metadata(Metadata(source: "vorbis", tags: MetadataNormalizer.tags(from: fields), raw: fields),
-                            at: offset)
-        }
     }
 
     /// Delivers the packets of the page in order, skipping those that are not valid audio.
@@ -294,6 +304,7 @@ struct OggReader: FormatReader {
             guard let frames = packet.frames else {
                 skip.add(packet.size)
                 skip.report(resumingAt: packet.end, to: output)
+                skipInsidePacket = nil
                 continue
             }
             if !output.isReady {
@@ -302,6 +313,10 @@ struct OggReader: FormatReader {
             }
             if packet.isAssembled {
                 assembled.withUnsafeBytes { output.assembledPacket($0, at: packet.offset, frames: frames) }
+                if let offset = skipInsidePacket {
+                    skip.report(resumingAt: offset, to: output)
+                    skipInsidePacket = nil
+                }
             } else {
                 output.packet(at: packet.start, size: packet.size, frames: frames, variableFrames: true)
             }
