@@ -128,6 +128,21 @@ import FixtureSupport
         #expect(parse.warnings.isEmpty)
     }
 
+    /// A source that restarts sends a new stream without ending the old one (no EOS): the new stream is a new
+    /// link all the same, and its packets all come through.
+    @Test func aNewStreamWithoutTheOldOnesEndIsANewLink() throws {
+        let fixture = Fixtures.ogg.first { $0.name == "ogg-opus-chained.opus" }!
+        let secondLink = try #require(fixture.facts?["partOffsets"] as? [Int])[1]
+        let pages = try #require(fixture.facts?["pageOffsets"] as? [Int])
+        let lastPageOfFirst = try #require(pages.last { $0 < secondLink })
+        let bytes = Array(fixture.bytes[..<lastPageOfFirst] + fixture.bytes[secondLink...])
+        let parse = try Self.parse(bytes: bytes, chunking: .random(seed: 8))
+        #expect(parse.formats.count == 2)
+        #expect(parse.metadata.map(\.tags.title) == ["First", "Second"])
+        let secondLinkSizes = fixture.expectedPacketsWithFrames.filter { $0[0] >= secondLink }.map { $0[1] }
+        #expect(parse.packets.suffix(secondLinkSizes.count).map { $0[1] } == secondLinkSizes)
+    }
+
     @Test func aSecondLogicalStreamIsIgnoredAndReportedOnce() throws {
         let parse = try Self.parse(Fixtures.ogg.first { $0.name == "ogg-multiplexed.ogg" }!, chunking: .random(seed: 2))
         #expect(parse.warnings.map(\.kind) == [.otherStreamIgnored])

@@ -5,7 +5,8 @@
 /// streams are ignored and reported once each. Packets are cut from the lacing values, and one continued across
 /// pages is assembled (bounded by `largestPacket`) and delivered as a copy. When the followed stream ends (EOS),
 /// the next one to begin (BOS) is a new link of the chain: its format, magic cookie and comments are announced
-/// again. Each packet's frames come from the codec; granule positions are checked against them, never trusted
+/// again; so are they when a new stream begins without the last one's end, as a restarted source sends it. Each
+/// packet's frames come from the codec; granule positions are checked against them, never trusted
 /// over them, and give the stream's priming and remainder.
 struct OggReader: FormatReader {
     /// The longest packet assembled across pages, cover art in a comment header included: a longer one is
@@ -98,7 +99,9 @@ struct OggReader: FormatReader {
     private mutating func take(_ page: OggPage, at position: Int, in input: ReaderInput, into output: ParserOutput) {
         let offset = input.offset + Int64(position)
         var firstSegment = 0
-        if page.isFirst, followed?.hasEnded ?? true, !ignored.contains(page.serial) {
+        // A first page after the followed stream's headers starts a new link even without that stream's last page
+        // (a source that restarted): the first pages of multiplexed streams all come before any data (RFC 3533).
+        if page.isFirst, followed.map({ $0.hasEnded || $0.isAudio }) ?? true, !ignored.contains(page.serial) {
             guard let segment = begin(page, at: position, offset: offset, in: input.bytes, into: output) else { return }
             firstSegment = segment
         }
