@@ -19,8 +19,9 @@ protocol OggCodec {
     /// Takes the next header packet, in stream order, after the identification header.
     mutating func take(header packet: UnsafeRawBufferPointer) -> OggHeaderStep
 
-    /// The tag fields a header packet holds (comments, pictures), within `limits`; none for other headers.
-    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField]
+    /// The tags a header packet holds (comments, a picture), within `limits`, as metadata of source `vorbis`;
+    /// nil for other headers.
+    func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata?
 
     /// The packets' format, known from the identification header.
     var format: AudioStreamBasicDescription { get }

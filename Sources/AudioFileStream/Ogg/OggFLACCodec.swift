@@ -31,14 +31,15 @@ struct OggFLACCodec: OggCodec {
         return headersLeft == 0 || packet[0] & 0x80 != 0 ? .complete : .needsMore
     }
 
-    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField] {
+    func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         let body = UnsafeRawBufferPointer(rebasing: header[4...])
         switch header[0] & 0x7F {
-        case 4: return VorbisComment.metadata(body, source: "vorbis", limits: limits)?.raw ?? []
+        case 4: return VorbisComment.metadata(body, source: "vorbis", limits: limits)
         case 6:
-            guard let artwork = FLACPicture.artwork(body, blockLength: body.count, limits: limits) else { return [] }
-            return [RawTagField(key: VorbisComment.pictureKey, value: .picture(artwork))]
-        default: return []
+            guard let artwork = FLACPicture.artwork(body, blockLength: body.count, limits: limits) else { return nil }
+            let fields = [RawTagField(key: VorbisComment.pictureKey, value: .picture(artwork))]
+            return Metadata(source: "vorbis", tags: MetadataNormalizer.tags(from: fields), raw: fields)
+        default: return nil
         }
     }
 

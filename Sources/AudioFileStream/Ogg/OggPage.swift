@@ -5,6 +5,7 @@ struct OggPage {
     static let fixedLength = 27
     /// The longest page: a full segment table of 255 segments of 255 bytes.
     static let largest = fixedLength + 255 + 255 * 255
+    private static let capturePattern = Array("OggS".utf8)
 
     /// What the bytes at a position hold.
     enum Search {
@@ -35,8 +36,7 @@ struct OggPage {
     /// The page whose header starts at `position`, read far enough to know its length; its CRC is not checked.
     static func find(in bytes: UnsafeRawBufferPointer, at position: Int) -> Search {
         let available = bytes.count - position
-        let capture: [UInt8] = [0x4F, 0x67, 0x67, 0x53]  // "OggS"
-        for index in 0..<min(4, available) where bytes[position + index] != capture[index] { return .none }
+        for index in 0..<min(4, available) where bytes[position + index] != capturePattern[index] { return .none }
         guard available >= fixedLength else { return .needMore(fixedLength) }
         // Version 0 is the only one; flags beyond the three defined ones mean this is not a page.
         guard bytes[position + 4] == 0, bytes[position + 5] & 0xF8 == 0 else { return .none }

@@ -267,10 +267,8 @@ struct OggReader: FormatReader {
         switch step {
         case .needsMore, .complete:
             // Reported where it is, so that reports stay in stream order: before the link's format.
-            let fields = followed!.codec.fields(in: packet, limits: limits)
-            if !fields.isEmpty {
-                output.metadata(Metadata(source: "vorbis", tags: MetadataNormalizer.tags(from: fields), raw: fields),
-                                at: offset)
+            if let metadata = followed!.codec.metadata(in: packet, limits: limits) {
+                output.metadata(metadata, at: offset)
             }
             if step == .complete { announceHeaders(into: output) }
             return false

@@ -25,9 +25,9 @@ struct OpusCodec: OggCodec {
         packet.matches("OpusTags", at: 0) ? .complete : .invalid
     }
 
-    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField] {
+    func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         // After "OpusTags"; padding may follow the comments.
-        VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[8...]), source: "vorbis", limits: limits)?.raw ?? []
+        VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[8...]), source: "vorbis", limits: limits)
     }
 
     func frames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {

@@ -51,11 +51,11 @@ struct VorbisCodec: OggCodec {
         return .complete
     }
 
-    func fields(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField] {
+    func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         // After the type and magic; the framing bit's byte ends the packet.
-        guard header[0] == 3 else { return [] }
-        let block = UnsafeRawBufferPointer(rebasing: header[7..<header.count - 1])
-        return VorbisComment.metadata(block, source: "vorbis", limits: limits)?.raw ?? []
+        guard header[0] == 3 else { return nil }
+        return VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[7..<header.count - 1]), source: "vorbis",
+                                      limits: limits)
     }
 
     mutating func frames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {
