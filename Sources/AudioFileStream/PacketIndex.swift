@@ -65,6 +65,20 @@ struct PacketIndex {
         endOffset = offset + Int64(size)
     }
 
+    /// Records `count` packets of a constant size from packet `number` on, the first at `offset`. Their offsets
+    /// follow from their numbers, so none is stored: the translations of such a format are arithmetic.
+    mutating func append(constantPackets count: Int64, from number: Int64, offset: Int64, size: Int, frames: Int) {
+        maximumPacketSize = max(maximumPacketSize, size)
+        let end = number + count
+        guard end > packetCount else { return }
+        let new = end - max(number, packetCount)
+        packetCount = end
+        parsedPackets += new
+        byteCount += new * Int64(size)
+        frameCount += new * Int64(frames)
+        endOffset = offset + count * Int64(size)
+    }
+
     /// Packets from `packet` on are not the stream that was indexed (another was fed at their offsets after a
     /// seek): what follows is indexed anew.
     private mutating func forget(fromPacket packet: Int64) {

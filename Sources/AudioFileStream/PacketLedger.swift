@@ -2,6 +2,8 @@
 /// descriptions gathered for the next batch and the index of every packet so far.
 struct PacketLedger {
     private(set) var descriptions: [AudioStreamPacketDescription] = []
+    /// The batch's packets when they are of a constant size (PCM frames), which have no descriptions.
+    private(set) var constantPackets = 0
     /// The current buffer's positions of the batch's first byte and of the byte after its last packet.
     private(set) var batchStart = 0
     private(set) var batchEnd = 0
@@ -21,10 +23,10 @@ struct PacketLedger {
     mutating func record(start: Int, size: Int, frames: Int, variableFrames: Bool) -> Bool {
         let offset = bufferOffset + Int64(start)
         let number = index.number(ofPacketAt: offset)
-        if descriptions.isEmpty {
+        if isBatchEmpty {
             batchStart = start
             firstPacket = number
-        } else if start < batchEnd || number != firstPacket + Int64(descriptions.count) {
+        } else if constantPackets > 0 || start < batchEnd || number != firstPacket + Int64(descriptions.count) {
             return false
         }
         descriptions.append(AudioStreamPacketDescription(
@@ -35,9 +37,29 @@ struct PacketLedger {
         return true
     }
 
+    /// Records `count` packets of `size` bytes and `frames` frames each, back to back from `start` in the
+    /// current buffer, the first numbered `number`. Returns false, recording nothing, when they do not directly
+    /// follow the batch's last constant-size packet: the batch must be delivered first.
+    mutating func recordConstant(start: Int, count: Int, size: Int, frames: Int, number: Int64) -> Bool {
+        if isBatchEmpty {
+            batchStart = start
+            firstPacket = number
+        } else if !descriptions.isEmpty || start != batchEnd || number != firstPacket + Int64(constantPackets) {
+            return false
+        }
+        constantPackets += count
+        batchEnd = start + count * size
+        index.append(constantPackets: Int64(count), from: number, offset: bufferOffset + Int64(start), size: size,
+                     frames: frames)
+        return true
+    }
+
+    var isBatchEmpty: Bool { descriptions.isEmpty && constantPackets == 0 }
+
     /// Empties the batch once delivered.
     mutating func clearBatch() {
         descriptions.removeAll(keepingCapacity: true)
+        constantPackets = 0
     }
 
     /// The stream goes on at `offset` (a seek): the next packet is numbered from there.

@@ -47,15 +47,21 @@ final class ParserOutput {
 
     /// Delivers the packets gathered so far; called before any other event and when the buffer is done with.
     func flush() {
-        guard !ledger.descriptions.isEmpty else { return }
+        guard !ledger.isBatchEmpty else { return }
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[ledger.batchStart..<ledger.batchEnd])
         let follows = nextBatchFollowsDiscontinuity
         nextBatchFollowsDiscontinuity = false
-        ledger.descriptions.withUnsafeBufferPointer { descriptions in
-            handler(.packets(PacketBatch(
-                bytes: bytes, format: format, descriptions: descriptions,
-                streamOffset: ledger.bufferOffset + Int64(ledger.batchStart), firstPacketIndex: ledger.firstPacket,
-                followsDiscontinuity: follows, isAssembled: batchIsAssembled)))
+        let deliver = { (descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?) in
+            self.handler(.packets(PacketBatch(
+                bytes: bytes, format: self.format, descriptions: descriptions,
+                streamOffset: self.ledger.bufferOffset + Int64(self.ledger.batchStart),
+                firstPacketIndex: self.ledger.firstPacket, followsDiscontinuity: follows,
+                isAssembled: self.batchIsAssembled)))
+        }
+        if ledger.constantPackets > 0 {
+            deliver(nil)
+        } else {
+            ledger.descriptions.withUnsafeBufferPointer(deliver)
         }
         ledger.clearBatch()
     }
@@ -68,6 +74,22 @@ final class ParserOutput {
         }
         let parsed = ledger.index.parsedPackets
         if parsed >= Self.packetsForEstimates && parsed & (parsed - 1) == 0 { announceMeasurements() }
+    }
+
+    /// `count` whole packets of the announced constant-size format (PCM frames, whose DataFormat gives
+    /// `bytesPerPacket` and `framesPerPacket`), back to back from `start` in the current buffer. They are
+    /// numbered by their distance from DataOffset, which must have been announced, and delivered without
+    /// descriptions.
+    func constantPackets(at start: Int, count: Int) {
+        guard count > 0 else { return }
+        let size = Int(format.bytesPerPacket)
+        let frames = Int(format.framesPerPacket)
+        let dataOffset: Int64 = if case .int64(let offset) = properties[.dataOffset] { offset } else { 0 }
+        let number = (ledger.bufferOffset + Int64(start) - dataOffset) / Int64(size)
+        if !ledger.recordConstant(start: start, count: count, size: size, frames: frames, number: number) {
+            flush()
+            _ = ledger.recordConstant(start: start, count: count, size: size, frames: frames, number: number)
+        }
     }
 
     /// A whole packet the reader assembled in `bytes` from pieces spread over the stream (an Ogg packet

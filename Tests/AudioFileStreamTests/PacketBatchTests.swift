@@ -33,4 +33,33 @@ import Testing
             }
         }
     }
+
+    @Test func constantSizePacketsFormOneBatchNumberedFromTheDataOffset() {
+        var batches: [(offset: Int64, count: Int, first: Int64, hasDescriptions: Bool)] = []
+        let output = ParserOutput { event in
+            if case .packets(let batch) = event {
+                batches.append((batch.streamOffset, batch.bytes.count, batch.firstPacketIndex,
+                                batch.descriptions != nil))
+            }
+        }
+        let pcm = AudioStreamBasicDescription.linearPCM(sampleRate: 8000, channels: 2, bitsPerChannel: 16,
+                                                        bytesPerSample: 2, isFloat: false, isBigEndian: false,
+                                                        isSigned: true)
+        output.announce(.dataFormat, .format(pcm))
+        output.announce(.dataOffset, .int64(44))
+        [UInt8](repeating: 0, count: 64).withUnsafeBytes { bytes in
+            // The buffer starts 4 bytes before the data: its frames start at 4, 8, 12 …
+            output.begin(buffer: bytes, offset: 40)
+            output.constantPackets(at: 4, count: 3)
+            output.constantPackets(at: 16, count: 2)
+            // Not following the batch's last packet: a batch of its own.
+            output.constantPackets(at: 32, count: 1)
+            output.flush()
+        }
+        #expect(batches.map(\.offset) == [44, 72])
+        #expect(batches.map(\.count) == [20, 4])
+        #expect(batches.map(\.first) == [0, 7])
+        #expect(batches.allSatisfy { !$0.hasDescriptions })
+        #expect(output.index.parsedPackets == 6 && output.index.frameCount == 6 && output.index.byteCount == 24)
+    }
 }
