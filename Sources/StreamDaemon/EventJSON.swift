@@ -13,7 +13,7 @@ public enum EventJSON {
             return packets(in: batch).map(packet)
         case .metadata(let event):
             return [.object([
-                ("event", .string("metadata")), ("source", .string(event.metadata.source)),
+                ("event", .string("metadata")), ("source", .string(event.metadata.source.rawValue)),
                 ("offset", .number(event.offset)), ("tags", tags(event.metadata.tags)),
                 ("raw", .array(event.metadata.raw.map(field))),
             ])]

@@ -25,7 +25,7 @@ struct TagsCommand: ParsableCommand {
         guard case .object(let members) = EventJSON.tags(tags) else { return }
         let raw = found.map { event in
             JSON.object([
-                ("source", .string(event.metadata.source)), ("offset", .number(event.offset)),
+                ("source", .string(event.metadata.source.rawValue)), ("offset", .number(event.offset)),
                 ("frames", .array(event.metadata.raw.map(EventJSON.field))),
             ])
         }

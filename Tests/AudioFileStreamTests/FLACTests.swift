@@ -189,7 +189,7 @@ import FixtureSupport
         let (events, _) = try parse(fixture.bytes, chunking: chunking)
         #expect(events.tags.count == 1)
         let (offset, metadata) = try #require(events.tags.first)
-        #expect(offset == Int64(recorded["tagOffset"] as! Int) && metadata.source == "flac")
+        #expect(offset == Int64(recorded["tagOffset"] as! Int) && metadata.source == .vorbisComment)
         let comments = recorded["comments"] as! [[String]]
         let pictures = recorded["pictures"] as! [[String: Any]]
         #expect(metadata.raw.count == comments.count + pictures.count)

@@ -35,7 +35,7 @@ import Testing
     @Test func id3v11HoldsATrackNumber() throws {
         let comment = Self.field("Short comment", 28) + [0, 7]
         let metadata = try #require(readTagInEveryChunking(Self.tag(comment: comment, genre: 255)))
-        #expect(metadata.source == "id3v1.1")
+        #expect(metadata.source == .id3v1)
         #expect(metadata.raw.last == RawTagField(key: "Track", value: .text(["7"])), "genre 255 means none")
         #expect(metadata.tags.trackNumber == 7)
         #expect(metadata.tags.comments == "Short comment")

@@ -178,7 +178,7 @@ import FixtureSupport
         let parse = try Self.parse(fixture, chunking: .random(seed: 6))
         let metadata = try #require(parse.metadata.first)
         #expect(parse.metadata.count == 1)
-        #expect(metadata.source == "vorbis")
+        #expect(metadata.source == .vorbisComment)
         let comments = recorded["comments"] as! [[String]]
         let pictures = recorded["pictures"] as! [[String: Any]]
         let text = metadata.raw.filter { if case .text = $0.value { true } else { false } }

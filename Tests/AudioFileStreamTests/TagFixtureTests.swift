@@ -86,7 +86,7 @@ private struct ExpectedTag {
     }
 
     func check(_ metadata: Metadata?, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(metadata?.source == source, "tag at \(offset)", sourceLocation: sourceLocation)
+        #expect(metadata?.source.rawValue == source, "tag at \(offset)", sourceLocation: sourceLocation)
         #expect(metadata?.raw == raw, "tag at \(offset)", sourceLocation: sourceLocation)
         #expect(metadata?.tags == tags, "tag at \(offset)", sourceLocation: sourceLocation)
     }

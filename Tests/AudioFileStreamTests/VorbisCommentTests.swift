@@ -28,7 +28,7 @@ import FixtureSupport
     }
 
     static func comments(_ block: [UInt8], limits: MetadataLimits = MetadataLimits()) -> Metadata? {
-        block.withUnsafeBytes { VorbisComment.metadata($0, source: "flac", limits: limits) }
+        block.withUnsafeBytes { VorbisComment.metadata($0, limits: limits) }
     }
 
     /// The raw fields are mutagen's comments, key as written, in order, repeated keys apart; the one holding a
@@ -38,7 +38,7 @@ import FixtureSupport
         let recorded = try #require(fixture.recordedTags)
         let block = try #require(Self.blocks(ofType: 4, in: fixture.bytes).first)
         let metadata = try #require(Self.comments(block))
-        #expect(metadata.source == "flac")
+        #expect(metadata.source == .vorbisComment)
         let comments = recorded["comments"] as! [[String]]
         #expect(metadata.raw.count == comments.count)
         for (field, comment) in zip(metadata.raw, comments) {

@@ -44,7 +44,7 @@ private typealias Runner = AudiostreamRunner
         #expect(tags["title"] as? String == comments.first { $0[0] == "TITLE" }?[1])
         #expect(tags["trackNumber"] as? Int == 3 && tags["trackCount"] as? Int == 12)
         let raw = try #require((tags["raw"] as? [[String: Any]])?.first)
-        #expect(raw["source"] as? String == "flac" && raw["offset"] as? Int == recorded["tagOffset"] as? Int)
+        #expect(raw["source"] as? String == "vorbisComment" && raw["offset"] as? Int == recorded["tagOffset"] as? Int)
         let frames = try #require(raw["frames"] as? [[String: Any]])
         #expect(frames.count == comments.count + (recorded["pictures"] as! [Any]).count)
     }

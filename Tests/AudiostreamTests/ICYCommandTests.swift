@@ -56,18 +56,19 @@ import Testing
         let offset: Int
         let streamTitle: String?
         let streamUrl: String?
-        let raw: String
+        /// The block's text.
+        let text: String
 
-        init(offset: Int, streamTitle: String?, streamUrl: String?, raw: String) {
+        init(offset: Int, streamTitle: String?, streamUrl: String?, text: String) {
             self.offset = offset
             self.streamTitle = streamTitle
             self.streamUrl = streamUrl
-            self.raw = raw
+            self.text = text
         }
 
         init(_ block: ICYFixture.Block) {
             self.init(offset: block.audioOffset, streamTitle: block.streamTitle, streamUrl: block.streamUrl,
-                      raw: block.raw)
+                      text: block.raw)
         }
 
         /// A printed event; a key that is missing, or neither a string nor null, gives "<bad>".
@@ -80,10 +81,10 @@ import Testing
                 }
             }
             self.init(offset: (event["offset"] as? Int) ?? -1, streamTitle: text("streamTitle"),
-                      streamUrl: text("streamUrl"), raw: text("raw") ?? "<bad>")
+                      streamUrl: text("streamUrl"), text: text("text") ?? "<bad>")
         }
 
-        var description: String { "\(offset): \(raw.prefix(60))" }
+        var description: String { "\(offset): \(text.prefix(60))" }
     }
 
     struct Run: CustomTestStringConvertible, Sendable {
@@ -130,7 +131,7 @@ import Testing
         let printed = events.filter(Self.isICY)
         #expect(printed.map(Printed.init) == facts.metadata.map(Printed.init))
         for event in printed {
-            #expect(Set(event.keys) == ["event", "source", "offset", "streamTitle", "streamUrl", "raw"])
+            #expect(Set(event.keys) == ["event", "source", "offset", "streamTitle", "streamUrl", "tags", "raw", "text"])
         }
 
         // Each block after every packet before its offset, and before every packet at or after it.
@@ -208,7 +209,7 @@ import Testing
             == facts.metadata.map(\.textBytes))
         let read = blocks.map { block -> Printed? in
             block.bytes.withUnsafeBytes { ICYMetadata(block: $0) }.map {
-                Printed(offset: block.offset, streamTitle: $0.streamTitle, streamUrl: $0.streamUrl, raw: $0.raw)
+                Printed(offset: block.offset, streamTitle: $0.streamTitle, streamUrl: $0.streamUrl, text: $0.text)
             }
         }
         #expect(read == facts.metadata.map(Printed.init))

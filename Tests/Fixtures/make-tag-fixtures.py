@@ -270,9 +270,8 @@ def describe_cut_id3v2(work, tag):
 
 def describe_id3v1(work, tag):
     frames = ParseID3v1(tag)
-    # ID3v1.1 (per its definition): comment byte 28 is zero and byte 29, the track, is not.
-    source = "id3v1.1" if tag[125] == 0 and tag[126] != 0 else "id3v1"
-    return {"source": source, "frames": [frame_json(frame) for frame in frames.values()],
+    # ID3v1.1 is the same key space as ID3v1: its track number is one more field.
+    return {"source": "id3v1", "frames": [frame_json(frame) for frame in frames.values()],
             "easy": easy_json_of(frames.values())}
 
 

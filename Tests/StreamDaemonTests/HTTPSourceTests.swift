@@ -229,7 +229,7 @@ import Testing
         #expect(blocks.count == fixture.metadata.count)
         for (block, recorded) in zip(blocks, fixture.metadata) {
             #expect(block["offset"] as? Int == recorded["audioOffset"] as? Int)
-            #expect(block["raw"] as? String == recorded["raw"] as? String)
+            #expect(block["text"] as? String == recorded["raw"] as? String)
             #expect(block["streamTitle"] as? String == recorded["streamTitle"] as? String)
             #expect((block["streamTitle"] is NSNull) == (recorded["streamTitle"] is NSNull))
             #expect(block["streamUrl"] as? String == recorded["streamUrl"] as? String)

@@ -30,7 +30,7 @@ import Testing
         #expect(metadata.streamTitle == "A - B")
         #expect(metadata.streamUrl == "http://x/")
         #expect(metadata.fields == Self.fields(["StreamTitle": "A - B", "StreamUrl": "http://x/"]))
-        #expect(metadata.raw == text)
+        #expect(metadata.text == text)
     }
 
     @Test func anEmptyTitleIsClearedNotMissing() throws {
@@ -85,7 +85,7 @@ import Testing
         let metadata = try #require(Self.read(example.text))
         #expect(metadata.streamTitle == example.title)
         #expect(metadata.streamUrl == example.url)
-        #expect(metadata.raw == example.text)
+        #expect(metadata.text == example.text)
     }
 
     @Test func nulPaddingIsNotPartOfTheText() throws {
@@ -93,17 +93,17 @@ import Testing
         let padded = Self.block(Array(text.utf8))
         #expect(padded.count == 32)
         let metadata = try #require(Self.read(padded))
-        #expect(metadata.raw == text)
+        #expect(metadata.text == text)
         #expect(metadata.streamTitle == "Air - Sexy Boy")
         // Padded all the way to the largest block.
         let long = try #require(Self.read(Array(text.utf8) + [UInt8](repeating: 0, count: 4080 - 29)))
-        #expect(long.raw == text)
+        #expect(long.text == text)
         #expect(long.streamTitle == "Air - Sexy Boy")
         // Text filling its block exactly, no NUL.
         for exact in ["StreamTitle='x';", "StreamTitle='ABCDEFGHIJKLMNOPQ';"] {
             #expect(exact.utf8.count % 16 == 0)
             let metadata = try #require(Self.read(Array(exact.utf8)))
-            #expect(metadata.raw == exact)
+            #expect(metadata.text == exact)
             #expect(metadata.streamTitle == String(exact.dropFirst(13).dropLast(2)))
         }
     }
@@ -120,7 +120,7 @@ import Testing
             let text = "StreamTitle='\(title)';StreamUrl='http://x/';"
             let metadata = try #require(Self.read(text))
             #expect(Array(try #require(metadata.streamTitle).unicodeScalars) == Array(title.unicodeScalars))
-            #expect(Array(metadata.raw.unicodeScalars) == Array(text.unicodeScalars))
+            #expect(Array(metadata.text.unicodeScalars) == Array(text.unicodeScalars))
         }
     }
 
@@ -134,7 +134,7 @@ import Testing
         #expect(Array(try #require(metadata.streamTitle).unicodeScalars) == Array(title.unicodeScalars))
         #expect(metadata.streamUrl == "http://x/")
         let raw = "StreamTitle='\(title)';StreamUrl='http://x/';"
-        #expect(Array(metadata.raw.unicodeScalars) == Array(raw.unicodeScalars))
+        #expect(Array(metadata.text.unicodeScalars) == Array(raw.unicodeScalars))
 
         // One invalid byte makes the whole block Windows-1252, its UTF-8 parts too. Python:
         // b"StreamTitle='Bj\xc3\xb6rk \xe9';".decode("cp1252") == "StreamTitle='BjÃ¶rk é';"
@@ -187,7 +187,7 @@ import Testing
         #expect(metadata.value(of: "durationMilliseconds") == "15000")
         #expect(metadata.value(of: "INSERTIONTYPE") == "midroll")
         #expect(metadata.value(of: "missing") == nil)
-        #expect(metadata.raw == text)
+        #expect(metadata.text == text)
     }
 
     @Test func keysMatchWithoutCase() throws {
@@ -207,16 +207,22 @@ import Testing
         let metadata = try #require(Self.read("StreamTitle='Say \"Hi\" \\ Bye – ok 🎹';StreamUrl='http://x/';"))
         let json = metadata.json(offset: 5_000_000_123)
         let object = try Self.object(json)
-        #expect(Set(object.keys) == ["event", "source", "offset", "streamTitle", "streamUrl", "raw"])
+        #expect(Set(object.keys) == ["event", "source", "offset", "streamTitle", "streamUrl", "tags", "raw", "text"])
         #expect(object["event"] as? String == "metadata")
         #expect(object["source"] as? String == "icy")
         #expect((object["offset"] as? NSNumber)?.int64Value == 5_000_000_123)
         #expect(object["streamTitle"] as? String == "Say \"Hi\" \\ Bye – ok 🎹")
         #expect(object["streamUrl"] as? String == "http://x/")
-        #expect(object["raw"] as? String == "StreamTitle='Say \"Hi\" \\ Bye – ok 🎹';StreamUrl='http://x/';")
+        #expect(object["text"] as? String == "StreamTitle='Say \"Hi\" \\ Bye – ok 🎹';StreamUrl='http://x/';")
+        // Like a tag's event: the common title, and each field under its ICY key.
+        #expect((object["tags"] as? [String: Any])?["title"] as? String == "Say \"Hi\" \\ Bye – ok 🎹")
+        let raw = try #require(object["raw"] as? [[String: Any]])
+        #expect(raw.map { $0["id"] as? String } == ["StreamTitle", "StreamUrl"])
+        #expect(raw.map { ($0["text"] as? [String])?.first } == ["Say \"Hi\" \\ Bye – ok 🎹", "http://x/"])
         // Keys in the documented order.
         let text = json.text
-        let positions = ["\"event\":", "\"source\":", "\"offset\":", "\"streamTitle\":", "\"streamUrl\":", "\"raw\":"]
+        let positions = ["\"event\":", "\"source\":", "\"offset\":", "\"streamTitle\":", "\"streamUrl\":", "\"tags\":", "\"raw\":",
+                         "\"text\":"]
             .map { text.range(of: $0)?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -231,7 +237,9 @@ import Testing
         let cleared = try Self.object(try #require(Self.read("StreamTitle='';")).json(offset: 64))
         #expect(cleared["streamTitle"] as? String == "")
         #expect(cleared["streamUrl"] is NSNull)
-        #expect(cleared["raw"] as? String == "StreamTitle='';")
+        #expect(cleared["text"] as? String == "StreamTitle='';")
+        // A cleared title is no common title.
+        #expect((cleared["tags"] as? [String: Any])?.isEmpty == true)
     }
 
     // MARK: - Queue

@@ -110,7 +110,7 @@ import Testing
         #expect(lateEvents[..<firstPacket].contains(where: Self.isSecondTitle))
         #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
         let events = result.lines.compactMap(DaemonStdinTests.object)
-        let titles = events.filter { $0["event"] as? String == "metadata" && $0["source"] as? String == "vorbis" }
+        let titles = events.filter { $0["event"] as? String == "metadata" && $0["source"] as? String == "vorbisComment" }
             .compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }
         #expect(titles == ["First", "Second"])
         // The links' OpusHeads are alike: the daemon passes a property on only when it changes.

@@ -149,7 +149,7 @@ struct FLACReader: FormatReader {
         let before = fields.fields.count
         kept.kept.withUnsafeBytes { body in
             if block.type == Self.commentType {
-                let comments = VorbisComment.metadata(body, source: "flac", limits: limits)
+                let comments = VorbisComment.metadata(body, limits: limits)
                 for field in comments?.raw ?? [] { fields.record(field, limits: limits) }
             } else if let artwork = FLACPicture.artwork(body, blockLength: block.length, limits: limits) {
                 fields.record(RawTagField(key: VorbisComment.pictureKey, value: .picture(artwork)), limits: limits)
@@ -182,7 +182,7 @@ struct FLACReader: FormatReader {
 
     private mutating func reportMetadata(output: ParserOutput) {
         guard let metadataOffset, !fields.fields.isEmpty else { return }
-        output.metadata(Metadata(source: "flac", tags: MetadataNormalizer.tags(from: fields.fields),
+        output.metadata(Metadata(source: .vorbisComment, tags: MetadataNormalizer.tags(from: fields.fields),
                                  raw: fields.fields), at: metadataOffset)
         fields = KeptFields()
         self.metadataOffset = nil

@@ -4,8 +4,6 @@
 struct ID3v1Tag {
     static let length = 128
 
-    /// `id3v1`, or `id3v1.1` when the tag holds a track number.
-    let source: String
     /// The fields that are not empty, under the names the ID3v1 spec gives them (which APEv2 also uses):
     /// Title, Artist, Album, Year, Comment, Track, Genre (the genre's number as text).
     let fields: [RawTagField]
@@ -17,7 +15,6 @@ struct ID3v1Tag {
             return Self.trimmingWhitespace(TextEncoding.latin1.decode(field))
         }
         let hasTrack = bytes[125] == 0 && bytes[126] != 0
-        source = hasTrack ? "id3v1.1" : "id3v1"
         let values = [
             ("Title", text(3..<33)), ("Artist", text(33..<63)), ("Album", text(63..<93)), ("Year", text(93..<97)),
             ("Comment", text(97..<(hasTrack ? 125 : 127))),

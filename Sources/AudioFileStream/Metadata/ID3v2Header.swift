@@ -22,7 +22,7 @@ struct ID3v2Header {
     }
 
     /// `id3v2.2`, `id3v2.3` or `id3v2.4`.
-    var source: String { "id3v2.\(majorVersion)" }
+    var source: MetadataFormat { .id3v2(majorVersion: majorVersion) }
 
     /// The whole tag is unsynchronised. ID3v2.2/2.3 undo it over everything after the header; in ID3v2.4 it
     /// means every frame is unsynchronised.

@@ -1,9 +1,7 @@
 /// One tag read from the stream: its common keys, normalised, and its fields as they were read.
 public struct Metadata: Equatable, Sendable {
-    /// The tag format: `id3v2.2`, `id3v2.3`, `id3v2.4`, `id3v1`, `id3v1.1`, `apev2`, `vorbis` (the comment
-    /// packet of an Ogg Vorbis, Opus or FLAC stream) or `flac` (a native FLAC header's VORBIS_COMMENT and
-    /// PICTURE blocks).
-    public var source: String
+    /// The key space of the tag's raw keys (`id3v2.4`, `vorbisComment`, `itunes` …).
+    public var source: MetadataFormat
     /// The common keys, whatever the tag format called them.
     public var tags: NormalizedTags
     /// Every field in the order read, under the tag format's own key: the ID3v2 frame id (`TIT2`, `TT2`),
@@ -12,7 +10,7 @@ public struct Metadata: Equatable, Sendable {
     /// `Artist`, `Album`, `Year`, `Comment`, `Track`, `Genre`). Empty ID3v2 frames are left out.
     public var raw: [RawTagField]
 
-    public init(source: String, tags: NormalizedTags = NormalizedTags(), raw: [RawTagField] = []) {
+    public init(source: MetadataFormat, tags: NormalizedTags = NormalizedTags(), raw: [RawTagField] = []) {
         self.source = source
         self.tags = tags
         self.raw = raw

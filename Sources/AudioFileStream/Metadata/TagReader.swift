@@ -120,14 +120,14 @@ struct TagReader {
     /// cut short (the input ended or broke off inside it): then it holds the fields read whole before the cut,
     /// the one the cut falls in being dropped, and an ID3v1 tag holds none.
     func finish() -> Metadata? {
-        let source: String
+        let source: MetadataFormat
         let fields: [RawTagField]
         switch format {
         case .id3v2(let reader): (source, fields) = (reader.header.source, reader.fields)
-        case .apev2(let reader): (source, fields) = ("apev2", reader.fields)
+        case .apev2(let reader): (source, fields) = (.apev2, reader.fields)
         case .id3v1(let buffer) where buffer.isFull:
             let tag = ID3v1Tag(buffer.kept)
-            (source, fields) = (tag.source, tag.fields)
+            (source, fields) = (.id3v1, tag.fields)
         case .id3v1, .skipped: return nil
         }
         guard !fields.isEmpty else { return nil }

@@ -9,8 +9,8 @@ enum VorbisComment {
     /// block has room for. Fields are kept as written, in order (a repeated key gives several fields), each
     /// `.text([value])`, within `limits` like any tag's; a field without `=` is left out; a
     /// METADATA_BLOCK_PICTURE field becomes `.picture`; the vendor string is not a field. nil too when no field
-    /// is kept. `source` names the carrier (`vorbis`, `flac`).
-    static func metadata(_ block: UnsafeRawBufferPointer, source: String, limits: MetadataLimits) -> Metadata? {
+    /// is kept.
+    static func metadata(_ block: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         var reader = LengthPrefixedReader(block)
         guard reader.field() != nil, let count = reader.littleEndianUInt32() else { return nil }
         // Each field takes at least its 4 length bytes: a count beyond that is a lie, refused before any work.
@@ -23,7 +23,7 @@ enum VorbisComment {
             }
         }
         guard !kept.fields.isEmpty else { return nil }
-        return Metadata(source: source, tags: MetadataNormalizer.tags(from: kept.fields), raw: kept.fields)
+        return Metadata(source: .vorbisComment, tags: MetadataNormalizer.tags(from: kept.fields), raw: kept.fields)
     }
 
     /// One `KEY=value` field: text when it fits `limits.maxFieldBytes`, its size otherwise; a picture by

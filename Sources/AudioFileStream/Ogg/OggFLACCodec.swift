@@ -34,11 +34,11 @@ struct OggFLACCodec: OggCodec {
     func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         let body = UnsafeRawBufferPointer(rebasing: header[4...])
         switch header[0] & 0x7F {
-        case 4: return VorbisComment.metadata(body, source: "vorbis", limits: limits)
+        case 4: return VorbisComment.metadata(body, limits: limits)
         case 6:
             guard let artwork = FLACPicture.artwork(body, blockLength: body.count, limits: limits) else { return nil }
             let fields = [RawTagField(key: VorbisComment.pictureKey, value: .picture(artwork))]
-            return Metadata(source: "vorbis", tags: MetadataNormalizer.tags(from: fields), raw: fields)
+            return Metadata(source: .vorbisComment, tags: MetadataNormalizer.tags(from: fields), raw: fields)
         default: return nil
         }
     }

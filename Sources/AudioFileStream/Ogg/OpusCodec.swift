@@ -27,7 +27,7 @@ struct OpusCodec: OggCodec {
 
     func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         // After "OpusTags"; padding may follow the comments.
-        VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[8...]), source: "vorbis", limits: limits)
+        VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[8...]), limits: limits)
     }
 
     func frames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {

@@ -54,8 +54,7 @@ struct VorbisCodec: OggCodec {
     func metadata(in header: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
         // After the type and magic; the framing bit's byte ends the packet.
         guard header[0] == 3 else { return nil }
-        return VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[7..<header.count - 1]), source: "vorbis",
-                                      limits: limits)
+        return VorbisComment.metadata(UnsafeRawBufferPointer(rebasing: header[7..<header.count - 1]), limits: limits)
     }
 
     mutating func frames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {

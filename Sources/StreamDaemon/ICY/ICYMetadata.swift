@@ -1,7 +1,9 @@
+import AudioFileStream
+
 /// One ICY metadata block: `StreamTitle='…';StreamUrl='…';` and whatever other keys the server sends.
 public struct ICYMetadata: Equatable, Sendable {
     /// The block's text without its NUL padding: UTF-8 when valid, otherwise Windows-1252.
-    public let raw: String
+    public let text: String
     /// The block's `key='value'` pairs in order.
     public let fields: [Field]
 
@@ -25,7 +27,7 @@ public struct ICYMetadata: Equatable, Sendable {
 
     /// Reads the text of a block.
     public init(text: String) {
-        raw = text
+        self.text = text
         fields = Self.fields(of: Substring(text))
     }
 
@@ -34,12 +36,18 @@ public struct ICYMetadata: Equatable, Sendable {
         fields.first { $0.key.lowercased() == key.lowercased() }?.value
     }
 
-    /// The `metadata` event of the `events` schema, for a block found after `offset` audio bytes.
+    /// The `metadata` event of the `events` schema, for a block found after `offset` audio bytes: like a tag's,
+    /// with the common keys (the title is StreamTitle whole: stations differ in how they join artist and title)
+    /// and the raw fields under their ICY keys, plus the block's text.
     public func json(offset: Int64) -> JSON {
-        .object([
-            ("event", .string("metadata")), ("source", .string("icy")), ("offset", .number(offset)),
-            ("streamTitle", .optional(streamTitle, JSON.string)), ("streamUrl", .optional(streamUrl, JSON.string)),
-            ("raw", .string(raw)),
+        var tags = NormalizedTags()
+        tags.title = streamTitle.flatMap { $0.isEmpty ? nil : $0 }
+        return .object([
+            ("event", .string("metadata")), ("source", .string(MetadataFormat.icy.rawValue)),
+            ("offset", .number(offset)), ("streamTitle", .optional(streamTitle, JSON.string)),
+            ("streamUrl", .optional(streamUrl, JSON.string)), ("tags", EventJSON.tags(tags)),
+            ("raw", .array(fields.map { EventJSON.field(RawTagField(key: $0.key, value: .text([$0.value]))) })),
+            ("text", .string(text)),
         ])
     }
 

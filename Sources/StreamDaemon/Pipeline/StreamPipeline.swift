@@ -133,7 +133,7 @@ final class StreamPipeline {
             hubs.send(.property(id, message(event)))
             if case .fileType(let type) = value { send(listenerAnnouncements.noteFileType(type)) }
         case .metadata(let metadata):
-            hubs.send(.metadata(source: metadata.metadata.source, message(event)))
+            hubs.send(.metadata(source: metadata.metadata.source.rawValue, message(event)))
             send(listenerAnnouncements.note(NowPlaying(metadata.metadata.tags)))
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
