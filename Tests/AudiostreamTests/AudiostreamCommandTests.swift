@@ -122,6 +122,33 @@ extension AudiostreamCommandTests {
         let easy = (recorded["tags"] as! [[String: Any]])[0]["easy"] as! [String: [String]]
         #expect(tags["title"] as? String == easy["title"]?.joined(separator: "; "))
         #expect(tags["trackNumber"] is Int)
+        // Each key space once, in the order first met, with the fields of all its tags: those `raw` lists tag by
+        // tag, which the tag reader tests hold to mutagen.
+        let formats = try #require(tags["formats"] as? [String: [[String: Any]]])
+        var spaces: [String] = []
+        for source in sources where !spaces.contains(source) { spaces.append(source) }
+        #expect(spaces == ["id3v2.4", "apev2", "id3v1"])
+        #expect(Set(formats.keys) == Set(spaces))
+        for space in spaces {
+            let fields = raw.filter { $0["source"] as? String == space }.flatMap { $0["frames"] as! [[String: Any]] }
+            #expect(formats[space]?.map { $0["id"] as! String } == fields.map { $0["id"] as! String }, "\(space)")
+        }
+    }
+
+    @Test func artworkWritesTheFrontCoverMutagenRead() throws {
+        let recorded = try JSONSerialization.jsonObject(with: Data(contentsOf: Runner.fixtures
+            .appendingPathComponent("expected/tags-id3v24.tags.json"))) as! [String: Any]
+        let frames = (recorded["tags"] as! [[String: Any]])[0]["frames"] as! [[String: Any]]
+        let cover = try #require(frames.first { $0["id"] as? String == "APIC" && $0["type"] as? Int == 3 })
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("artwork-\(UUID()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Runner.run(["tags", "--artwork", path, Runner.fixture("tags-id3v24.mp3")])
+        #expect(result.status == 0)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.map { String(format: "%02x", $0) }.joined() == cover["data"] as? String)
+
+        let none = try Runner.run(["tags", "--artwork", path, Runner.fixture("tags-id3v1.mp3")])
+        #expect(none.status != 0 && none.standardError.contains("has no artwork"))
     }
 }
 
