@@ -108,6 +108,15 @@ public enum EventJSON {
         ])
     }
 
+    /// The `artwork` event describing a picture of the tag `event`, as an artwork message carries it.
+    public static func artwork(_ artwork: Artwork, of event: MetadataEvent) -> JSON {
+        guard case .object(let members) = self.artwork(artwork) else { return .null }
+        return .object([
+            ("event", .string("artwork")), ("source", .string(event.metadata.source.rawValue)),
+            ("offset", .number(event.offset)),
+        ] + members)
+    }
+
     /// A raw field in the shape the fixture script records from mutagen.
     public static func field(_ field: RawTagField) -> JSON {
         let id = ("id", JSON.string(field.key))

@@ -31,6 +31,11 @@ struct SubscribeCommand: ParsableCommand {
     @Flag(help: "Print no JSON lines (the payload still goes to --output).")
     var quiet = false
 
+    @Option(name: .customLong("artwork"), help: ArgumentHelp(
+        "Receive the pictures of the stream's tags and write each new one to FILE, replacing the last.",
+        valueName: "FILE"))
+    var artworkPath: String?
+
     func validate() throws {
         let names = kinds.split(separator: ",").map(String.init)
         guard !names.isEmpty, names.allSatisfy({ Hello.Kind(rawValue: $0) != nil }) else {
@@ -46,7 +51,7 @@ struct SubscribeCommand: ParsableCommand {
     func run() throws {
         let hello = Hello(
             kinds: Set(kinds.split(separator: ",").compactMap { Hello.Kind(rawValue: String($0)) }),
-            pcmEncoding: WirePCMEncoding(name: format)!, burstSeconds: burst)
+            pcmEncoding: WirePCMEncoding(name: format)!, burstSeconds: burst, artwork: artworkPath != nil)
         let client: WireClient
         do {
             client = try WireClient(path: socket)
@@ -83,6 +88,11 @@ struct SubscribeCommand: ParsableCommand {
                     ("sampleRate", .number(pcm.sampleRate)), ("channels", .number(pcm.channels)),
                 ]).text)
                 pcm.samples.withUnsafeBytes { media?.write($0) }
+            case .artwork(let artwork):
+                lines?.line(artwork.description)
+                if let artworkPath, !FileManager.default.createFile(atPath: artworkPath, contents: Data(artwork.picture)) {
+                    throw CommandFailure("cannot write \(artworkPath)")
+                }
             }
             if !client.hasBufferedBytes {
                 try lines?.flush()

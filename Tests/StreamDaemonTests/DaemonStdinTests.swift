@@ -59,6 +59,31 @@ import Testing
         #expect(frames == fixture.facts?["mpg123Samples"] as? Int)
     }
 
+    /// A subscriber that asks for artwork gets the tag's front cover, byte for byte as mutagen read it.
+    @Test func artworkReachesASubscriberThatAskedForIt() throws {
+        let fixture = Fixtures.named("tags-id3v24.mp3")
+        let frames = try #require(((fixture.recordedTags?["tags"] as? [[String: Any]])?.first?["frames"])
+            as? [[String: Any]])
+        let cover = try #require(frames.first { $0["id"] as? String == "APIC" && $0["type"] as? Int == 3 })
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        try daemon.waitForSocket("radio.sock")
+        let picture = daemon.path("cover")
+        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets,metadata",
+                                               folder: daemon.folder, name: "artwork", arguments: ["--artwork", picture])
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        daemon.feed(Data(fixture.bytes))
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        let artwork = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "artwork" }
+        #expect(artwork.count == 1)
+        #expect(artwork.first?["mimeType"] as? String == cover["mime"] as? String)
+        #expect(artwork.first?["size"] as? Int == cover["size"] as? Int)
+        let written = try Data(contentsOf: URL(fileURLWithPath: picture))
+        #expect(written.map { String(format: "%02x", $0) }.joined() == cover["data"] as? String)
+    }
+
     /// A subscriber of packets alone cannot use them without their format, so it gets the format (and nothing
     /// else of the properties) before the first packet.
     @Test func aSubscriberOfPacketsAloneGetsTheFormatFirst() throws {

@@ -59,6 +59,31 @@ import Testing
         #expect(demand.encodings == [.s16])
     }
 
+    /// Pictures go to the subscribers that asked for artwork, whatever their kinds; a newcomer gets the current
+    /// one; a subscriber that has not read one yet when the next comes gets only the newer.
+    @Test func artworkReachesWhoAskedForItTheLatestPictureOnly() throws {
+        let hub = Hub(limits: Self.roomy)
+        let withArtwork = Member(hub, [.metadata], artwork: true)
+        let without = Member(hub, [.metadata])
+        let stalled = Member(hub, [.packets], artwork: true, writable: false)
+        let pictures = [[UInt8](repeating: 1, count: 300), [2, 3, 4]].map { picture in
+            (description: JSON.object([("event", .string("artwork")), ("size", .number(picture.count))]),
+             picture: picture)
+        }
+        // Two chunks of input, each with a new picture.
+        for (description, picture) in pictures {
+            hub.publishArtwork(WireEncoding.artwork(description, picture: picture, allocator: ByteBufferAllocator()))
+            hub.flush()
+        }
+        let received = pictures.map { Received.artwork($0.description.text, picture: $0.picture) }
+        #expect(try withArtwork.received() == [.welcome] + received)
+        #expect(try without.received() == [.welcome])
+        stalled.resume()
+        #expect(try stalled.received() == [.welcome, received[1]])
+        let newcomer = Member(hub, [.properties], artwork: true)
+        #expect(try newcomer.received() == [.welcome, received[1]])
+    }
+
     /// How much of the recent audio a newcomer asks for, what the stream keeps, and the packets it must get.
     struct BurstCase: Sendable, CustomTestStringConvertible {
         let asked: Double
@@ -356,11 +381,13 @@ private struct Member {
 
     /// Joins `hub` with a hello asking for `kinds`.
     init(
-        _ hub: Hub, _ kinds: Set<Hello.Kind>, burst: Double = 0, pcm: WirePCMEncoding = .s16, writable: Bool = true
+        _ hub: Hub, _ kinds: Set<Hello.Kind>, burst: Double = 0, pcm: WirePCMEncoding = .s16, artwork: Bool = false,
+        writable: Bool = true
     ) {
         sink = MemorySink(writable: writable)
         subscriber = hub.add(
-            sink, hello: Hello(kinds: kinds, pcmEncoding: pcm, burstSeconds: burst), welcome: Welcome.buffer)
+            sink, hello: Hello(kinds: kinds, pcmEncoding: pcm, burstSeconds: burst, artwork: artwork),
+            welcome: Welcome.buffer)
     }
 
     /// A subscriber outside any hub, stalled, for driving its queue directly.
@@ -424,6 +451,7 @@ private enum Received: Equatable, CustomStringConvertible {
     case overflow(Overflow)
     case packet(TestPacket)
     case pcm(PCMFields, samples: [UInt8])
+    case artwork(String, picture: [UInt8])
     case other(String)
 
     init(_ message: WireMessage) throws {
@@ -442,6 +470,8 @@ private enum Received: Equatable, CustomStringConvertible {
             let fields = PCMFields(
                 timestamp: pcm.timestamp, sampleRate: pcm.sampleRate, channels: pcm.channels, encoding: pcm.encoding)
             self = .pcm(fields, samples: Array(pcm.samples))
+        case .artwork(let artwork):
+            self = .artwork(artwork.description, picture: Array(artwork.picture))
         }
     }
 
@@ -452,6 +482,7 @@ private enum Received: Equatable, CustomStringConvertible {
         case .overflow(let overflow): "\(overflow)"
         case .packet(let packet): "packet \(packet.offset)+\(packet.bytes.count)"
         case .pcm(let fields, let samples): "pcm \(fields) \(samples)"
+        case .artwork(let description, let picture): "artwork \(description) \(picture.count) bytes"
         case .other(let text): text
         }
     }

@@ -106,7 +106,7 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
     /// Packets go out as their bytes, with ICY blocks between them when asked; titles wait for the next block;
     /// events are the wire protocol's and mean nothing to an HTTP listener.
     override func write(_ message: QueuedMessage) -> Int {
-        if message.isICYMetadata {
+        if message.role == .icyMetadata {
             interleaver?.announce(message.buffer)
             return 0
         }

@@ -26,6 +26,8 @@ final class Hub {
     private(set) var mountInfo: MountInfo?
     /// The ICY metadata block of the current title, for HTTP listeners.
     private var lastICYMetadata: QueuedMessage?
+    /// The current picture, for subscribers of artwork.
+    private var lastArtwork: QueuedMessage?
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -69,6 +71,7 @@ final class Hub {
         if subscriber.wanted & Audience.icyMetadata != 0, let lastICYMetadata {
             _ = subscriber.enqueue(lastICYMetadata, now: now)
         }
+        if hello.artwork, let lastArtwork { _ = subscriber.enqueue(lastArtwork, now: now) }
         if hello.kinds.contains(.packets) {
             for message in burst(seconds: hello.burstSeconds) {
                 _ = subscriber.enqueue(message, now: now)
@@ -103,6 +106,7 @@ final class Hub {
             case .end(let buffer): end(buffer)
             case .mountInfo(let info): mountInfo = info
             case .icyMetadata(let block): publishICYMetadata(block)
+            case .artwork(let buffer): publishArtwork(buffer)
             }
         }
         flush()
@@ -139,9 +143,16 @@ final class Hub {
 
     /// A new title for HTTP listeners; newcomers get the last one.
     func publishICYMetadata(_ block: ByteBuffer) {
-        let message = QueuedMessage(buffer: block, audio: nil, isICYMetadata: true)
+        let message = QueuedMessage(buffer: block, audio: nil, role: .icyMetadata)
         lastICYMetadata = message
         publish(message, to: Audience.icyMetadata)
+    }
+
+    /// A new picture for the subscribers of artwork; newcomers get the last one.
+    func publishArtwork(_ message: ByteBuffer) {
+        let queued = QueuedMessage(buffer: message, audio: nil, role: .artwork)
+        lastArtwork = queued
+        publish(queued, to: Audience.artwork)
     }
 
     func publishPacket(_ message: QueuedMessage) {
@@ -247,6 +258,8 @@ enum Audience {
     static let streamStatus = Hello.Kind.metadata.bit | Hello.Kind.properties.bit
     /// ICY metadata blocks, for HTTP listeners only: a bit no `Hello.Kind` uses.
     static let icyMetadata: UInt8 = 1 << 7
+    /// Artwork messages, for the subscribers whose hello asked for them: another bit no `Hello.Kind` uses.
+    static let artwork: UInt8 = 1 << 6
     /// Properties without which packets cannot be decoded: a subscriber of packets gets them even when it did
     /// not ask for properties.
     static let packetFormat: Set<AudioFileStreamPropertyID> = [.dataFormat, .magicCookieData]

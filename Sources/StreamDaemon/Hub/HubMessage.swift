@@ -19,4 +19,6 @@ enum HubMessage: Sendable {
     case mountInfo(MountInfo?)
     /// An ICY metadata block with the stream's new title, for HTTP listeners.
     case icyMetadata(ByteBuffer)
+    /// An `artwork` message with a new picture, for the subscribers that asked for artwork.
+    case artwork(ByteBuffer)
 }

@@ -5,9 +5,16 @@ struct QueuedMessage: Sendable {
     let buffer: ByteBuffer
     /// What audio it carries, or nil for an event, which is never dropped.
     let audio: AudioSpan?
-    /// Whether `buffer` is an ICY metadata block for HTTP listeners (`ICYMetadataBlock`) rather than a wire
-    /// message.
-    var isICYMetadata = false
+    var role = Role.wire
+
+    /// What kind of event a message without audio is, where it matters to a queue or a sink.
+    enum Role: Sendable {
+        case wire
+        /// An ICY metadata block for HTTP listeners (`ICYMetadataBlock`) rather than a wire message.
+        case icyMetadata
+        /// An `artwork` message: only the latest picture matters, so a newer one replaces one still queued.
+        case artwork
+    }
 }
 
 /// The audio a packet or PCM message carries: what the overflow policy counts.

@@ -48,7 +48,8 @@ final class Subscriber {
         self.id = id
         self.hello = hello
         self.transport = transport
-        wanted = hello.kinds.reduce(transport == .socket ? 0 : Audience.icyMetadata) { $0 | $1.bit }
+        wanted = hello.kinds.reduce(
+            (transport == .socket ? 0 : Audience.icyMetadata) | (hello.artwork ? Audience.artwork : 0)) { $0 | $1.bit }
         self.sink = sink
         self.limits = limits
         connectedAt = now
@@ -58,10 +59,14 @@ final class Subscriber {
     /// - Returns: false when the subscriber must be disconnected: it has been behind for `disconnectAfter`, or
     ///   has left `maximumQueuedEventBytes` of events unread.
     func enqueue(_ message: QueuedMessage, now: NIODeadline) -> Bool {
+        if message.role == .artwork {
+            // At most one picture waits, so pictures never count against the events' limit.
+            queue.removeAll { $0.role == .artwork }
+        }
         queue.append(message)
         if let audio = message.audio {
             queuedSeconds += audio.seconds
-        } else {
+        } else if message.role != .artwork {
             queuedEventBytes += message.buffer.readableBytes
         }
         // Over a limit, first hand the sink what it takes: a chunk may hold more than the queue, and a
@@ -87,7 +92,7 @@ final class Subscriber {
                     pendingOverflow = nil
                 }
             }
-            if message.audio == nil { queuedEventBytes -= message.buffer.readableBytes }
+            if message.audio == nil && message.role != .artwork { queuedEventBytes -= message.buffer.readableBytes }
             send(message)
             wrote = true
         }

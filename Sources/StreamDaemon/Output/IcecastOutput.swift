@@ -178,7 +178,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
 
     /// Packets go out as their bytes, paced by their durations; a title goes to Icecast's admin interface.
     func write(_ message: QueuedMessage) -> Int {
-        if message.isICYMetadata {
+        if message.role == .icyMetadata {
             updateTitle(from: message.buffer)
             return 0
         }

@@ -31,6 +31,8 @@ final class StreamPipeline {
     private var announced: [AudioFileStreamPropertyID: String] = [:]
     /// The parser's type hint, from an HTTP content type.
     private var typeHint: AudioFileType?
+    /// The bytes of the picture last sent to subscribers of artwork.
+    private var lastPicture: [UInt8] = []
     private var listenerAnnouncements: ListenerAnnouncements
 
     init(streamName: String, hubs: HubGroup, logger: Logger, metrics: StreamMetrics) {
@@ -135,6 +137,7 @@ final class StreamPipeline {
         case .metadata(let metadata):
             hubs.send(.metadata(source: metadata.metadata.source.rawValue, message(event)))
             send(listenerAnnouncements.note(NowPlaying(metadata.metadata.tags)))
+            publishArtwork(of: metadata)
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
             // What was found at the discontinuity's offset (a new connection's station) belongs after it.
@@ -164,6 +167,17 @@ final class StreamPipeline {
             timestamp += Int64(frames)
             statistics.note(packetOf: bytes.count, frames: frames, sampleRate: sampleRate)
         }
+    }
+
+    /// Sends the tag's picture to the subscribers of artwork when it is a new one: once per change, however often
+    /// a source repeats its tags. A picture kept by its size alone (over the limits) is not sent.
+    private func publishArtwork(of event: MetadataEvent) {
+        guard let artwork = event.metadata.tags.artwork, !artwork.data.isEmpty, artwork.data != lastPicture else {
+            return
+        }
+        lastPicture = artwork.data
+        let description = EventJSON.artwork(artwork, of: event)
+        hubs.send(.artwork(WireEncoding.artwork(description, picture: artwork.data, allocator: allocator)))
     }
 
     /// Starts the decoder when PCM is wanted and stops it when not; gives it the event while it runs.

@@ -16,11 +16,16 @@ public struct Hello: Equatable, Sendable {
     public var pcmEncoding: WirePCMEncoding
     /// Seconds of recent packets wanted at once, before the live ones.
     public var burstSeconds: Double
+    /// Whether the pictures of the stream's tags are wanted, as `artwork` messages: the current one on joining,
+    /// then each new one.
+    public var artwork: Bool
 
-    public init(kinds: Set<Kind>, pcmEncoding: WirePCMEncoding = .s16, burstSeconds: Double = 0) {
+    public init(kinds: Set<Kind>, pcmEncoding: WirePCMEncoding = .s16, burstSeconds: Double = 0,
+                artwork: Bool = false) {
         self.kinds = kinds
         self.pcmEncoding = pcmEncoding
         self.burstSeconds = burstSeconds
+        self.artwork = artwork
     }
 
     /// The hello as JSON text.
@@ -28,7 +33,7 @@ public struct Hello: Equatable, Sendable {
         .object([
             ("protocol", .number(WireProtocol.version)),
             ("kinds", .array(Kind.allCases.filter(kinds.contains).map { .string($0.rawValue) })),
-            ("pcm", .string(pcmEncoding.name)), ("burst", .double(burstSeconds)),
+            ("pcm", .string(pcmEncoding.name)), ("burst", .double(burstSeconds)), ("artwork", .bool(artwork)),
         ])
     }
 
@@ -57,6 +62,11 @@ public struct Hello: Equatable, Sendable {
         guard let seconds = burst as? NSNumber, seconds.doubleValue >= 0, seconds.doubleValue.isFinite
         else { throw WireError.badHello("burst must be a number of seconds, 0 or more, not \(burst)") }
         burstSeconds = seconds.doubleValue
+        let artwork = object["artwork"] ?? false
+        guard let wanted = artwork as? Bool else {
+            throw WireError.badHello("artwork must be true or false, not \(artwork)")
+        }
+        self.artwork = wanted
     }
 }
 

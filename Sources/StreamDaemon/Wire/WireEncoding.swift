@@ -22,6 +22,18 @@ enum WireEncoding {
         return buffer
     }
 
+    /// An artwork message: the picture's description as JSON, then its bytes.
+    static func artwork(_ description: JSON, picture: [UInt8], allocator: ByteBufferAllocator) -> ByteBuffer {
+        let text = description.text
+        let payloadSize = 4 + text.utf8.count + picture.count
+        var buffer = allocator.buffer(capacity: WireProtocol.headerSize + payloadSize)
+        writeHeader(.artwork, payloadSize: payloadSize, to: &buffer)
+        buffer.writeInteger(UInt32(text.utf8.count))
+        buffer.writeString(text)
+        buffer.writeBytes(picture)
+        return buffer
+    }
+
     /// A PCM message from float samples, converted to `encoding` on the way.
     ///
     /// 16-bit samples are rounded to nearest, ties to even, and clipped: the decoder's own float output scaled

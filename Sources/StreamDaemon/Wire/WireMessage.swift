@@ -4,6 +4,7 @@ public enum WireMessage: Sendable {
     case json(WireMessageType, String)
     case packet(PacketMessage)
     case pcm(PCMMessage)
+    case artwork(ArtworkMessage)
 
     /// Reads a message's payload.
     /// - Throws: `WireError.truncated` when a binary payload is shorter than its fields,
@@ -16,6 +17,8 @@ public enum WireMessage: Sendable {
             self = .packet(try PacketMessage(payload: payload))
         case .pcm:
             self = .pcm(try PCMMessage(payload: payload))
+        case .artwork:
+            self = .artwork(try ArtworkMessage(payload: payload))
         case .hello, .request, nil:
             throw WireError.unexpectedMessage(rawType)
         }
@@ -60,6 +63,22 @@ public struct PCMMessage: Sendable {
         channels = Int(payload.bigEndianInteger(at: 12, as: UInt16.self))
         self.encoding = encoding
         samples = payload.dropFirst(WireProtocol.pcmFieldsSize)
+    }
+}
+
+/// A picture from the stream's tags.
+public struct ArtworkMessage: Sendable {
+    /// The picture's `artwork` event: its source, offset, MIME type, picture type, description and size.
+    public let description: String
+    public let picture: ArraySlice<UInt8>
+
+    init(payload: ArraySlice<UInt8>) throws {
+        guard payload.count >= 4 else { throw WireError.truncated }
+        let length = Int(payload.bigEndianInteger(at: 0, as: UInt32.self))
+        guard length <= payload.count - 4 else { throw WireError.truncated }
+        let text = payload.dropFirst(4).prefix(length)
+        description = String(decoding: text, as: UTF8.self)
+        picture = payload.dropFirst(4 + length)
     }
 }
 

@@ -18,6 +18,9 @@ public enum WireMessageType: UInt8, Sendable {
     case request = 7
     /// Control socket → client, JSON: the command's answer.
     case response = 8
+    /// Server → client, binary: a picture from the stream's tags, for subscribers that asked for artwork: a
+    /// 4-byte big-endian length, that many bytes of JSON describing it, then the picture's bytes.
+    case artwork = 9
 }
 
 /// Constants of the wire protocol.
