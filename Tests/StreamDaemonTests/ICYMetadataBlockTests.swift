@@ -42,7 +42,7 @@ import Testing
         var station = HTTPStreamInfo(headers: ["icy-name": long, "icy-genre": long, "icy-url": long,
                                                "icy-description": long, "icy-br": "128"])
         station.metaint = nil
-        let info = MountInfo(streamName: "radio", fileType: .mp3, station: station)!
+        let info = MountInfo(streamName: "radio", contentType: "audio/mpeg", carriesICYMetadata: true, station: station)
         let head = HTTPResponse.audioHead(info, http11: false, metaint: 16000)
         #expect(head.readableBytes < 4096)
         #expect(String(buffer: head).hasPrefix("HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\n"))

@@ -71,7 +71,7 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
             return finish(with: HTTPResponse.refusal(.serviceUnavailable, http11: request.isHTTP11, reason: reason),
                           context: context)
         }
-        let metaint = request.wantsICYMetadata ? server.metaint : nil
+        let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
         let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
         guard request.method == .get else { return finish(with: head, context: context) }
         context.write(wrapOutboundOut(head), promise: nil)
@@ -103,14 +103,14 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
 
     // MARK: - SubscriberSink
 
-    /// Packets go out as their bytes, with ICY blocks between them when asked; titles wait for the next block;
-    /// events are the wire protocol's and mean nothing to an HTTP listener.
+    /// Headers and packets go out as the mount frames them, with ICY blocks between them when asked; titles wait
+    /// for the next block; events are the wire protocol's and mean nothing to an HTTP listener.
     override func write(_ message: QueuedMessage) -> Int {
         if message.role == .icyMetadata {
             interleaver?.announce(message.buffer)
             return 0
         }
-        guard let audio = message.audio, let bytes = message.buffer.packetPayload(bytes: audio.bytes) else { return 0 }
+        guard let bytes = message.listenerPayload else { return 0 }
         guard interleaver != nil else {
             write(bytes)
             return bytes.readableBytes

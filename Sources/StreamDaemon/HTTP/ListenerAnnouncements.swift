@@ -1,24 +1,44 @@
 import AudioFileStream
+import NIOCore
 
-/// What a stream's HTTP listeners are told, worked out once per stream from its pipeline's events: the response
-/// head's content type and station (`MountInfo`), and the title of their ICY metadata blocks.
-///
-/// Each method returns the message for the hubs when something changed, nil otherwise.
+/// What a stream's HTTP listeners and Icecast outputs are told, worked out once per stream from its pipeline's
+/// events: the response head's content type and station (`MountInfo`), the header their bytes start with, each
+/// packet as the codec's framing gives it, and the title of their ICY metadata blocks.
 struct ListenerAnnouncements {
     let streamName: String
-    private var fileType: AudioFileType?
+    private var format: AudioStreamBasicDescription?
+    private var cookie: [UInt8] = []
+    private var comments: [RawTagField] = []
     private var station: HTTPStreamInfo?
+    private var framing: (any ListenerFraming)?
+    /// Set when the format, cookie or comments changed: the framing is chosen again before the next packet, once
+    /// all of a new link's headers are known.
+    private var isFramingStale = false
+    private var header: [UInt8]?
     private var mountInfo: MountInfo?
     private var nowPlaying: NowPlaying?
+    /// The serial number of the next Ogg stream made for listeners.
+    private var nextSerial = UInt32.random(in: .min ... .max)
 
     init(streamName: String) {
         self.streamName = streamName
     }
 
-    /// The parser announced the stream's file type.
-    mutating func noteFileType(_ type: AudioFileType) -> HubMessage? {
-        fileType = type
-        return updatedMountInfo()
+    mutating func noteFormat(_ format: AudioStreamBasicDescription) {
+        self.format = format
+        isFramingStale = true
+    }
+
+    mutating func noteCookie(_ cookie: [UInt8]) {
+        self.cookie = cookie
+        isFramingStale = true
+    }
+
+    /// A tag's fields: Vorbis comments go into the Ogg and FLAC headers listeners get.
+    mutating func note(_ metadata: Metadata) {
+        guard metadata.source == .vorbisComment else { return }
+        comments = metadata.raw
+        isFramingStale = true
     }
 
     /// A network source announced its station.
@@ -34,9 +54,35 @@ struct ListenerAnnouncements {
         return .icyMetadata(ICYMetadataBlock.encode(playing))
     }
 
+    /// The bytes listeners get for a packet holding the stream's frames up to `endFrame` (nil when they are the
+    /// packet's own), after what the hubs must hear first: a new mount head or header when the framing changed.
+    mutating func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64, allocator: ByteBufferAllocator)
+        -> (announcements: [HubMessage], bytes: ByteBuffer?)
+    {
+        var announcements: [HubMessage] = []
+        if isFramingStale { announcements = chooseFraming(allocator: allocator) }
+        let bytes = framing?.frame(packet, endFrame: endFrame).map { allocator.buffer(bytes: $0) }
+        return (announcements, bytes)
+    }
+
+    private mutating func chooseFraming(allocator: ByteBufferAllocator) -> [HubMessage] {
+        isFramingStale = false
+        framing = format.flatMap {
+            ListenerFramings.framing(for: $0, cookie: cookie, comments: comments, serial: nextSerial)
+        }
+        var announcements = updatedMountInfo().map { [$0] } ?? []
+        guard framing?.header != header else { return announcements }
+        header = framing?.header
+        nextSerial &+= 1
+        if let header { announcements.append(.mountHeader(allocator.buffer(bytes: header))) }
+        return announcements
+    }
+
     private mutating func updatedMountInfo() -> HubMessage? {
-        guard let fileType else { return nil }
-        let info = MountInfo(streamName: streamName, fileType: fileType, station: station)
+        let info = framing.map {
+            MountInfo(streamName: streamName, contentType: $0.contentType, carriesICYMetadata: $0.carriesICYMetadata,
+                      station: station)
+        }
         guard info != mountInfo else { return nil }
         mountInfo = info
         return .mountInfo(info)

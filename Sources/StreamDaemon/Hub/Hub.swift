@@ -26,6 +26,8 @@ final class Hub {
     private(set) var mountInfo: MountInfo?
     /// The ICY metadata block of the current title, for HTTP listeners.
     private var lastICYMetadata: QueuedMessage?
+    /// What HTTP listeners and outputs get before any packet (an Ogg stream's header pages).
+    private var lastMountHeader: QueuedMessage?
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
     private var history = CircularBuffer<QueuedMessage>()
@@ -68,8 +70,10 @@ final class Hub {
         if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
         if subscriber.wanted & Audience.streamStatus != 0, let lastSource { opening.append(lastSource) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
-        if subscriber.wanted & Audience.icyMetadata != 0, let lastICYMetadata {
-            _ = subscriber.enqueue(lastICYMetadata, now: now)
+        if subscriber.wanted & Audience.listeners != 0 {
+            for message in [lastICYMetadata, lastMountHeader].compactMap({ $0 }) {
+                _ = subscriber.enqueue(message, now: now)
+            }
         }
         if hello.artwork, let lastArtwork { _ = subscriber.enqueue(lastArtwork, now: now) }
         if hello.kinds.contains(.packets) {
@@ -106,6 +110,7 @@ final class Hub {
             case .end(let buffer): end(buffer)
             case .mountInfo(let info): mountInfo = info
             case .icyMetadata(let block): publishICYMetadata(block)
+            case .mountHeader(let header): publishMountHeader(header)
             case .artwork(let buffer): publishArtwork(buffer)
             }
         }
@@ -145,7 +150,17 @@ final class Hub {
     func publishICYMetadata(_ block: ByteBuffer) {
         let message = QueuedMessage(buffer: block, audio: nil, role: .icyMetadata)
         lastICYMetadata = message
-        publish(message, to: Audience.icyMetadata)
+        publish(message, to: Audience.listeners)
+    }
+
+    /// A new header for HTTP listeners and outputs, inline (an Ogg chain's next link); newcomers get the last.
+    func publishMountHeader(_ header: ByteBuffer) {
+        let message = QueuedMessage(buffer: header, audio: nil, role: .mountHeader)
+        lastMountHeader = message
+        // The packets before it belong to the previous header: a newcomer's burst must not put them after this one.
+        history.removeAll()
+        historySeconds = 0
+        publish(message, to: Audience.listeners)
     }
 
     /// A new picture for the subscribers of artwork; newcomers get the last one.
@@ -256,8 +271,8 @@ enum Audience {
     static let everyone = UInt8.max
     /// `source` events are the stream's status: for the subscribers of its metadata or properties.
     static let streamStatus = Hello.Kind.metadata.bit | Hello.Kind.properties.bit
-    /// ICY metadata blocks, for HTTP listeners only: a bit no `Hello.Kind` uses.
-    static let icyMetadata: UInt8 = 1 << 7
+    /// ICY metadata blocks and mount headers, for HTTP listeners and outputs only: a bit no `Hello.Kind` uses.
+    static let listeners: UInt8 = 1 << 7
     /// Artwork messages, for the subscribers whose hello asked for them: another bit no `Hello.Kind` uses.
     static let artwork: UInt8 = 1 << 6
     /// Properties without which packets cannot be decoded: a subscriber of packets gets them even when it did

@@ -19,6 +19,8 @@ enum HubMessage: Sendable {
     case mountInfo(MountInfo?)
     /// An ICY metadata block with the stream's new title, for HTTP listeners.
     case icyMetadata(ByteBuffer)
+    /// What HTTP listeners and outputs need before the packets from now on (`ListenerFraming.header`).
+    case mountHeader(ByteBuffer)
     /// An `artwork` message with a new picture, for the subscribers that asked for artwork.
     case artwork(ByteBuffer)
 }

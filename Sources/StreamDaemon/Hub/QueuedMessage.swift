@@ -5,6 +5,9 @@ struct QueuedMessage: Sendable {
     let buffer: ByteBuffer
     /// What audio it carries, or nil for an event, which is never dropped.
     let audio: AudioSpan?
+    /// For a packet whose codec listeners get framed (`ListenerFraming`), the bytes they get instead of the
+    /// packet's own.
+    var listenerBytes: ByteBuffer? = nil
     var role = Role.wire
 
     /// What kind of event a message without audio is, where it matters to a queue or a sink.
@@ -12,6 +15,8 @@ struct QueuedMessage: Sendable {
         case wire
         /// An ICY metadata block for HTTP listeners (`ICYMetadataBlock`) rather than a wire message.
         case icyMetadata
+        /// The bytes HTTP listeners and outputs need before the packets (`ListenerFraming.header`).
+        case mountHeader
         /// An `artwork` message: only the latest picture matters, so a newer one replaces one still queued.
         case artwork
     }
@@ -26,6 +31,18 @@ struct AudioSpan: Sendable {
     let sampleRate: Int
 
     var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}
+
+extension QueuedMessage {
+    /// What an HTTP listener or an Icecast output sends of this message: a mount header whole, a packet's
+    /// listener bytes or else its own; nil for anything else.
+    var listenerPayload: ByteBuffer? {
+        switch role {
+        case .mountHeader: buffer
+        case .wire: audio.flatMap { listenerBytes ?? buffer.packetPayload(bytes: $0.bytes) }
+        case .icyMetadata, .artwork: nil
+        }
+    }
 }
 
 extension ByteBuffer {

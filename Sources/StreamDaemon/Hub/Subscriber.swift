@@ -49,7 +49,7 @@ final class Subscriber {
         self.hello = hello
         self.transport = transport
         wanted = hello.kinds.reduce(
-            (transport == .socket ? 0 : Audience.icyMetadata) | (hello.artwork ? Audience.artwork : 0)) { $0 | $1.bit }
+            (transport == .socket ? 0 : Audience.listeners) | (hello.artwork ? Audience.artwork : 0)) { $0 | $1.bit }
         self.sink = sink
         self.limits = limits
         connectedAt = now

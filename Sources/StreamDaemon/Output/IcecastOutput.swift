@@ -182,9 +182,9 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
             updateTitle(from: message.buffer)
             return 0
         }
-        guard let audio = message.audio, let bytes = message.buffer.packetPayload(bytes: audio.bytes) else { return 0 }
+        guard let bytes = message.listenerPayload else { return 0 }
         write(bytes)
-        if let resume = pacer.sent(seconds: audio.seconds, now: .now()), wake == nil {
+        if let audio = message.audio, let resume = pacer.sent(seconds: audio.seconds, now: .now()), wake == nil {
             wake = eventLoop.scheduleTask(deadline: resume) { [self] in
                 wake = nil
                 drainWhenWritable()
@@ -205,7 +205,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
 
     /// Sends the block's title to Icecast, for mounts whose format carries no titles of its own.
     private func updateTitle(from block: ByteBuffer) {
-        guard ["audio/mpeg", "audio/aac"].contains(hub.mountInfo?.contentType), let host = config.url.host,
+        guard hub.mountInfo?.carriesICYMetadata == true, let host = config.url.host,
               let title = block.withUnsafeReadableBytes({ ICYMetadata(block: UnsafeRawBufferPointer(rebasing: $0.dropFirst())) })?.streamTitle
         else { return }
         let request = IcecastSourceRequest.titleUpdate(config, title: title)

@@ -133,10 +133,15 @@ final class StreamPipeline {
             announced[id] = text
             statistics.note(id, value)
             hubs.send(.property(id, message(event)))
-            if case .fileType(let type) = value { send(listenerAnnouncements.noteFileType(type)) }
+            switch value {
+            case .format(let format) where id == .dataFormat: listenerAnnouncements.noteFormat(format)
+            case .data(let cookie) where id == .magicCookieData: listenerAnnouncements.noteCookie(cookie)
+            default: break
+            }
         case .metadata(let metadata):
             hubs.send(.metadata(source: metadata.metadata.source.rawValue, message(event)))
             send(listenerAnnouncements.note(NowPlaying(metadata.metadata.tags)))
+            listenerAnnouncements.note(metadata.metadata)
             publishArtwork(of: metadata)
         case .discontinuity(let discontinuity):
             statistics.note(discontinuity)
@@ -163,7 +168,10 @@ final class StreamPipeline {
             let buffer = WireEncoding.packet(
                 bytes, offset: packet.offset, timestamp: timestamp, frames: frames, allocator: allocator)
             let audio = AudioSpan(offset: packet.offset, bytes: bytes.count, frames: frames, sampleRate: sampleRate)
-            hubs.send(.packet(QueuedMessage(buffer: buffer, audio: audio)))
+            let (announcements, listenerBytes) = listenerAnnouncements.frame(
+                bytes, endFrame: timestamp + Int64(frames), allocator: allocator)
+            for announcement in announcements { hubs.send(announcement) }
+            hubs.send(.packet(QueuedMessage(buffer: buffer, audio: audio, listenerBytes: listenerBytes)))
             timestamp += Int64(frames)
             statistics.note(packetOf: bytes.count, frames: frames, sampleRate: sampleRate)
         }

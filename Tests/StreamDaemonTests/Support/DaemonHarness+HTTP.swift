@@ -16,7 +16,7 @@ extension DaemonHarness {
     /// Waits until stream `name`'s mount serves audio: its format is known.
     func waitForMount(port: UInt16, _ name: String) throws {
         try waitUntil("the mount of \(name) to serve audio") {
-            try HTTPListenerTests.mountStatus(port, name)?["contentType"] != nil
+            try HTTPListenerTests.mountStatus(port, name)?["contentType"] is String
         }
     }
 }
