@@ -53,7 +53,7 @@ final class StreamService: @unchecked Sendable {
         reader = SourceReader(config: config.source)
         let home = hubs.hub(on: eventLoop)
         outputs = config.outputs.map { [eventLoop, logger] in
-            IcecastOutput(config: $0, hub: home, eventLoop: eventLoop, logger: logger)
+            IcecastOutput(config: $0, hub: home, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,

@@ -28,8 +28,10 @@ import Testing
         let port = icecast.port
         let password = icecast.sourcePassword
         try Data((password + "\n").utf8).write(to: folder.appendingPathComponent("icecast-password"))
+        let metricsPort = try FreePort.pick()
         let daemon = try DaemonHarness(config: """
             control: control.sock
+            metrics: 127.0.0.1:\(metricsPort)
             streams:
               - name: radio
                 source: file:playlist.mp3
@@ -67,6 +69,11 @@ import Testing
         #expect(output?["connected"] as? Bool == true)
         #expect((output?["reconnects"] as? Int ?? 0) >= 1)
         #expect(output?["icecast"] as? String == "http://127.0.0.1:\(port)/pushed.mp3", "no password in the status")
+        let series = try MetricsTests.scrape(port: metricsPort)
+        let labels = "{stream=\"radio\",output=\"http://127.0.0.1:\(port)/pushed.mp3\"}"
+        #expect(series["audiostream_output_connected" + labels] == 1, "\(series.keys.sorted())")
+        #expect(series["audiostream_output_reconnects_total" + labels] ?? 0 >= 1)
+        #expect(series["audiostream_output_bytes_total" + labels] ?? 0 > 90_000)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
     }

@@ -14,6 +14,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
     private let eventLoop: EventLoop
     private let hub: Hub
     private let logger: Logger
+    private let metrics: OutputMetrics
     private var backoff: ReconnectBackoff
     private var state = State.idle
     private var retry: Scheduled<Void>?
@@ -39,8 +40,9 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         case stopped
     }
 
-    init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger) {
+    init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger, stream: String) {
         self.config = config
+        metrics = OutputMetrics(stream: stream, output: config.url.absoluteString)
         self.hub = hub
         self.eventLoop = eventLoop
         var logger = logger
@@ -74,6 +76,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
             channel.close(promise: nil)
         case .idle, .stopped: break
         }
+        metrics.destroy()
     }
 
     private func connect() {
@@ -119,6 +122,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         pacer = RealTimePacer()
         let subscriber = hub.add(self, hello: Hello(kinds: [.packets]), welcome: nil, transport: .output)
         state = .streaming(channel, subscriber, since: .now())
+        metrics.noteConnected()
         if reconnects > 0 || lastError != nil { logger.info("source connected again") }
         subscriber.drain()
     }
@@ -146,7 +150,9 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         state = .idle
         lastError = reason
         self.attempt += 1
-        guard let delay = backoff.nextDelay() else { return }
+        let delay = backoff.nextDelay()
+        metrics.noteLost(willRetry: delay != nil)
+        guard let delay else { return }
         reconnects += 1
         logger.warning("Icecast output lost: \(reason); connecting again in \(Double(delay.nanoseconds) / 1e9) s")
         retry = eventLoop.scheduleTask(in: delay) { [self] in connect() }
@@ -184,6 +190,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         }
         guard let bytes = message.listenerPayload else { return 0 }
         write(bytes)
+        metrics.noteSent(bytes: bytes.readableBytes)
         if let audio = message.audio, let resume = pacer.sent(seconds: audio.seconds, now: .now()), wake == nil {
             wake = eventLoop.scheduleTask(deadline: resume) { [self] in
                 wake = nil
