@@ -89,6 +89,51 @@ import Testing
         }
     }
 
+    /// A player tuning in before the station's first packet gets the stream from its start, not a 503; one whose
+    /// stream ends unservable gets its 503 then, not after the wait.
+    @Test func aListenerBeforeTheFirstPacketWaitsForTheAudio() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: stdin
+              socket: radio.sock
+            """)
+        try daemon.waitUntil("the HTTP server") { (try? HTTPListenerTests.mountStatus(port, "radio")) != nil }
+        let folder = daemon.folder
+        let body = folder.appendingPathComponent("early.body")
+        let curl = try ToolProcess("curl", ["-sS", "-D", "-", "-o", body.path, "http://127.0.0.1:\(port)/radio"],
+                                   folder: folder, name: "early")
+        Thread.sleep(forTimeInterval: 0.5)
+        let file = Fixtures.directory.appendingPathComponent("adts-lc-44k-stereo.aac")
+        daemon.feed(try Data(contentsOf: file))
+        try daemon.closeInput()
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+        let result = curl.finish()
+        #expect(HTTPStreamCheck.headers(result.output)["status"] == "HTTP/1.1 200 OK")
+        let frames = try HTTPStreamCheck.ffprobePackets(file, folder: folder)
+        #expect(try Data(contentsOf: body) == frames.reduce(Data(), +), "every frame, from the first")
+
+        let (unservable, unservablePort) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: stdin
+              socket: radio.sock
+            """)
+        try unservable.waitUntil("the HTTP server") {
+            (try? HTTPListenerTests.mountStatus(unservablePort, "radio")) != nil
+        }
+        let reason = unservable.folder.appendingPathComponent("refused.body")
+        let refused = try ToolProcess("curl", ["-sS", "-D", "-", "-o", reason.path,
+                                               "http://127.0.0.1:\(unservablePort)/radio"],
+                                      folder: unservable.folder, name: "refused")
+        Thread.sleep(forTimeInterval: 0.5)
+        unservable.feed(Data(String(repeating: "not audio at all ", count: 8000).utf8))
+        try unservable.closeInput()
+        let answer = refused.finish()
+        #expect(HTTPStreamCheck.headers(answer.output)["status"] == "HTTP/1.1 503 Service Unavailable")
+        // Answered as the stream ended, not when the wait ran out.
+        #expect(try String(contentsOf: reason, encoding: .utf8).contains("ended without audio"))
+        _ = try unservable.waitForExit()
+    }
+
     /// The audio codec ffprobe finds and the sizes of its packets.
     static func probe(_ file: URL, folder: URL) throws -> (codec: String?, sizes: [Int]) {
         let streams = try ToolProcess.run("ffprobe", [

@@ -15,6 +15,12 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
     private var answered = false
     /// Metadata blocks for a listener that asked for them.
     private var interleaver: ICYInterleaver?
+    /// While waiting for the stream's format: the hub's id of the wait, and its deadline.
+    private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
+
+    /// How long a listener that comes before the stream's format is known waits for it before a 503: a player
+    /// tuning in as a station starts gets the audio, not an error.
+    static let formatWait = TimeAmount.seconds(10)
 
     init(server: HTTPServer) {
         self.server = server
@@ -64,13 +70,50 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
         }
     }
 
-    /// The listener's response head, then the stream: the hub's burst from a packet boundary and the live packets.
+    /// Answers once the stream can be served, or with a 503 when it ends first or after `formatWait`.
     private func listen(to stream: StreamService, _ request: HTTPListenerRequest, context: ChannelHandlerContext) {
-        guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else {
-            let reason = "the stream has no audio yet, or its format cannot be served over HTTP"
-            return finish(with: HTTPResponse.refusal(.serviceUnavailable, http11: request.isHTTP11, reason: reason),
-                          context: context)
+        let hub = stream.hubs.hub(on: context.eventLoop)
+        guard hub.mountInfo == nil else { return serve(stream, request, context: context) }
+        guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let deadline = context.eventLoop.scheduleTask(in: Self.formatWait) {
+            let (handler, context) = loopBound.value
+            handler.stopWaiting()
+            handler.refuseUnservable(request, ended: false, context: context)
         }
+        let id = hub.waitForMount { [self] servable in
+            stopWaiting()
+            if servable {
+                serve(stream, request, context: context)
+            } else {
+                refuseUnservable(request, ended: true, context: context)
+            }
+        }
+        mountWait = (hub, id, deadline)
+    }
+
+    private func stopWaiting() {
+        guard let wait = mountWait else { return }
+        wait.deadline.cancel()
+        wait.hub.cancelMountWait(wait.id)
+        mountWait = nil
+    }
+
+    private func refuseUnservable(_ request: HTTPListenerRequest, ended: Bool, context: ChannelHandlerContext) {
+        let reason = ended ? "the stream ended without audio that can be served over HTTP"
+            : "the stream has no audio yet, or its format cannot be served over HTTP"
+        finish(with: HTTPResponse.refusal(.serviceUnavailable, http11: request.isHTTP11, reason: reason),
+               context: context)
+    }
+
+    override func channelInactive(context: ChannelHandlerContext) {
+        stopWaiting()
+        super.channelInactive(context: context)
+    }
+
+    /// The listener's response head, then the stream: the hub's burst from a packet boundary and the live packets.
+    private func serve(_ stream: StreamService, _ request: HTTPListenerRequest, context: ChannelHandlerContext) {
+        guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else { return }
         let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
         let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
         guard request.method == .get else { return finish(with: head, context: context) }

@@ -28,6 +28,10 @@ final class Hub {
     private var lastICYMetadata: QueuedMessage?
     /// What HTTP listeners and outputs get before any packet (an Ogg stream's header pages).
     private var lastMountHeader: QueuedMessage?
+    /// HTTP listeners that came before the stream could be served, by id: each is called once it can be, with
+    /// true, or with false when the stream ends first.
+    private var mountWaiters: [Int: (Bool) -> Void] = [:]
+    private var nextMountWaiter = 0
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
     private var history = CircularBuffer<QueuedMessage>()
@@ -108,13 +112,39 @@ final class Hub {
             case .packet(let packet): publishPacket(packet)
             case .pcm(let buffers): publishPCM(buffers)
             case .end(let buffer): end(buffer)
-            case .mountInfo(let info): mountInfo = info
+            case .mountInfo(let info): noteMountInfo(info)
             case .icyMetadata(let block): publishICYMetadata(block)
             case .mountHeader(let header): publishMountHeader(header)
             case .artwork(let buffer): publishArtwork(buffer)
             }
         }
         flush()
+    }
+
+    /// Whether the stream's end event was published.
+    var hasEnded: Bool { endMessage != nil }
+
+    /// For a stream that can be neither served over HTTP (`mountInfo` nil) nor has ended: calls `servable` with
+    /// true once it can be served, or with false if it ends before; unless cancelled with the returned id first.
+    func waitForMount(_ servable: @escaping (Bool) -> Void) -> Int {
+        nextMountWaiter += 1
+        mountWaiters[nextMountWaiter] = servable
+        return nextMountWaiter
+    }
+
+    func cancelMountWait(_ id: Int) {
+        mountWaiters[id] = nil
+    }
+
+    private func noteMountInfo(_ info: MountInfo?) {
+        mountInfo = info
+        if info != nil { releaseMountWaiters() }
+    }
+
+    private func releaseMountWaiters() {
+        let waiters = mountWaiters.values
+        mountWaiters = [:]
+        for servable in waiters { servable(mountInfo != nil) }
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {
@@ -192,6 +222,7 @@ final class Hub {
     /// Sends the end event to everyone; each connection closes once it has written it.
     func end(_ message: ByteBuffer) {
         endMessage = message
+        releaseMountWaiters()
         publishEvent(message)
         for subscriber in subscribers { subscriber.finish() }
     }
