@@ -405,12 +405,17 @@ bench_daemon() {
         run_logged "$build/SubscriberLoad" daemon --daemon "$build/audiostreamd" --folder "$work/daemon-$n" \
             --subscribers "$n" "${common[@]}" --report "$data/daemon-$n.json"
 
+        echo "bench: audiostreamd, $n HTTP listeners"
+        mkdir "$work/daemon-http-$n"
+        run_logged "$build/SubscriberLoad" daemon --daemon "$build/audiostreamd" --folder "$work/daemon-http-$n" \
+            --http-port "$(free_port)" --subscribers "$n" "${common[@]}" --report "$data/daemon-http-$n.json"
+
         echo "bench: Icecast, $n listeners"
         start_icecast "$work/icecast-$n" "$n"
         run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
             --subscribers "$n" "${common[@]}" --report "$data/icecast-$n.json"
         stop_icecast
-        reports+=("$data/daemon-$n.json" "$data/icecast-$n.json")
+        reports+=("$data/daemon-$n.json" "$data/daemon-http-$n.json" "$data/icecast-$n.json")
     done
 
     BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SEED_FILE=$seed BENCH_SEED_BYTES=$seed_bytes \

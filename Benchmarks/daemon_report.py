@@ -1,6 +1,7 @@
 """Turns SubscriberLoad's JSON reports into the "Live fan-out" section of docs/benchmarks.md.
 
-bench.sh sets BENCH_REPORTS (the JSON files: audiostreamd's then Icecast's for each subscriber count),
+bench.sh sets BENCH_REPORTS (the JSON files: audiostreamd's with socket subscribers, audiostreamd's with HTTP
+listeners, then Icecast's, for each subscriber count),
 BENCH_COMMANDS (a file of the commands as they ran), BENCH_SEED_FILE, BENCH_SEED_BYTES, BENCH_SEED_PACKETS
 (ffprobe's frame count) and BENCH_V_ICECAST, besides the variables every section shares (see
 bench_report.py). Only this section is replaced.
@@ -31,7 +32,8 @@ icecast_version = env["BENCH_V_ICECAST"]
 
 
 def name(r):
-    return "audiostreamd" if r["relay"] == "audiostreamd" else icecast_version
+    return {"audiostreamd": "audiostreamd (socket subscribers)",
+            "audiostreamd-http": "audiostreamd (HTTP listeners)"}.get(r["relay"], icecast_version)
 
 
 def losses(r):
@@ -43,7 +45,7 @@ def losses(r):
 def own_count(r):
     """What the relay says itself about drops and lag."""
     view = r["relayView"]
-    if r["relay"] == "audiostreamd":
+    if r["relay"].startswith("audiostreamd"):
         return (f"{view['droppedPackets']} dropped, lag ≤ {view['maxLagSeconds']:.2f} s, "
                 f"{view['slowDisconnects']} slow disconnects")
     return f"{view['slowListeners']} slow listeners"
@@ -130,7 +132,10 @@ frame per `write` at real-time pace (a frame every {frame_ms:.1f} ms) and reads 
 thread. For audiostreamd it starts the daemon (`audiostreamd --config FOLDER/config.yaml --log-level warning`)
 with one stream, `source: stdin`, default subscriber limits (queueSeconds 5, disconnectAfter 10, historySeconds 10),
 feeds its standard input through a pipe, and connects each subscriber to the stream socket with the hello
-`{{"protocol":1,"kinds":["packets"],"pcm":"s16","burst":0}}`. For Icecast, bench.sh starts `icecast2` on
+`{{"protocol":1,"kinds":["packets"],"pcm":"s16","burst":0}}`; in a second run it also serves the stream over
+HTTP (`http: {{listen: "127.0.0.1:PORT", formatWait: 600}}`) and connects N HTTP listeners instead, each a
+`GET /bench` over loopback TCP as Icecast's listeners do, waiting for the stream's format until the first byte is
+fed. For Icecast, bench.sh starts `icecast2` on
 127.0.0.1 with a generated configuration (`<clients>` N + 100, `<burst-on-connect>0`, `<burst-size>0`,
 `<queue-size>524288` (the default), `<source-timeout>60`); the generator is its source (HTTP `PUT` of
 `audio/mpeg` with basic auth, fed the same frames the same way) and its N listeners `GET` the mount over

@@ -1,22 +1,26 @@
 import Foundation
 
 /// audiostreamd started for one run: one `stdin` stream, its configuration in `folder`, its standard input a
-/// pipe that the pacer writes to. Its log goes to `folder/audiostreamd.log`.
+/// pipe that the pacer writes to, served over HTTP at `/bench` when given a port. Its log goes to
+/// `folder/audiostreamd.log`.
 final class DaemonProcess {
     let streamSocket: String
     let controlSocket: String
     private let process = Process()
     private let input = Pipe()
 
-    init(executable: String, folder: String) throws {
+    init(executable: String, folder: String, httpPort: Int? = nil) throws {
         streamSocket = folder + "/bench.sock"
         controlSocket = folder + "/control.sock"
         let config = folder + "/config.yaml"
         let logPath = folder + "/audiostreamd.log"
+        // Listeners connect before the first byte is fed: they wait for the stream's format as long as the
+        // connecting takes.
+        let http = httpPort.map { "http: {listen: \"127.0.0.1:\($0)\", formatWait: 600}\n" } ?? ""
         try """
         # Written by SubscriberLoad: one stream read from standard input, default subscriber limits.
         control: \(controlSocket)
-        streams:
+        \(http)streams:
           - name: bench
             source: stdin
             socket: \(streamSocket)

@@ -136,7 +136,7 @@ final class StreamService: @unchecked Sendable {
             let now = NIODeadline.now()
             return (subscribers: hub.subscribers.filter { $0.transport == .socket }.map { $0.status(now: now) },
                     listeners: hub.subscribers.filter { $0.transport == .http }.map { $0.status(now: now) },
-                    sentBytes: hub.sentBytes, slowDisconnects: hub.disconnectedSlow)
+                    waiting: hub.waitingListeners, sentBytes: hub.sentBytes, slowDisconnects: hub.disconnectedSlow)
         }
         return shards.map { [self] shards in
             .object([
@@ -150,6 +150,7 @@ final class StreamService: @unchecked Sendable {
                 ("slowDisconnects", .number(shards.reduce(0) { $0 + $1.slowDisconnects })),
                 ("subscribers", .array(shards.flatMap(\.subscribers))),
                 ("listeners", .array(shards.flatMap(\.listeners))),
+                ("waitingListeners", .number(shards.reduce(0) { $0 + $1.waiting })),
                 ("outputs", .array(outputs.map(\.status))),
             ])
         }

@@ -527,14 +527,15 @@ import Testing
 
     @Test func theHTTPServerAndEachStreamsMountAreReadAsWritten() throws {
         let file = try ConfigFile("""
-            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5}
+            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5, formatWait: 30}
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
               - {name: jazz, source: "file:\(Self.music)", socket: jazz.sock, mount: /jazz.mp3}
               - {name: hidden, source: "file:\(Self.music)", socket: hidden.sock, mount: /radio, http: false}
             """)
         let config = try file.load()
-        #expect(config.http == HTTPServerConfig(host: "::1", port: 8000, relayPassword: "s3cret", headerTimeout: 2.5))
+        #expect(config.http == HTTPServerConfig(host: "::1", port: 8000, relayPassword: "s3cret", headerTimeout: 2.5,
+                                                formatWait: 30))
         #expect(config.streams.map(\.mount) == ["/radio", "/jazz.mp3", "/radio"])
         #expect(config.streams.map(\.http) == [true, true, false])
         let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")

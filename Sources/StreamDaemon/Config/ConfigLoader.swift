@@ -82,9 +82,9 @@ public struct ConfigLoader {
 
     // MARK: - HTTP
 
-    private static let httpServerKeys: Set<String> = ["listen", "relayPassword", "headerTimeout"]
+    private static let httpServerKeys: Set<String> = ["listen", "relayPassword", "headerTimeout", "formatWait"]
 
-    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …}`.
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …}`.
     private func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -99,6 +99,7 @@ public struct ConfigLoader {
             config.relayPassword = password
         }
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
+        config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
         return config
     }
 

@@ -8,12 +8,16 @@ public struct HTTPServerConfig: Equatable, Sendable {
     public var relayPassword: String?
     /// Seconds a client may take to send its request head before its connection is closed.
     public var headerTimeout: Double
+    /// Seconds a listener that comes before its stream's format is known waits for it before a 503.
+    public var formatWait: Double
 
-    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = 10) {
+    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = 10,
+                formatWait: Double = 10) {
         self.host = host
         self.port = port
         self.relayPassword = relayPassword
         self.headerTimeout = headerTimeout
+        self.formatWait = formatWait
     }
 
     /// `HOST:PORT`, as configured.

@@ -15,12 +15,9 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
     private var answered = false
     /// Metadata blocks for a listener that asked for them.
     private var interleaver: ICYInterleaver?
-    /// While waiting for the stream's format: the hub's id of the wait, and its deadline.
+    /// While waiting for the stream's format (`HTTPServer.formatWait`, so that a player tuning in as a station
+    /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
-
-    /// How long a listener that comes before the stream's format is known waits for it before a 503: a player
-    /// tuning in as a station starts gets the audio, not an error.
-    static let formatWait = TimeAmount.seconds(10)
 
     init(server: HTTPServer) {
         self.server = server
@@ -70,13 +67,13 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
         }
     }
 
-    /// Answers once the stream can be served, or with a 503 when it ends first or after `formatWait`.
+    /// Answers once the stream can be served, or with a 503 when it ends first or after the server's `formatWait`.
     private func listen(to stream: StreamService, _ request: HTTPListenerRequest, context: ChannelHandlerContext) {
         let hub = stream.hubs.hub(on: context.eventLoop)
         guard hub.mountInfo == nil else { return serve(stream, request, context: context) }
         guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let deadline = context.eventLoop.scheduleTask(in: Self.formatWait) {
+        let deadline = context.eventLoop.scheduleTask(in: server.formatWait) {
             let (handler, context) = loopBound.value
             handler.stopWaiting()
             handler.refuseUnservable(request, ended: false, context: context)

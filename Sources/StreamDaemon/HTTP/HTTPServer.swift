@@ -25,6 +25,8 @@ final class HTTPServer: Sendable {
 
     /// How long a client may take to send its request head.
     var headerTimeout: TimeAmount { .nanoseconds(Int64(config.headerTimeout * 1e9)) }
+    /// How long a listener that comes before its stream's format is known waits for it.
+    var formatWait: TimeAmount { .nanoseconds(Int64(config.formatWait * 1e9)) }
 
     /// Listens on the configured address.
     func start(group: EventLoopGroup) -> EventLoopFuture<Channel> {

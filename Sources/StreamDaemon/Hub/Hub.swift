@@ -121,6 +121,9 @@ final class Hub {
         flush()
     }
 
+    /// HTTP listeners waiting for the stream to be servable.
+    var waitingListeners: Int { mountWaiters.count }
+
     /// Whether the stream's end event was published.
     var hasEnded: Bool { endMessage != nil }
 
