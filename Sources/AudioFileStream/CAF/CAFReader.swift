@@ -106,9 +106,13 @@ struct CAFReader: FormatReader {
             guard bytes.count >= CAFChunkHeader.length else { return (0, CAFChunkHeader.length) }
             let header = CAFChunkHeader(bytes)
             if header.type == CAFChunkHeader.data {
+                guard let description, header.runsToEnd || header.size >= 4 && header.size <= Self.largestChunk else {
+                    fail(.invalidFile, output)
+                    return (0, 0)
+                }
                 // The data chunk's edit count comes with its header: the audio starts past it.
                 guard bytes.count >= CAFChunkHeader.length + 4 else { return (0, CAFChunkHeader.length + 4) }
-                return (startAudio(header, at: offset, output: output) ? CAFChunkHeader.length + 4 : 0, 0)
+                return (startAudio(header, of: description, at: offset, output: output) ? CAFChunkHeader.length + 4 : 0, 0)
             }
             guard startChunk(header, at: offset, output: output) else { return (0, 0) }
             return (CAFChunkHeader.length, 0)
@@ -220,12 +224,9 @@ struct CAFReader: FormatReader {
         self.table = table
     }
 
-    /// The `data` chunk starts at `offset`; returns false when the stream failed on it.
-    private mutating func startAudio(_ header: CAFChunkHeader, at offset: Int64, output: ParserOutput) -> Bool {
-        guard let description, header.runsToEnd || header.size >= 4 && header.size <= Self.largestChunk else {
-            fail(.invalidFile, output)
-            return false
-        }
+    /// The `data` chunk, of a size already checked, starts at `offset`; returns false when the stream failed on it.
+    private mutating func startAudio(_ header: CAFChunkHeader, of description: CAFAudioDescription, at offset: Int64,
+                                     output: ParserOutput) -> Bool {
         let start = offset + Int64(CAFChunkHeader.length + 4)
         let byteCount = header.runsToEnd ? nil : header.size - 4
         if !description.isConstantSize {
