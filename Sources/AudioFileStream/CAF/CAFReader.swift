@@ -105,7 +105,8 @@ struct CAFReader: FormatReader {
         case .chunkHeader:
             guard bytes.count >= CAFChunkHeader.length else { return (0, CAFChunkHeader.length) }
             let header = CAFChunkHeader(bytes)
-            if header.type == CAFChunkHeader.data {
+            // A file has one data chunk: a second one's bytes are no packets of the first one's table.
+            if header.type == CAFChunkHeader.data, audio == nil {
                 guard let description, header.runsToEnd || header.size >= 4 && header.size <= Self.largestChunk else {
                     fail(.invalidFile, output)
                     return (0, 0)
@@ -137,7 +138,7 @@ struct CAFReader: FormatReader {
         }
     }
 
-    /// A chunk other than `data` starts at `offset`; returns false when the stream failed on it.
+    /// A chunk other than the first `data` starts at `offset`; returns false when the stream failed on it.
     private mutating func startChunk(_ header: CAFChunkHeader, at offset: Int64, output: ParserOutput) -> Bool {
         guard header.size >= 0, header.size <= Self.largestChunk,
               description != nil || header.type == CAFChunkHeader.description else {
