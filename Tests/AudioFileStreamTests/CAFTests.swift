@@ -292,18 +292,10 @@ import FixtureSupport
         }
         var events: [AudioFileStreamEvent] = []
         var packets = 0
-        var held = 0
         let stream = try AudioFileStream(limits: MetadataLimits(maxFieldBytes: 1 << 16, maxTagBytes: 1 << 20)) { event in
             if case .packets(let batch) = event { packets += batch.descriptions!.count } else { events.append(event) }
         }
-        var position = 0
-        while position < bytes.count {
-            let end = min(position + 65536, bytes.count)
-            try stream.parse(Array(bytes[position..<end]))
-            held = max(held, stream.bufferedByteCount)
-            position = end
-        }
-        try stream.finish()
+        let held = try feedMeasuringHeldBytes(bytes, to: stream)
         #expect(held < 1 << 17 && packets == 14)
         #expect(throws: AudioFileStreamError.valueUnknown) { try stream.property(.magicCookieData) }
         #expect(events.contains { if case .warning(let warning) = $0 { warning.kind == .headerMismatch } else { false } })

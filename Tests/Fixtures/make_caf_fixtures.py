@@ -43,6 +43,7 @@ EXP = os.path.join(HERE, "expected", "caf")
 sys.path.insert(0, HERE)
 from make_codec_fixtures import (FFMPEG, adts_walk, ffprobe_packets, ffprobe_stream, mp4_extradata, run,  # noqa: E402
                                  source_wav, write_json)
+from make_flac_fixtures import extradata  # noqa: E402
 
 BITEXACT = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
 
@@ -112,19 +113,6 @@ def es_descriptor(asc, bitrate):
 
 
 # ---------------------------------------------------------------- expected values
-
-
-def extradata(path):
-    """ffprobe's extradata of stream a:0 as hex (`-show_data`), empty when none."""
-    out = run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_streams", "-show_data", path]).decode()
-    lines = out.splitlines()
-    hexdigits = ""
-    if "extradata=" in lines:
-        for line in lines[lines.index("extradata=") + 1:]:
-            if not line.startswith("0000"):
-                break
-            hexdigits += "".join(line.split(":", 1)[1].split("  ")[0].split())
-    return hexdigits
 
 
 def probed_packets(path, stream):
