@@ -83,6 +83,7 @@ public final class AudioFileStream {
 
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
+    /// - Throws: the error that made the stream's reader stop, if one did.
     public func finish() throws {
         guard !isFinished else { return }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
