@@ -303,6 +303,23 @@ import FixtureSupport
         #expect(!events.contains { if case .metadata = $0 { true } else { false } })
     }
 
+    /// A layout given by a bitmap or descriptions, or one naming other than the stream's channels, is not
+    /// announced; a kuki without an ES_Descriptor is reported and gives no cookie; the packets are cut all the same.
+    @Test func layoutsAndCookiesThatCannotBeUsedAreLeftOut() throws {
+        let bitmap: [UInt8] = [0, 1, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0]
+        let mono: [UInt8] = [0, 0x64, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+        for layout in [bitmap, mono, [0, 0x65, 0]] {
+            let parse = try Self.run(Self.aac { $0[1].body = layout })
+            #expect(throws: AudioFileStreamError.valueUnknown) { try parse.stream.property(.channelLayout) }
+            #expect(parse.packets.count == 14 && parse.errors.isEmpty)
+        }
+        var warnings: [StreamWarning] = []
+        let stream = try AudioFileStream { if case .warning(let warning) = $0 { warnings.append(warning) } }
+        try feed(Self.aac { $0[2].body = [0x05, 0x02, 0x12, 0x10] }, to: stream)
+        #expect(warnings.map(\.kind) == [.headerMismatch] && warnings.first?.offset == 76)
+        #expect(throws: AudioFileStreamError.valueUnknown) { try stream.property(.magicCookieData) }
+    }
+
     @Test func truncatedFilesEndCleanly() throws {
         let bytes = Self.fixture("caf-aac-44k-stereo").bytes
         let rows = Self.fixture("caf-aac-44k-stereo").expectedPacketsWithFrames
