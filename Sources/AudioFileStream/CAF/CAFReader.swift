@@ -32,8 +32,8 @@ struct CAFReader: FormatReader {
         case skipping(remaining: Int64)
         /// Inside the `data` chunk's audio.
         case audio
-        /// The chunk structure is lost (the input ended or jumped inside a chunk header) or the stream failed:
-        /// everything is skipped until a discontinuity lands inside the audio.
+        /// The chunk structure is lost (the input ended or jumped inside a chunk header): everything is skipped
+        /// until a discontinuity lands inside the audio.
         case lost
     }
 
@@ -56,17 +56,19 @@ struct CAFReader: FormatReader {
     }
 
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
-        if repositions { reposition(to: input.offset) }
         let bytes = input.bytes
+        // A failed stream reports nothing more.
+        guard output.failure == nil else { return ReadProgress(consumed: bytes.count, needed: 0) }
+        if repositions { reposition(to: input.offset) }
         var consumed = 0
         var needed = 0
-        while consumed < bytes.count, output.failure == nil {
+        while consumed < bytes.count {
             let step = self.step(input, from: consumed, output: output)
             consumed += step.consumed
             needed = step.needed
+            guard output.failure == nil else { return ReadProgress(consumed: bytes.count, needed: 0) }
             if step.needed > 0 { break }
         }
-        if output.failure != nil { consumed = bytes.count }
         if input.isEndOfInput, consumed < bytes.count {
             // The input ends inside a structure or a packet: its bytes are skipped, and the chunk structure is
             // lost but for the audio, whose packets are found again by position.
@@ -96,7 +98,7 @@ struct CAFReader: FormatReader {
         case .fileHeader:
             guard bytes.count >= CAFChunkHeader.fileHeaderLength else { return (0, CAFChunkHeader.fileHeaderLength) }
             guard CAFChunkHeader.isFileHeader(bytes) else {
-                fail(.invalidFile, output)
+                output.fail(.invalidFile)
                 return (0, 0)
             }
             output.announce(.fileFormat, .fileType(AudioFileType(rawValue: "caff")))
@@ -108,7 +110,7 @@ struct CAFReader: FormatReader {
             // A file has one data chunk: a second one's bytes are no packets of the first one's table.
             if header.type == CAFChunkHeader.data, audio == nil {
                 guard let description, header.runsToEnd || header.size >= 4 && header.size <= Self.largestChunk else {
-                    fail(.invalidFile, output)
+                    output.fail(.invalidFile)
                     return (0, 0)
                 }
                 // The data chunk's edit count comes with its header: the audio starts past it.
@@ -142,7 +144,7 @@ struct CAFReader: FormatReader {
     private mutating func startChunk(_ header: CAFChunkHeader, at offset: Int64, output: ParserOutput) -> Bool {
         guard header.size >= 0, header.size <= Self.largestChunk,
               description != nil || header.type == CAFChunkHeader.description else {
-            fail(.invalidFile, output)
+            output.fail(.invalidFile)
             return false
         }
         // The fixed fields of a chunk read whole must be there.
@@ -150,7 +152,7 @@ struct CAFReader: FormatReader {
                      CAFChunkHeader.packetTable: CAFPacketTable.headerLength][header.type] ?? 0
         guard header.size >= least, header.type != CAFChunkHeader.packetTable
                 || header.size <= CAFPacketTable.largestTable else {
-            fail(.invalidFile, output)
+            output.fail(.invalidFile)
             return false
         }
         let keep: Int?
@@ -189,7 +191,7 @@ struct CAFReader: FormatReader {
         kept.withUnsafeBytes { body in
             switch header.type {
             case CAFChunkHeader.description:
-                guard let description = CAFAudioDescription(body) else { return fail(.invalidFile, output) }
+                guard let description = CAFAudioDescription(body) else { return output.fail(.invalidFile) }
                 self.description = description
                 output.measuresBitRate = true
                 output.announce(.dataFormat, .format(description.format))
@@ -217,7 +219,7 @@ struct CAFReader: FormatReader {
         guard let table = CAFPacketTable(body: body, hasEntries: !description.isConstantSize,
                                          hasFrameCounts: description.format.framesPerPacket == 0,
                                          largestPacket: Self.largestPacket)
-        else { return fail(.invalidFile, output) }
+        else { return output.fail(.invalidFile) }
         output.announce(.packetTableInfo, .packetTableInfo(table.info))
         output.announce(.audioDataPacketCount, .uint64(UInt64(table.packetCount)))
         guard !description.isConstantSize else { return }
@@ -232,7 +234,7 @@ struct CAFReader: FormatReader {
         let byteCount = header.runsToEnd ? nil : header.size - 4
         if !description.isConstantSize {
             guard let table, table.byteCount <= byteCount ?? .max else {
-                fail(table == nil ? .notOptimized : .invalidFile, output)
+                output.fail(table == nil ? .notOptimized : .invalidFile)
                 return false
             }
         }
@@ -309,11 +311,5 @@ struct CAFReader: FormatReader {
         guard let table else { return }
         if start + cursor.offset > offset { cursor = CAFPacketTable.Cursor() }
         while start + cursor.offset < offset, table.packet(at: cursor) != nil { table.advance(&cursor) }
-    }
-
-    /// Stops the stream with `error`; everything after is consumed unread.
-    private mutating func fail(_ error: AudioFileStreamError, _ output: ParserOutput) {
-        output.fail(error)
-        state = .lost
     }
 }
