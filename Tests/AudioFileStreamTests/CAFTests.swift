@@ -320,6 +320,19 @@ import FixtureSupport
         #expect(throws: AudioFileStreamError.valueUnknown) { try stream.property(.magicCookieData) }
     }
 
+    /// A second pakt, after the audio, changes nothing: its smaller packets would undercut PacketSizeUpperBound.
+    @Test func aSecondPacketTableIsIgnored() throws {
+        let bytes = Self.aac { chunks in
+            var second = chunks[3]
+            second.body = Array(second.body.prefix(24)) + [UInt8](repeating: 1, count: 14)
+            chunks.append(second)
+        }
+        let parse = try Self.run(bytes, chunking: .random(seed: 109))
+        let rows = Self.fixture("caf-aac-44k-stereo").expectedPacketsWithFrames
+        #expect(parse.packets == rows)
+        #expect(try parse.stream.property(.packetSizeUpperBound) == .uint32(UInt32(rows.map { $0[1] }.max()!)))
+    }
+
     @Test func truncatedFilesEndCleanly() throws {
         let bytes = Self.fixture("caf-aac-44k-stereo").bytes
         let rows = Self.fixture("caf-aac-44k-stereo").expectedPacketsWithFrames

@@ -214,8 +214,9 @@ struct CAFReader: FormatReader {
         }
     }
 
+    /// Reads the first `pakt`; a file has one, and another must not change the packets being cut.
     private mutating func takePacketTable(_ body: UnsafeRawBufferPointer, output: ParserOutput) {
-        let description = description!
+        guard table == nil, let description else { return }
         guard let table = CAFPacketTable(body: body, hasEntries: !description.isConstantSize,
                                          hasFrameCounts: description.format.framesPerPacket == 0,
                                          largestPacket: Self.largestPacket)
