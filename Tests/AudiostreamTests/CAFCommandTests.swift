@@ -19,7 +19,8 @@ private typealias Runner = AudiostreamRunner
 
     @Test(arguments: described)
     func packetsAreFFprobesFromAFileAndFromStandardInput(fixture: Fixtures.Fixture) throws {
-        let expected = try String(contentsOf: fixture.expectedStem.appendingPathExtension("packets.csv"), encoding: .utf8)
+        let csv = fixture.expectedStem.appendingPathExtension("packets.csv")
+        let expected = try String(contentsOf: csv, encoding: .utf8)
         let fromFile = try Runner.run(["packets", fixture.file.path, "--random-chunks", "3"])
         #expect(fromFile.status == 0 && fromFile.lines == expected.split(separator: "\n"))
         let fromStandardInput = try Runner.run(["packets", "-"], standardInput: Data(fixture.bytes))

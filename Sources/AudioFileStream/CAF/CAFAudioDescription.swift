@@ -11,8 +11,7 @@ struct CAFAudioDescription {
     /// Reads the first `length` bytes of `bytes`; nil when they do not describe a stream packets can be cut from:
     /// no format, a rate that is not a positive number, no channels, or linear PCM whose sizes disagree.
     init?(_ bytes: UnsafeRawBufferPointer) {
-        let sampleRate = Double(bitPattern: UInt64(bytes.bigEndianUInt32(at: 0)) << 32
-            | UInt64(bytes.bigEndianUInt32(at: 4)))
+        let sampleRate = Double(bitPattern: bytes.bigEndianUInt64(at: 0))
         let formatID = FourCharCode(rawValue: bytes.bigEndianUInt32(at: 8))
         let flags = bytes.bigEndianUInt32(at: 12)
         let bytesPerPacket = bytes.bigEndianUInt32(at: 16)

@@ -13,7 +13,7 @@ struct CAFChunkHeader: Equatable {
     /// The header at the start of `bytes`, which holds at least `length` bytes.
     init(_ bytes: UnsafeRawBufferPointer) {
         type = FourCharCode(rawValue: bytes.bigEndianUInt32(at: 0))
-        size = Int64(bitPattern: UInt64(bytes.bigEndianUInt32(at: 4)) << 32 | UInt64(bytes.bigEndianUInt32(at: 8)))
+        size = Int64(bitPattern: bytes.bigEndianUInt64(at: 4))
     }
 
     /// True when `bytes`, at least `fileHeaderLength` of them, start a CAF file of the one version there is.

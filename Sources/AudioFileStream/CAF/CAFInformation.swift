@@ -14,7 +14,8 @@ enum CAFInformation {
         var position = 4
         var kept = KeptFields()
         var entries: UInt32 = 0
-        while entries < count, let key = string(in: bytes, at: &position), let value = string(in: bytes, at: &position) {
+        while entries < count, let key = string(in: bytes, at: &position),
+              let value = string(in: bytes, at: &position) {
             entries += 1
             guard !key.isEmpty else { continue }
             let name = String(decoding: key, as: UTF8.self)

@@ -39,8 +39,8 @@ struct CAFPacketTable {
     /// per packet.
     init?(body: UnsafeRawBufferPointer, hasEntries: Bool, hasFrameCounts: Bool, largestPacket limit: Int) {
         guard body.count >= Self.headerLength else { return nil }
-        let packetCount = Int64(bitPattern: UInt64(body.bigEndianUInt32(at: 0)) << 32 | UInt64(body.bigEndianUInt32(at: 4)))
-        let validFrames = Int64(bitPattern: UInt64(body.bigEndianUInt32(at: 8)) << 32 | UInt64(body.bigEndianUInt32(at: 12)))
+        let packetCount = Int64(bitPattern: body.bigEndianUInt64(at: 0))
+        let validFrames = Int64(bitPattern: body.bigEndianUInt64(at: 8))
         let priming = Int32(bitPattern: body.bigEndianUInt32(at: 16))
         let remainder = Int32(bitPattern: body.bigEndianUInt32(at: 20))
         guard packetCount >= 0, validFrames >= 0, priming >= 0, remainder >= 0 else { return nil }

@@ -115,7 +115,8 @@ struct CAFReader: FormatReader {
                 }
                 // The data chunk's edit count comes with its header: the audio starts past it.
                 guard bytes.count >= CAFChunkHeader.length + 4 else { return (0, CAFChunkHeader.length + 4) }
-                return (startAudio(header, of: description, at: offset, output: output) ? CAFChunkHeader.length + 4 : 0, 0)
+                let started = startAudio(header, of: description, at: offset, output: output)
+                return (started ? CAFChunkHeader.length + 4 : 0, 0)
             }
             guard startChunk(header, at: offset, output: output) else { return (0, 0) }
             return (CAFChunkHeader.length, 0)
@@ -207,7 +208,8 @@ struct CAFReader: FormatReader {
                 }
                 output.announce(.magicCookieData, .data(cookie))
             case CAFChunkHeader.information:
-                if let metadata = CAFInformation.metadata(body, limits: limits) { output.metadata(metadata, at: offset) }
+                guard let metadata = CAFInformation.metadata(body, limits: limits) else { return }
+                output.metadata(metadata, at: offset)
             default:
                 takePacketTable(body, output: output)
             }

@@ -25,7 +25,8 @@ enum ESDescriptor {
         }
         if flags & 0x20 != 0 { position += 2 }  // OCR_ES_Id
         guard let config = descriptorBody(bytes, at: position, tag: decoderConfigTag),
-              let info = descriptorBody(bytes, at: config.lowerBound + decoderConfigFields, tag: decoderSpecificInfoTag),
+              let info = descriptorBody(bytes, at: config.lowerBound + decoderConfigFields,
+                                        tag: decoderSpecificInfoTag),
               info.upperBound <= config.upperBound
         else { return nil }
         return Array(bytes[info])
