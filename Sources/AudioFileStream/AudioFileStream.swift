@@ -43,10 +43,12 @@ public final class AudioFileStream {
     ///     parser resyncs on a confirmed packet boundary. Before the first packet nothing is dropped.
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
     ///     the bytes fed. An offset other than the next expected one is a discontinuity, flagged or not.
-    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
-    ///   `.illegalOperation` after `finish()`.
+    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported,
+    ///   `.illegalOperation` after `finish()`, or the error that made the stream's reader stop (such as
+    ///   `.notOptimized` for a CAF file whose packet table follows its audio), from then on.
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        try throwFailure()
         if discontinuity || offset != nil {
             try handleDiscontinuity(at: offset, flagged: discontinuity)
         }
@@ -57,6 +59,12 @@ public final class AudioFileStream {
             pending.append(contentsOf: bytes)
             if try sniff(isEndOfInput: false) { feedSniffedBytes(isEndOfInput: false) }
         }
+        try throwFailure()
+    }
+
+    /// Throws the error that made the reader stop, if one did.
+    private func throwFailure() throws {
+        if let failure = output.failure { throw failure }
     }
 
     /// Parses the next bytes of the stream; see `parse(_:discontinuity:offset:)`.
@@ -68,16 +76,20 @@ public final class AudioFileStream {
     /// why: the discontinuity event carries `reason`, such as `.reconnect` when a network source connected again.
     public func markDiscontinuity(_ reason: Discontinuity.Reason) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        try throwFailure()
         try handleDiscontinuity(at: nil, flagged: true, reason: reason)
+        try throwFailure()
     }
 
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
+    /// - Throws: the error that made the stream's reader stop, if one did.
     public func finish() throws {
         guard !isFinished else { return }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
         isFinished = true
         output.announceMeasurements()
+        try throwFailure()
     }
 
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a

@@ -18,7 +18,7 @@ struct ContainerEntry: Sendable {
         ContainerEntry(AudioFileType(rawValue: "WAVE"), signature: "RIFF", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "W64f"), signature: "RF64", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "AIFF"), signature: "FORM", reader: nil),
-        ContainerEntry(AudioFileType(rawValue: "caff"), signature: "caff", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "caff"), signature: "caff", reader: { CAFReader(limits: $0) }),
         ContainerEntry(AudioFileType(rawValue: "mp4f"), matches: { $0.dropFirst(4).starts(with: "ftyp".utf8) },
                        reader: nil),
     ]

@@ -143,6 +143,16 @@ final class ParserOutput {
         handler(.metadata(MetadataEvent(offset: offset, metadata: metadata)))
     }
 
+    /// The error that ended the stream, set by a reader that cannot go on (a CAF packet table after the audio on
+    /// a stream): `AudioFileStream` throws it from the call that found it and from every call after.
+    private(set) var failure: AudioFileStreamError?
+
+    /// The stream cannot go on: the first error stays. The reader then consumes whatever it is given.
+    func fail(_ error: AudioFileStreamError) {
+        flush()
+        if failure == nil { failure = error }
+    }
+
     /// Reports a fault that cost no audio bytes.
     func warning(_ kind: StreamWarning.Kind, at offset: Int64, _ message: String) {
         flush()

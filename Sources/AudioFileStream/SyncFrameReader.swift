@@ -156,7 +156,11 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         switch format.frameLength(of: header) {
         case .exact(let length): return .advance(length)
         case .invalid: return .advance(0)
-        case .untilNextFrame(_, _, let guess): expected = guess
+        // A guess measured on another frame holds only within this header's bounds (a free-format length
+        // measured before a change of layer may be longer than the new layer allows).
+        case .untilNextFrame(let minimum, let maximum, let guess): expected = guess.flatMap {
+            (minimum...maximum).contains($0) ? $0 : nil
+        }
         }
         // The expected length holds while frames follow it: a stream may change its frame size.
         if let expected, let current, format.isCompatible(header, with: current),

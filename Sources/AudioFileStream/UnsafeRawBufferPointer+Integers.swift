@@ -13,6 +13,12 @@ extension UnsafeRawBufferPointer {
             | UInt32(self[offset + 3])
     }
 
+    /// The big-endian 64-bit value at `offset` (CAF); the caller guarantees the bytes are there.
+    @inline(__always)
+    func bigEndianUInt64(at offset: Int) -> UInt64 {
+        UInt64(bigEndianUInt32(at: offset)) << 32 | UInt64(bigEndianUInt32(at: offset + 4))
+    }
+
     /// True when the bytes at `offset` spell `ascii`.
     func matches(_ ascii: StaticString, at offset: Int) -> Bool {
         let count = ascii.utf8CodeUnitCount

@@ -243,19 +243,11 @@ import FixtureSupport
         let bytes = try Self.withBlocks([(0, Self.streamInfo), (6, picture)])
         var tags: [Metadata] = []
         var packets = 0
-        var held = 0
         let stream = try AudioFileStream { event in
             if case .metadata(let tag) = event { tags.append(tag.metadata) }
             if case .packets(let batch) = event { packets += batch.descriptions!.count }
         }
-        var position = 0
-        while position < bytes.count {
-            let end = min(position + 65536, bytes.count)
-            try stream.parse(Array(bytes[position..<end]))
-            held = max(held, stream.bufferedByteCount)
-            position = end
-        }
-        try stream.finish()
+        let held = try feedMeasuringHeldBytes(bytes, to: stream)
         #expect(held < 1 << 17)
         #expect(packets == 11)
         guard case .picture(let artwork) = tags.first?.raw.first?.value else { Issue.record("no picture"); return }

@@ -45,6 +45,21 @@ public func feed(_ bytes: [UInt8], to stream: AudioFileStream, chunking: Chunkin
     try stream.finish()
 }
 
+/// Feeds `bytes` to `stream` in 64 KiB chunks, then finishes it; returns the most bytes the stream held between
+/// calls, for tests of bounded memory.
+public func feedMeasuringHeldBytes(_ bytes: [UInt8], to stream: AudioFileStream) throws -> Int {
+    var held = 0
+    var position = 0
+    while position < bytes.count {
+        let end = min(position + 65536, bytes.count)
+        try stream.parse(Array(bytes[position..<end]))
+        held = max(held, stream.bufferedByteCount)
+        position = end
+    }
+    try stream.finish()
+    return held
+}
+
 /// Knuth's MMIX linear congruential generator: enough to draw reproducible chunk sizes.
 public struct TestRandom {
     private var state: UInt64

@@ -62,6 +62,11 @@ public enum Fixtures {
         in: directory.appendingPathComponent("flac-conformance"),
         expectedIn: expected.appendingPathComponent("flac-conformance"), extensions: ["flac"])
 
+    /// Every CAF fixture (Tests/Fixtures/make_caf_fixtures.py, in caf/) with ffprobe's packet list.
+    public static let caf: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("caf"), expectedIn: expected.appendingPathComponent("caf"),
+        extensions: ["caf"])
+
     /// Every ISO conformance stream with an expected packet list.
     public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))

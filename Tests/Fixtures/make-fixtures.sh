@@ -206,6 +206,11 @@ python3 "$FIX/make_ogg_fixtures.py"
 # removes and remakes only its own files.
 python3 "$FIX/make_flac_fixtures.py"
 
+# ---- CAF fixtures (caf/): PCM, G.711, IMA4, ALAC, Opus and AAC in CAF, 5.1,
+# info tags and a streamed file, with their expected values from ffprobe;
+# removes and remakes caf/ and expected/caf/ only.
+python3 "$FIX/make_caf_fixtures.py"
+
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.

@@ -186,20 +186,25 @@ def write_packets(stem, rows, suffix=".packets.csv"):
             f.write(f"{offset},{size},{frames}\n")
 
 
-def stream_facts(path):
-    """What ffprobe and metaflac say of the stream: rate, channels, bit depth, STREAMINFO (ffprobe's extradata,
-    which is the STREAMINFO body), its total samples and MD5 (metaflac)."""
-    stream, _ = ffprobe_stream(path)
+def extradata(path):
+    """ffprobe's extradata of stream a:0 as hex (`-show_data`), empty when none."""
     out = run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_streams", "-show_data", path]).decode()
     lines = out.splitlines()
-    extradata = ""
+    hexdigits = ""
     if "extradata=" in lines:
         for line in lines[lines.index("extradata=") + 1:]:
             if not line.startswith("0000"):
                 break
-            extradata += "".join(line.split(":", 1)[1].split("  ")[0].split())
+            hexdigits += "".join(line.split(":", 1)[1].split("  ")[0].split())
+    return hexdigits
+
+
+def stream_facts(path):
+    """What ffprobe and metaflac say of the stream: rate, channels, bit depth, STREAMINFO (ffprobe's extradata,
+    which is the STREAMINFO body), its total samples and MD5 (metaflac)."""
+    stream, _ = ffprobe_stream(path)
     facts = {"sampleRate": int(stream["sample_rate"]), "channels": int(stream["channels"]),
-             "bitsPerSample": int(stream["bits_per_raw_sample"]), "streamInfo": extradata}
+             "bitsPerSample": int(stream["bits_per_raw_sample"]), "streamInfo": extradata(path)}
     with open(path, "rb") as f:
         has_marker = f.read(4) == b"fLaC"
     if has_marker:
