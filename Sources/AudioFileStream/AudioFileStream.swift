@@ -43,10 +43,13 @@ public final class AudioFileStream {
     ///     parser resyncs on a confirmed packet boundary. Before the first packet nothing is dropped.
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
     ///     the bytes fed. An offset other than the next expected one is a discontinuity, flagged or not.
-    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
-    ///   `.illegalOperation` after `finish()`.
+    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported,
+    ///   `.illegalOperation` after `finish()`, or an `AudioFileStreamFailure` when the bytes cannot be read on
+    ///   (an unsupported data format inside a container, a container that cannot be streamed), then again on
+    ///   every later call.
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        if let failure = output.failure { throw failure }
         if discontinuity || offset != nil {
             try handleDiscontinuity(at: offset, flagged: discontinuity)
         }
@@ -57,6 +60,7 @@ public final class AudioFileStream {
             pending.append(contentsOf: bytes)
             if try sniff(isEndOfInput: false) { feedSniffedBytes(isEndOfInput: false) }
         }
+        if let failure = output.failure { throw failure }
     }
 
     /// Parses the next bytes of the stream; see `parse(_:discontinuity:offset:)`.
@@ -73,11 +77,14 @@ public final class AudioFileStream {
 
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
+    /// - Throws: as `parse(_:discontinuity:offset:)` does.
     public func finish() throws {
         guard !isFinished else { return }
+        if let failure = output.failure { throw failure }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
         isFinished = true
         output.announceMeasurements()
+        if let failure = output.failure { throw failure }
     }
 
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a

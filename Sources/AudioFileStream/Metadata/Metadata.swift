@@ -1,8 +1,9 @@
 /// One tag read from the stream: its common keys, normalised, and its fields as they were read.
 public struct Metadata: Equatable, Sendable {
     /// The tag format: `id3v2.2`, `id3v2.3`, `id3v2.4`, `id3v1`, `id3v1.1`, `apev2`, `vorbis` (the comment
-    /// packet of an Ogg Vorbis, Opus or FLAC stream) or `flac` (a native FLAC header's VORBIS_COMMENT and
-    /// PICTURE blocks).
+    /// packet of an Ogg Vorbis, Opus or FLAC stream), `flac` (a native FLAC header's VORBIS_COMMENT and
+    /// PICTURE blocks), `riffInfo` (a WAVE LIST/INFO chunk, raw keys its ids) or `aiffText` (an AIFF NAME, AUTH,
+    /// `(c) ` or ANNO chunk, raw key its id).
     public var source: String
     /// The common keys, whatever the tag format called them.
     public var tags: NormalizedTags
