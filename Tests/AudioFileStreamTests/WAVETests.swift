@@ -187,7 +187,7 @@ import FixtureSupport
     /// A data size that is not a whole number of frames: the partial frame is dropped and reported, and the
     /// chunk after it is read.
     @Test func aPartialFrameAtTheEndOfTheDataIsDropped() throws {
-        let file = ChunkFile.wave([ChunkFile.format(), ChunkFile.chunk("data", Array(Self.samples[..<403])),
+        let file = ChunkFile.wave([ChunkFile.format(), ChunkFile.chunk("data", Self.samples + [1, 2, 3]),
                                    ChunkFile.chunk("LIST", Array("INFOIART".utf8) + ChunkFile.integer(2) + [0x42, 0])])
         for chunking in [Chunking.whole, .fixed(1), .fixed(2)] {
             let recording = try PCMRecording.parse(file, chunking: chunking)
