@@ -230,11 +230,12 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
             state = .skipping(max((data.paddedEnd ?? end) - offset, 0))
             return ReadProgress(consumed: 0, needed: 0)
         }
-        let available = data.end.map { Int(min($0 - offset, Int64(rest.count))) } ?? rest.count
+        let left = data.end.map { Int(min($0 - offset, Int64(Int.max))) } ?? .max
+        let available = min(left, rest.count)
         let misalignment = Int((offset - data.start) % Int64(data.bytesPerFrame))
         if misalignment > 0 {
             // A discontinuity without a frame-aligned offset: the rest of the frame it cut is dropped.
-            return drop(data.bytesPerFrame - misalignment, of: rest, at: offset, input: input, into: output)
+            return drop(min(data.bytesPerFrame - misalignment, left), of: rest, at: offset, input: input, into: output)
         }
         let frames = min(available / data.bytesPerFrame, Self.largestBatchFrames)
         if frames > 0 {
@@ -242,9 +243,9 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
             output.flush()
             return ReadProgress(consumed: frames * data.bytesPerFrame, needed: 0)
         }
-        if let end = data.end, end - offset < Int64(data.bytesPerFrame) {
+        if left < data.bytesPerFrame {
             // The sound chunk ends inside a frame.
-            return drop(Int(end - offset), of: rest, at: offset, input: input, into: output)
+            return drop(left, of: rest, at: offset, input: input, into: output)
         }
         // A frame cut by the read waits for its rest; one cut by the end of the input is dropped.
         return drop(data.bytesPerFrame, of: rest, at: offset, input: input, into: output)
