@@ -75,6 +75,9 @@ private typealias Runner = AudiostreamRunner
         try Self.expectCoverage(packets.lines, of: fixture)
         let probe = try Runner.run(["probe", "-"], standardInput: Data(fixture.bytes)).object
         #expect(probe["dataOffset"] as? Int == fixture.facts?["dataOffset"] as? Int)
+        let scan = try Runner.run(["scan", "-"], standardInput: Data(fixture.bytes)).object
+        #expect(scan["frames"] as? Int == fixture.facts?["frames"] as? Int)
+        #expect(scan["bytes"] as? Int == fixture.facts?["dataBytes"] as? Int)
     }
 
     /// A format the reader refuses fails the command with Apple's code and the reason.
