@@ -44,7 +44,9 @@ enum AIFFCommonChunk {
         let channels = UInt32(body.bigEndianUInt16(at: 0))
         let bits = UInt32(body.bigEndianUInt16(at: 6))
         let rate = ExtendedFloat80.value(UnsafeRawBufferPointer(rebasing: body[8..<18]))
-        guard channels > 0, channels < 0x8000 else { throw invalid("states \(Int16(bitPattern: UInt16(channels))) channels") }
+        guard channels > 0, channels < 0x8000 else {
+            throw invalid("states \(Int16(bitPattern: UInt16(channels))) channels")
+        }
         guard let rate, rate.isFinite, rate > 0 else {
             throw invalid("states a sample rate of \(rate.map { "\($0)" } ?? "infinity or NaN")")
         }

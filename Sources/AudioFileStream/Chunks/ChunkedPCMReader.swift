@@ -23,8 +23,8 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         /// An ID3v2 chunk, its tag once its header was seen.
         case tag(TagReader?, offset: Int64, remaining: Int64)
         case skipping(Int64)
-        /// The sound chunk's prefix, before its frames.
-        case soundPrefix(ChunkHeader, offset: Int64, prefixLength: Int, size: Int64?)
+        /// The prefix of the sound chunk whose header is at `offset`, before its frames.
+        case soundPrefix(offset: Int64, prefixLength: Int, size: Int64?)
         /// The frames of the sound chunk, from `data.start` to its end.
         case sound
         /// The stream cannot go on: everything streams past unread.
@@ -108,31 +108,33 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
                 let taken = Int(min(remaining, Int64(rest.count)))
                 kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
                 position += taken
-                state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
-                if Int64(taken) == remaining {
-                    state = .chunkHeader
-                    let body = kept
-                    kept = FieldBuffer(limit: 0)
-                    let read = body.kept.withUnsafeBytes { body in
-                        Result { () throws(AudioFileStreamFailure) in try container.read(chunk, body: body, at: chunkOffset) }
-                    }
-                    if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
-                }
-            case .tag(let tag, let tagOffset, let remaining):
-                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
-                guard var tag else {
-                    switch TagReader.detect(chunkRest, limits: limits, isEndOfInput: input.isEndOfInput
-                                                || Int64(chunkRest.count) == remaining) {
-                    case .tag(let found):
-                        state = .tag(found, offset: offset, remaining: remaining)
-                    case .needMoreData(let count) where Int64(count) <= remaining:
-                        return needMore(count, consumed: position, input)
-                    case .needMoreData, .notATag:
-                        state = .skipping(remaining)
-                    }
+                guard Int64(taken) == remaining else {
+                    state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
                     continue
                 }
+                state = .chunkHeader
+                let body = kept
+                kept = FieldBuffer(limit: 0)
+                let read = body.kept.withUnsafeBytes { body in
+                    Result { () throws(AudioFileStreamFailure) in
+                        try container.read(chunk, body: body, at: chunkOffset)
+                    }
+                }
+                if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
+            case .tag(nil, _, let remaining):
+                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
+                switch TagReader.detect(chunkRest, limits: limits,
+                                        isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
+                case .tag(let found):
+                    state = .tag(found, offset: offset, remaining: remaining)
+                case .needMoreData(let count) where Int64(count) <= remaining:
+                    return needMore(count, consumed: position, input)
+                case .needMoreData, .notATag:
+                    state = .skipping(remaining)
+                }
+            case .tag(var tag?, let tagOffset, let remaining):
                 state = .skipping(0)  // so the tag's buffers are not shared while it is fed
+                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
                 let taken = tag.consume(chunkRest)
                 position += taken
                 if tag.remainingBytes > 0 && Int64(taken) < remaining {
@@ -145,11 +147,11 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
                 let taken = Int(min(remaining, Int64(rest.count)))
                 position += taken
                 state = taken == remaining ? .chunkHeader : .skipping(remaining - Int64(taken))
-            case .soundPrefix(let chunk, let chunkOffset, let prefixLength, let size):
+            case .soundPrefix(let chunkOffset, let prefixLength, let size):
                 guard rest.count >= prefixLength else { return needMore(prefixLength, consumed: position, input) }
                 let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(prefixLength))
                 let bodyStart = chunkOffset + Int64(ChunkHeader.length)
-                begin(chunk, bodyStart: bodyStart, size: size,
+                begin(bodyStart: bodyStart, size: size,
                       skipping: prefixLength + max(container.soundStart(prefix: prefix), 0), into: output)
                 position += prefixLength
                 state = .sound
@@ -183,14 +185,13 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
                     + "\(offset) comes before the chunk stating its format, so its frames cannot be read as they "
                     + "stream; rewrite the file with the format first (ffmpeg -i IN -c copy OUT)")
             }
-            return .soundPrefix(chunk, offset: offset, prefixLength: prefixLength, size: size)
+            return .soundPrefix(offset: offset, prefixLength: prefixLength, size: size)
         }
     }
 
     /// The frames start `skipping` bytes into the sound chunk's body at `bodyStart`: the format, totals, data
     /// offset and readiness are announced.
-    private mutating func begin(_ chunk: ChunkHeader, bodyStart: Int64, size: Int64?, skipping: Int,
-                                into output: ParserOutput) {
+    private mutating func begin(bodyStart: Int64, size: Int64?, skipping: Int, into output: ParserOutput) {
         let sound = container.sound!
         let bytesPerFrame = Int(sound.format.bytesPerFrame)
         let start = bodyStart + Int64(skipping)

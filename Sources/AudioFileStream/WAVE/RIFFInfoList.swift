@@ -18,7 +18,8 @@ enum RIFFInfoList {
             let start = position + ChunkHeader.length
             guard sub.size <= Int64(body.count - start) else { break }
             let value = UnsafeRawBufferPointer(rebasing: body[start..<start + Int(sub.size)])
-            if sub.id.description.hasPrefix("I"), let field = ChunkText.field(sub.id, value, size: sub.size, limits: limits) {
+            if sub.id.description.hasPrefix("I"),
+               let field = ChunkText.field(sub.id, value, size: sub.size, limits: limits) {
                 fields.record(field, limits: limits)
             }
             position = start + Int(sub.paddedSize)

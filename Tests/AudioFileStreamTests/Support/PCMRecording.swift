@@ -99,7 +99,8 @@ enum ChunkFile {
 
     /// A `COMM` chunk; `rate` is the 10 bytes of the 80-bit rate; `compression` makes it AIFC's.
     static func common(channels: UInt16 = 2, frames: UInt32 = 0, bits: UInt16 = 16,
-                       rate: [UInt8] = [0x40, 0x0E, 0xAC, 0x44, 0, 0, 0, 0, 0, 0], compression: String? = nil) -> [UInt8] {
+                       rate: [UInt8] = [0x40, 0x0E, 0xAC, 0x44, 0, 0, 0, 0, 0, 0],
+                       compression: String? = nil) -> [UInt8] {
         var body = integer(UInt32(channels), bigEndian: true, count: 2) + integer(frames, bigEndian: true)
             + integer(UInt32(bits), bigEndian: true, count: 2) + rate
         if let compression { body += Array(compression.utf8) + [0, 0] }
@@ -142,8 +143,10 @@ enum PCMFixtureChecks {
             | LinearPCMFormatFlag.isBigEndian),
         "pcm_f32le": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked),
         "pcm_f64le": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked),
-        "pcm_f32be": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked | LinearPCMFormatFlag.isBigEndian),
-        "pcm_f64be": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked | LinearPCMFormatFlag.isBigEndian),
+        "pcm_f32be": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked
+            | LinearPCMFormatFlag.isBigEndian),
+        "pcm_f64be": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked
+            | LinearPCMFormatFlag.isBigEndian),
         "pcm_mulaw": ("ulaw", 0),
         "pcm_alaw": ("alaw", 0),
     ]
@@ -182,7 +185,8 @@ enum PCMFixtureChecks {
         #expect(format.framesPerPacket == 1)
         let layout = try #require(expectedLayout(ffprobeName: facts["channelLayout"] as! String, channels: channels))
         #expect(recording.properties[.channelLayout] == .channelLayout(layout))
-        #expect(recording.properties[.fileFormat] == .fileType(AudioFileType(rawValue: FourCharCode(facts["fileType"] as! String))))
+        let fileType = AudioFileType(rawValue: FourCharCode(facts["fileType"] as! String))
+        #expect(recording.properties[.fileFormat] == .fileType(fileType))
         #expect(recording.properties[.readyToProducePackets] == .uint32(1))
         if fixture.name.contains("streamed") {
             #expect(recording.properties[.audioDataByteCount] == nil)
