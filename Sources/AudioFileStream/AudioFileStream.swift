@@ -70,8 +70,10 @@ public final class AudioFileStream {
 
     /// Says that the next bytes will not follow the previous ones, as `parse(_:discontinuity:offset:)` does, and
     /// why: the discontinuity event carries `reason`, such as `.reconnect` when a network source connected again.
+    /// - Throws: `.illegalOperation` after `finish()`, or the failure that ended the stream.
     public func markDiscontinuity(_ reason: Discontinuity.Reason) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        if let failure = output.failure { throw failure }
         try handleDiscontinuity(at: nil, flagged: true, reason: reason)
     }
 

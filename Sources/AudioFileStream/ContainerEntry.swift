@@ -15,11 +15,11 @@ struct ContainerEntry: Sendable {
     static let all = [
         ContainerEntry(.ogg, signature: "OggS", reader: { OggReader(limits: $0) }),
         ContainerEntry(.flac, signature: "fLaC", readsLeadingTag: true, reader: { FLACReader(limits: $0) }),
-        ContainerEntry(.wave, signature: "RIFF", form: "WAVE", reader: { ChunkedPCMReader<WAVEContainer>(limits: $0) }),
-        ContainerEntry(.rf64, signature: "RF64", form: "WAVE", reader: { ChunkedPCMReader<WAVEContainer>(limits: $0) }),
-        ContainerEntry(.bw64, signature: "BW64", form: "WAVE", reader: { ChunkedPCMReader<WAVEContainer>(limits: $0) }),
-        ContainerEntry(.aiff, signature: "FORM", form: "AIFF", reader: { ChunkedPCMReader<AIFFContainer>(limits: $0) }),
-        ContainerEntry(.aifc, signature: "FORM", form: "AIFC", reader: { ChunkedPCMReader<AIFFContainer>(limits: $0) }),
+        ContainerEntry(.wave, signature: "RIFF", form: "WAVE", reader: { WAVEReader(limits: $0) }),
+        ContainerEntry(.rf64, signature: "RF64", form: "WAVE", reader: { WAVEReader(limits: $0) }),
+        ContainerEntry(.bw64, signature: "BW64", form: "WAVE", reader: { WAVEReader(limits: $0) }),
+        ContainerEntry(.aiff, signature: "FORM", form: "AIFF", reader: { AIFFReader(limits: $0) }),
+        ContainerEntry(.aifc, signature: "FORM", form: "AIFC", reader: { AIFFReader(limits: $0) }),
         // Other RIFF and IFF forms (AVI, 8SVX …) are known, and refused.
         ContainerEntry(AudioFileType(rawValue: "RIFF"), signature: "RIFF", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "FORM"), signature: "FORM", reader: nil),

@@ -1,3 +1,6 @@
+/// The reader of AIFF and AIFC files.
+typealias AIFFReader = ChunkedPCMReader<AIFFContainer>
+
 /// AIFF and AIFF-C (Apple's "Audio Interchange File Format" 1.3 and its AIFF-C draft) for `ChunkedPCMReader`.
 ///
 /// `COMM` gives the samples (`AIFFCommonChunk`); `SSND` holds them after its offset and block size fields, the

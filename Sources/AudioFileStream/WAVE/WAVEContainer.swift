@@ -1,3 +1,6 @@
+/// The reader of RIFF/WAVE, RF64 and BW64 files.
+typealias WAVEReader = ChunkedPCMReader<WAVEContainer>
+
 /// RIFF/WAVE and its 64-bit forms, RF64 (EBU Tech 3306) and BW64 (ITU-R BS.2088), for `ChunkedPCMReader`.
 ///
 /// `fmt ` gives the samples (`WAVEFormatChunk`), `data` holds them, `ds64` gives the 64-bit sizes an RF64 or
