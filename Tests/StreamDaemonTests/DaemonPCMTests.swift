@@ -39,4 +39,22 @@ import Testing
         #expect(events.last?["reason"] as? String == "sourceEnded")
         #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
     }
+
+    /// A WAVE whose samples are in a format not read ends the stream with the reader's reason.
+    @Test func aWAVEOfAnotherFormatEndsWithItsReason() throws {
+        var bytes = try #require(Fixtures.pcm.first { $0.name == "wav-s16-stereo.wav" }).bytes
+        bytes[20] = 0x55  // the fmt chunk's format tag: MPEG Layer III
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        let subscriber = try daemon.subscribe("radio", kinds: "packets")
+        daemon.feed(Data(bytes))
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        let end = try #require(result.lines.compactMap(DaemonStdinTests.object).last)
+        #expect(end["reason"] as? String == "unsupportedFormat")
+        let error = try #require(end["error"] as? String)
+        #expect(error.hasPrefix("unsupported data format ('fmt?'): the WAVE fmt chunk at 12"))
+        // Its only stream failed: the daemon exits with 1, for systemd to restart it.
+        #expect(try daemon.waitForExit() == 1, "\(daemon.log)")
+    }
 }
