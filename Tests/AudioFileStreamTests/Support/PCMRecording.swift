@@ -131,24 +131,18 @@ func expectedLayout(ffprobeName: String, channels: Int) -> AudioChannelLayout? {
 /// The checks every WAVE and AIFF fixture passes against what ffprobe and the fixture script's chunk walk
 /// recorded.
 enum PCMFixtureChecks {
+    private static let integer = LinearPCMFormatFlag.isSignedInteger | LinearPCMFormatFlag.isPacked
+    private static let float = LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked
+    private static let bigEndian = LinearPCMFormatFlag.isBigEndian
+
     /// Core Audio's format id and flags for ffprobe's codec names.
     static let formats: [String: (id: FourCharCode, flags: UInt32)] = [
         "pcm_u8": ("lpcm", LinearPCMFormatFlag.isPacked),
-        "pcm_s16le": ("lpcm", LinearPCMFormatFlag.isSignedInteger | LinearPCMFormatFlag.isPacked),
-        "pcm_s24le": ("lpcm", LinearPCMFormatFlag.isSignedInteger | LinearPCMFormatFlag.isPacked),
-        "pcm_s32le": ("lpcm", LinearPCMFormatFlag.isSignedInteger | LinearPCMFormatFlag.isPacked),
-        "pcm_s16be": ("lpcm", LinearPCMFormatFlag.isSignedInteger | LinearPCMFormatFlag.isPacked
-            | LinearPCMFormatFlag.isBigEndian),
-        "pcm_s24be": ("lpcm", LinearPCMFormatFlag.isSignedInteger | LinearPCMFormatFlag.isPacked
-            | LinearPCMFormatFlag.isBigEndian),
-        "pcm_f32le": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked),
-        "pcm_f64le": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked),
-        "pcm_f32be": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked
-            | LinearPCMFormatFlag.isBigEndian),
-        "pcm_f64be": ("lpcm", LinearPCMFormatFlag.isFloat | LinearPCMFormatFlag.isPacked
-            | LinearPCMFormatFlag.isBigEndian),
-        "pcm_mulaw": ("ulaw", 0),
-        "pcm_alaw": ("alaw", 0),
+        "pcm_s16le": ("lpcm", integer), "pcm_s24le": ("lpcm", integer), "pcm_s32le": ("lpcm", integer),
+        "pcm_s16be": ("lpcm", integer | bigEndian), "pcm_s24be": ("lpcm", integer | bigEndian),
+        "pcm_f32le": ("lpcm", float), "pcm_f64le": ("lpcm", float),
+        "pcm_f32be": ("lpcm", float | bigEndian), "pcm_f64be": ("lpcm", float | bigEndian),
+        "pcm_mulaw": ("ulaw", 0), "pcm_alaw": ("alaw", 0),
     ]
 
     /// Format, layout, file type, data offset, totals and frames against the record, whole and in odd chunkings;
