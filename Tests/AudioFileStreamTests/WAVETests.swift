@@ -245,6 +245,25 @@ import FixtureSupport
         #expect(cut.skippedBytes == 1 + 3, "the frame cut before the gap and the one cut after it")
     }
 
+    /// A source that starts again (a reconnect, a looped file) sends a new header after the discontinuity: it is
+    /// read as one, never taken for frames, and its frames are numbered on.
+    @Test func aRestartedSourceHasItsHeaderReadAgain() throws {
+        let first = try #require(Self.fixtures.first { $0.name == "wav-s16-stereo.wav" }).bytes
+        let second = try #require(Self.fixtures.first { $0.name == "wav-streamed.wav" })
+        let secondBytes = second.facts!["dataBytes"] as! Int
+        // 956 bytes of the first file's frames, then the second file from offset 1004.
+        let input = Array(first[..<1000]) + [0, 0, 0, 0] + second.bytes
+        for chunking in [Chunking.whole, .fixed(1), .fixed(7)] {
+            let recording = try PCMRecording.parse(input, chunking: chunking, skips: [1000..<1004])
+            #expect(recording.byteCount == 956 + secondBytes, "\(chunking)")
+            let after = recording.batches.filter { $0.offset >= 1000 }
+            #expect(after.first?.offset == 1004 + 44 && after.first?.followsDiscontinuity == true)
+            #expect(recording.properties[.dataOffset] == .int64(44))
+            #expect(recording.failure == nil && recording.skippedBytes == 0)
+            #expect(recording.batches.map(\.firstPacket) == recording.batches.map { ($0.offset - 44) / 4 })
+        }
+    }
+
     /// Before the sound chunk, a jump loses the chunk structure: Apple's "discontinuity can't recover".
     @Test func aJumpInsideTheHeaderCannotRecover() throws {
         let fixture = try #require(Self.fixtures.first { $0.name == "wav-info.wav" })

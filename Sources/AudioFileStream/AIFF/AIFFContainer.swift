@@ -26,10 +26,14 @@ struct AIFFContainer: ChunkedContainer {
         self.limits = limits
     }
 
+    static func startsFile(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.matches("FORM", at: 0) && (bytes.matches("AIFF", at: 8) || bytes.matches("AIFC", at: 8))
+    }
+
     mutating func readFileHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int64)
         throws(AudioFileStreamFailure) -> AudioFileType
     {
-        guard bytes.matches("FORM", at: 0), bytes.matches("AIFF", at: 8) || bytes.matches("AIFC", at: 8) else {
+        guard Self.startsFile(bytes) else {
             throw AudioFileStreamFailure(.invalidFile, at: offset, "the stream does not start with a FORM header "
                 + "of form AIFF or AIFC")
         }

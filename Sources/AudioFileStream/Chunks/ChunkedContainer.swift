@@ -30,6 +30,9 @@ protocol ChunkedContainer {
 
     init(limits: MetadataLimits)
 
+    /// Whether `bytes` (the file header's 12, all given) start a file of this container.
+    static func startsFile(_ bytes: UnsafeRawBufferPointer) -> Bool
+
     /// Reads the file header (the outer chunk's id and size, and the form type: 12 bytes, all given) found at
     /// stream offset `offset`, and returns the file type it names.
     /// - Throws: a failure when the bytes are not this container's header.

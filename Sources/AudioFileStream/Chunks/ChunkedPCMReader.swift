@@ -5,7 +5,9 @@
 /// unread, and an ID3v2 chunk is read within `MetadataLimits`, so no chunk size, however it lies, buffers more
 /// than that. Frames are whole: a frame cut by a read waits for the rest (the stream carries only those bytes),
 /// one cut by the end of the input or a discontinuity is dropped and reported as skipped, never delivered. A
-/// sound chunk whose size runs past the input simply ends with it.
+/// sound chunk whose size runs past the input simply ends with it. After a discontinuity, bytes that start a file
+/// of the container are a restarted source (a reconnect): its header is read anew, never taken for frames, and
+/// its frames go on being numbered from the first file's DataOffset; other bytes are frames at the offset given.
 ///
 /// Batches hold at most `largestBatchFrames` frames, so a large read does not become one huge packet message on
 /// the wire nor hold back the first frames' delivery; a batch never splits a frame.
@@ -27,6 +29,8 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         case soundPrefix(offset: Int64, prefixLength: Int, size: Int64?)
         /// The frames of the sound chunk, from `data.start` to its end.
         case sound
+        /// After a discontinuity in or after the frames: a new file's header, or more frames.
+        case resuming
         /// The stream cannot go on: everything streams past unread.
         case failed
     }
@@ -46,6 +50,8 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
     private var state = State.fileHeader
     private var kept = FieldBuffer(limit: 0)
     private var data: SoundData?
+    /// True while a restarted source's header is read, whose sound chunk replaces the first one's.
+    private var isRestarting = false
 
     init(limits: MetadataLimits) {
         container = Container(limits: limits)
@@ -64,19 +70,18 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         switch state {
-        case .sound, .failed:
-            // The next bytes are frames at the offset the caller states; `deliverFrames` realigns on a frame.
+        case .failed:
             break
         case .tag(let tag?, let tagOffset, _):
             if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
             fallthrough
         default:
-            guard data != nil else {
+            guard data != nil, !isRestarting else {
                 state = .failed
                 return output.fail(.discontinuityCantRecover, at: offset, "the \(Container.name) header is cut at "
                     + "\(offset), before its sound chunk: the chunks after the cut cannot be found")
             }
-            state = .sound
+            state = .resuming
         }
     }
 
@@ -155,6 +160,18 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
                       skipping: prefixLength + max(container.soundStart(prefix: prefix), 0), into: output)
                 position += prefixLength
                 state = .sound
+            case .resuming:
+                guard rest.count >= Self.fileHeaderLength || input.isEndOfInput else {
+                    return ReadProgress(consumed: position, needed: Self.fileHeaderLength)
+                }
+                if Container.startsFile(rest) {
+                    container = Container(limits: limits)
+                    isRestarting = true
+                    state = .fileHeader
+                } else {
+                    // Frames at the offset the caller states; `deliverFrames` realigns on a frame.
+                    state = .sound
+                }
             case .sound:
                 let delivered = deliverFrames(rest, at: position, offset: offset, input: input, into: output)
                 position += delivered.consumed
@@ -176,7 +193,7 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
             return .keeping(chunk, offset: offset, remaining: chunk.paddedSize)
         case .id3:
             return .tag(nil, offset: offset, remaining: chunk.paddedSize)
-        case .sound where data != nil:
+        case .sound where data != nil && !isRestarting:
             // The frames are numbered from the first sound chunk's start: a second one is not read.
             return .skipping(chunk.paddedSize)
         case .sound(let prefixLength, let size):
@@ -207,6 +224,9 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
             output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
             output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerFrame))))
         }
+        isRestarting = false
+        // A restarted source's frames are numbered on from the first file's DataOffset, as the stream's offsets go on.
+        guard !output.isReady else { return }
         output.announce(.dataOffset, .int64(start))
         output.announce(.readyToProducePackets, .uint32(1))
     }

@@ -25,14 +25,22 @@ struct WAVEContainer: ChunkedContainer {
         self.limits = limits
     }
 
-    mutating func readFileHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int64)
-        throws(AudioFileStreamFailure) -> AudioFileType
-    {
-        let fileType: AudioFileType? = if bytes.matches("RIFF", at: 0) { .wave }
+    static func startsFile(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        fileType(of: bytes) != nil
+    }
+
+    private static func fileType(of bytes: UnsafeRawBufferPointer) -> AudioFileType? {
+        guard bytes.matches("WAVE", at: 8) else { return nil }
+        return if bytes.matches("RIFF", at: 0) { .wave }
             else if bytes.matches("RF64", at: 0) { .rf64 }
             else if bytes.matches("BW64", at: 0) { .bw64 }
             else { nil }
-        guard let fileType, bytes.matches("WAVE", at: 8) else {
+    }
+
+    mutating func readFileHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int64)
+        throws(AudioFileStreamFailure) -> AudioFileType
+    {
+        guard let fileType = Self.fileType(of: bytes) else {
             throw AudioFileStreamFailure(.invalidFile, at: offset, "the stream does not start with a RIFF, RF64 "
                 + "or BW64 header of form WAVE")
         }
