@@ -8,6 +8,7 @@
 #           ("## FLAC parse speed (audiostream scan)")
 #   ogg:    `audiostream scan` of an Ogg Opus file against FFmpeg and, when its oggdemux is installed, GStreamer
 #           ("## Ogg Opus parse speed (audiostream scan)")
+#   wave:   `audiostream scan` of a 16-bit stereo WAVE file against FFmpeg ("## WAVE parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
@@ -16,7 +17,7 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, decode or daemon (default all six)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, decode or daemon (default all seven)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
 #   BENCH_BASELINE  an audiostream binary built from an earlier revision: its instructions are counted beside
@@ -47,8 +48,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | decode | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, decode or daemon, not '$only'" >&2; exit 1 ;;
+    '' | parse | adts | flac | ogg | wave | decode | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, decode or daemon, not '$only'" >&2; exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -62,6 +63,7 @@ fi
 if wants adts; then need ffmpeg; fi
 if wants flac; then need ffmpeg; need flac; fi
 if wants ogg; then need ffmpeg; need opusenc; fi
+if wants wave; then need ffmpeg; fi
 if [[ -n $baseline ]]; then
     need valgrind
     [[ -x $baseline ]] || { echo "bench: BENCH_BASELINE $baseline is not an executable" >&2; exit 1; }
@@ -84,6 +86,7 @@ fi
 #   ogg:  opusenc at 64 kb/s (20 ms packets); copies of an Ogg file concatenate into one valid chained stream.
 #   flac: `flac -5` (4096-sample blocks). FLAC frames are numbered from the file's start, so copies of a file are
 #         not one stream: an input of N minutes is encoded whole from N minutes of the same signal.
+#   wave: the 16-bit stereo samples themselves; a WAVE file has one header, so it too is written whole.
 mkdir -p "$data"
 wav_recipe="sox -R -n -r 44100 -c 2 -b 16 seed.wav synth 60 pinknoise sine 440 vol 0.5"
 # flac_recipe SECONDS: the command that encodes SECONDS of the signal to seed.flac.
@@ -91,14 +94,19 @@ flac_recipe() {
     echo "sox -R -n -r 44100 -c 2 -b 16 -t raw - synth $1 pinknoise sine 440 vol 0.5 | flac --silent -5" \
         "--force-raw-format --endian=little --sign=signed --channels=2 --bps=16 --sample-rate=44100 -o seed.flac -"
 }
+# wave_recipe SECONDS: the command that writes SECONDS of the signal to seed.wav.
+wave_recipe() {
+    echo "sox -R -n -r 44100 -c 2 -b 16 seed.wav synth $1 pinknoise sine 440 vol 0.5"
+}
 declare -A recipe=(
     [mpeg]="$wav_recipe; lame -t --cbr -b 128 seed.wav seed.mp3"
     [adts]="$wav_recipe; ffmpeg -i seed.wav -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -f adts seed.aac"
     [flac]=$(flac_recipe 60)
     [ogg]="$wav_recipe; opusenc --quiet --bitrate 64 --serial 1 seed.wav seed.opus"
+    [wave]=$(wave_recipe 60)
 )
 declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac
-                      [flac]=$data/seed-60s-flac5.flac [ogg]=$data/seed-60s-opus64.opus)
+                      [flac]=$data/seed-60s-flac5.flac [ogg]=$data/seed-60s-opus64.opus [wave]=$data/seed-60s-s16.wav)
 
 # encode RECIPE FILE: runs RECIPE, as the reports quote it, in a scratch folder and moves the seed it writes to
 # FILE (once).
@@ -113,10 +121,12 @@ encode() {
     rm -rf "$scratch"
 }
 
-# count_packets FILE: "RATE,PACKETS" as ffprobe counts them, not the code under test.
+# count_packets FILE: "RATE,PACKETS" as ffprobe counts them, not the code under test. A WAVE's packets are its
+# frames (ffprobe's packets are blocks of them): its duration in samples.
 count_packets() {
-    ffprobe -v error -count_packets -select_streams a:0 -show_entries stream=sample_rate,nb_read_packets \
-        -of csv=p=0 "$1"
+    local packets=nb_read_packets
+    [[ $1 == *.wav ]] && packets=duration_ts
+    ffprobe -v error -count_packets -select_streams a:0 -show_entries "stream=sample_rate,$packets" -of csv=p=0 "$1"
 }
 
 # use_seed FORMAT: encodes FORMAT's seed (once) by running its recipe; sets seed, seed_bytes, rate and
@@ -137,8 +147,8 @@ use_input() {
     name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac, flac5.flac, opus64.opus
     input=$data/${name%.*}-${repeats}x60s.${name##*.}
     local made="${recipe[$format]}; cat ${seed##*/} × $repeats"
-    if [[ $format == flac ]]; then
-        made=$(flac_recipe $(( repeats * 60 )))
+    if [[ $format == flac || $format == wave ]]; then
+        made=$(${format}_recipe $(( repeats * 60 )))
         encode "$made" "$input"
         bytes=$(stat -c %s "$input")
         IFS=, read -r rate packets < <(count_packets "$input")
@@ -437,5 +447,6 @@ if wants ogg; then
     if gst-inspect-1.0 oggdemux >/dev/null 2>&1; then bench_parse ogg oggdemux
     else echo "bench: GStreamer oggdemux missing (gstreamer1.0-plugins-base): Ogg against FFmpeg alone" >&2; bench_parse ogg; fi
 fi
+if wants wave; then bench_parse wave; fi
 if wants decode; then bench_decode; fi
 if wants daemon; then bench_daemon; fi

@@ -32,6 +32,8 @@ FORMATS = {
     # Opus counts 48 kHz samples; the seed is 44.1 kHz audio opusenc resamples.
     "ogg": Format("64 kb/s Opus in Ogg (20 ms packets, a chain of identical links),\n48 kHz stereo", "Opus packets",
                   960, "seed.opus"),
+    # A PCM packet is one frame: one sample per channel.
+    "wave": Format("16-bit PCM in WAVE,\n44.1 kHz stereo", "PCM frames", 1, "seed.wav"),
 }
 
 env = os.environ

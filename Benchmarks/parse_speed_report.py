@@ -1,5 +1,6 @@
 """Turns bench.sh's hyperfine JSON into a parse speed section of docs/benchmarks.md: "Parse speed" for
-BENCH_FORMAT mpeg, "ADTS parse speed" for adts, "FLAC parse speed" for flac, "Ogg Opus parse speed" for ogg.
+BENCH_FORMAT mpeg, "ADTS parse speed" for adts, "FLAC parse speed" for flac, "Ogg Opus parse speed" for ogg,
+"WAVE parse speed" for wave.
 
 Inputs come from BENCH_* environment variables set by bench.sh (see bench_report.py), plus the
 commands in BENCH_CMD_AS, BENCH_CMD_FF and BENCH_CMD_GST (empty when GStreamer was not timed), and, when
@@ -19,11 +20,16 @@ SECTIONS = {  # BENCH_FORMAT: (heading, what is parsed, the section it follows i
              "## ADTS parse speed (audiostream scan)"),
     "ogg": ("## Ogg Opus parse speed (audiostream scan)", "a large Ogg Opus file (as Icecast Ogg stations send it)",
             "## FLAC parse speed (audiostream scan)"),
+    "wave": ("## WAVE parse speed (audiostream scan)", "a large WAVE file (16-bit PCM)",
+             "## Ogg Opus parse speed (audiostream scan)"),
 }
 NOTES = {  # BENCH_FORMAT: what the reader should know to compare the figures
     "flac": "\n\nNot the same work: `audiostream scan` runs every frame's CRC-16 (RFC 9639 §9.3) over all its bytes, "
             "the check that keeps a sync lookalike in the audio from splitting a packet; GStreamer's flacparse skips it "
             "by default (`check-frame-checksums` is false).",
+    "wave": "\n\nNot the same work: PCM frames need no parsing, so `audiostream scan` maps the file and reads only its "
+            "chunk headers (the samples' pages are never touched), while `ffmpeg -c copy` reads every byte into its "
+            "packets. Read the figure as what each tool costs to find the frames, not as copying speed.",
 }
 
 data = Input()

@@ -1,11 +1,18 @@
-/// A channel layout named by Core Audio's layout tag.
+/// A channel layout named by Core Audio's layout tag, or by a bitmap of speaker positions.
 public struct AudioChannelLayout: Equatable, Sendable {
     /// Core Audio's AudioChannelLayoutTag: the layout family in the high 16 bits, the channel count in the low 16.
     public var tag: UInt32
+    /// Core Audio's AudioChannelBitmap, one bit per speaker position in WAVE's channel mask order (left, right,
+    /// centre, LFE, left surround, …); used only with `useChannelBitmap`, 0 otherwise.
+    public var channelBitmap: UInt32
 
-    public init(tag: UInt32) {
+    public init(tag: UInt32, channelBitmap: UInt32 = 0) {
         self.tag = tag
+        self.channelBitmap = channelBitmap
     }
+
+    /// kAudioChannelLayoutTag_UseChannelBitmap: the channels are the bitmap's positions, in bit order.
+    public static let useChannelBitmap: UInt32 = 1 << 16
 
     public static let mono = AudioChannelLayout(tag: 100 << 16 | 1)
     public static let stereo = AudioChannelLayout(tag: 101 << 16 | 2)
@@ -24,6 +31,18 @@ public struct AudioChannelLayout: Equatable, Sendable {
         }
     }
 
-    /// The number of channels the tag names.
-    public var channelCount: Int { Int(tag & 0xFFFF) }
+    /// The layout a container implies by its channel count alone (WAVE without a channel mask, AIFF): mono,
+    /// stereo, or kAudioChannelLayoutTag_DiscreteInOrder, channels without positions.
+    init(impliedByCount channels: UInt32) {
+        switch channels {
+        case 1: self = .mono
+        case 2: self = .stereo
+        default: self.init(tag: 147 << 16 | channels)
+        }
+    }
+
+    /// The number of channels the tag, or its bitmap, names.
+    public var channelCount: Int {
+        tag == Self.useChannelBitmap ? channelBitmap.nonzeroBitCount : Int(tag & 0xFFFF)
+    }
 }

@@ -44,11 +44,12 @@ public final class AudioFileStream {
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
     ///     the bytes fed. An offset other than the next expected one is a discontinuity, flagged or not.
     /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported,
-    ///   `.illegalOperation` after `finish()`, or the error that made the stream's reader stop (such as
-    ///   `.notOptimized` for a CAF file whose packet table follows its audio), from then on.
+    ///   `.illegalOperation` after `finish()`, or an `AudioFileStreamFailure` when the bytes cannot be read on
+    ///   (an unsupported data format inside a container, a container that cannot be streamed), then again on
+    ///   every later call.
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
-        try throwFailure()
+        if let failure = output.failure { throw failure }
         if discontinuity || offset != nil {
             try handleDiscontinuity(at: offset, flagged: discontinuity)
         }
@@ -59,11 +60,6 @@ public final class AudioFileStream {
             pending.append(contentsOf: bytes)
             if try sniff(isEndOfInput: false) { feedSniffedBytes(isEndOfInput: false) }
         }
-        try throwFailure()
-    }
-
-    /// Throws the error that made the reader stop, if one did.
-    private func throwFailure() throws {
         if let failure = output.failure { throw failure }
     }
 
@@ -74,22 +70,24 @@ public final class AudioFileStream {
 
     /// Says that the next bytes will not follow the previous ones, as `parse(_:discontinuity:offset:)` does, and
     /// why: the discontinuity event carries `reason`, such as `.reconnect` when a network source connected again.
+    /// - Throws: `.illegalOperation` after `finish()`, or the failure that ended the stream.
     public func markDiscontinuity(_ reason: Discontinuity.Reason) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
-        try throwFailure()
+        if let failure = output.failure { throw failure }
         try handleDiscontinuity(at: nil, flagged: true, reason: reason)
-        try throwFailure()
+        if let failure = output.failure { throw failure }
     }
 
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
-    /// - Throws: the error that made the stream's reader stop, if one did.
+    /// - Throws: as `parse(_:discontinuity:offset:)` does.
     public func finish() throws {
         guard !isFinished else { return }
+        if let failure = output.failure { throw failure }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
         isFinished = true
         output.announceMeasurements()
-        try throwFailure()
+        if let failure = output.failure { throw failure }
     }
 
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a

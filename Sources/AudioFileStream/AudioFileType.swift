@@ -24,6 +24,16 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let ogg = AudioFileType(rawValue: "Ogg ")
     /// Native FLAC (kAudioFileFLACType).
     public static let flac = AudioFileType(rawValue: "flac")
+    /// RIFF/WAVE (kAudioFileWAVEType).
+    public static let wave = AudioFileType(rawValue: "WAVE")
+    /// WAVE with 64-bit sizes, EBU Tech 3306 (kAudioFileRF64Type).
+    public static let rf64 = AudioFileType(rawValue: "RF64")
+    /// WAVE with 64-bit sizes, ITU-R BS.2088 (kAudioFileBW64Type).
+    public static let bw64 = AudioFileType(rawValue: "BW64")
+    /// AIFF (kAudioFileAIFFType).
+    public static let aiff = AudioFileType(rawValue: "AIFF")
+    /// AIFF-C (kAudioFileAIFCType).
+    public static let aifc = AudioFileType(rawValue: "AIFC")
 
     /// Reads a hint as users write it: a four-character code (`MPG3`), an extension (`mp3`) or a MIME type (`audio/mpeg`).
     public init?(hint: String) {
@@ -36,6 +46,11 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
         case "ec-3", "eac3", "ec3", "audio/eac3": self = .eac3
         case "ogg ", "ogg", "oga", "opus", "application/ogg", "audio/ogg", "audio/opus", "audio/vorbis": self = .ogg
         case "flac", "audio/flac", "audio/x-flac": self = .flac
+        case "wave", "wav", "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": self = .wave
+        case "rf64": self = .rf64
+        case "bw64": self = .bw64
+        case "aiff", "aif", "audio/aiff", "audio/x-aiff": self = .aiff
+        case "aifc", "audio/x-aifc": self = .aifc
         default: return nil
         }
     }

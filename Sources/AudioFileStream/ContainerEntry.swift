@@ -15,9 +15,14 @@ struct ContainerEntry: Sendable {
     static let all = [
         ContainerEntry(.ogg, signature: "OggS", reader: { OggReader(limits: $0) }),
         ContainerEntry(.flac, signature: "fLaC", readsLeadingTag: true, reader: { FLACReader(limits: $0) }),
-        ContainerEntry(AudioFileType(rawValue: "WAVE"), signature: "RIFF", reader: nil),
-        ContainerEntry(AudioFileType(rawValue: "W64f"), signature: "RF64", reader: nil),
-        ContainerEntry(AudioFileType(rawValue: "AIFF"), signature: "FORM", reader: nil),
+        ContainerEntry(.wave, signature: "RIFF", form: "WAVE", reader: { WAVEReader(limits: $0) }),
+        ContainerEntry(.rf64, signature: "RF64", form: "WAVE", reader: { WAVEReader(limits: $0) }),
+        ContainerEntry(.bw64, signature: "BW64", form: "WAVE", reader: { WAVEReader(limits: $0) }),
+        ContainerEntry(.aiff, signature: "FORM", form: "AIFF", reader: { AIFFReader(limits: $0) }),
+        ContainerEntry(.aifc, signature: "FORM", form: "AIFC", reader: { AIFFReader(limits: $0) }),
+        // Other RIFF and IFF forms (AVI, 8SVX …) are known, and refused.
+        ContainerEntry(AudioFileType(rawValue: "RIFF"), signature: "RIFF", reader: nil),
+        ContainerEntry(AudioFileType(rawValue: "FORM"), signature: "FORM", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "caff"), signature: "caff", reader: { CAFReader(limits: $0) }),
         ContainerEntry(AudioFileType(rawValue: "mp4f"), matches: { $0.dropFirst(4).starts(with: "ftyp".utf8) },
                        reader: nil),
@@ -35,5 +40,14 @@ struct ContainerEntry: Sendable {
                  reader: (@Sendable (MetadataLimits) -> any FormatReader)?) {
         let bytes = Array(signature.utf8)
         self.init(fileType, matches: { $0.starts(with: bytes) }, readsLeadingTag: readsLeadingTag, reader: reader)
+    }
+
+    /// A RIFF or IFF form: the outer chunk's id, then its size, then the form type at byte 8.
+    private init(_ fileType: AudioFileType, signature: String, form: String,
+                 reader: @escaping @Sendable (MetadataLimits) -> any FormatReader) {
+        let bytes = Array(signature.utf8)
+        let formBytes = Array(form.utf8)
+        self.init(fileType, matches: { $0.starts(with: bytes) && $0.dropFirst(8).starts(with: formBytes) },
+                  reader: reader)
     }
 }

@@ -15,6 +15,8 @@ final class ParserOutput {
     /// Set by a format whose headers do not give the stream's bit rate (ADTS, or MPEG audio whose bit rate
     /// varies without a Xing/VBRI average): BitRate is then the running average.
     var measuresBitRate = false
+    /// Set once a reader met what it cannot read; the stream throws it and reads nothing more.
+    private(set) var failure: AudioFileStreamFailure?
     /// InfoDictionary as the stream computes it (tags, bit rate, duration), announced with the measurements.
     var infoDictionary: () -> [String: String] = { [:] }
 
@@ -143,20 +145,16 @@ final class ParserOutput {
         handler(.metadata(MetadataEvent(offset: offset, metadata: metadata)))
     }
 
-    /// The error that ended the stream, set by a reader that cannot go on (a CAF packet table after the audio on
-    /// a stream): `AudioFileStream` throws it from the call that found it and from every call after.
-    private(set) var failure: AudioFileStreamError?
-
-    /// The stream cannot go on: the first error stays. The reader then consumes whatever it is given.
-    func fail(_ error: AudioFileStreamError) {
-        flush()
-        if failure == nil { failure = error }
-    }
-
     /// Reports a fault that cost no audio bytes.
     func warning(_ kind: StreamWarning.Kind, at offset: Int64, _ message: String) {
         flush()
         handler(.warning(StreamWarning(offset: offset, kind: kind, message: message)))
+    }
+
+    /// The stream cannot go on past `offset`: the packets so far are delivered and the first failure is kept.
+    func fail(_ error: AudioFileStreamError, at offset: Int64, _ reason: String) {
+        flush()
+        if failure == nil { failure = AudioFileStreamFailure(error, at: offset, reason) }
     }
 
     /// Bytes were dropped before stream offset `offset`; the next packets do not follow the previous ones.

@@ -62,6 +62,10 @@ public enum EventJSON {
         case .formatList(let items):
             .array(items.map { .object([("format", format($0.format)), ("channelLayoutTag", .number($0.channelLayoutTag))]) })
         case .data(let bytes): .string(bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+        case .channelLayout(let layout) where layout.tag == AudioChannelLayout.useChannelBitmap:
+            // The positions are in the bitmap (a WAVE channel mask no layout tag names).
+            .object([("channelLayoutTag", .number(layout.tag)), ("channelBitmap", .number(layout.channelBitmap)),
+                     ("channels", .number(layout.channelCount))])
         case .channelLayout(let layout):
             .object([("channelLayoutTag", .number(layout.tag)), ("channels", .number(layout.channelCount))])
         case .packetTableInfo(let table): packetTableInfo(table)

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// A file or standard input, read sequentially into one reused buffer.
+/// A file or standard input, read sequentially: a regular file through a `FileMapping`, anything else into one
+/// reused buffer.
 struct InputFile {
     private let descriptor: Int32
     private let path: String
@@ -22,6 +23,16 @@ struct InputFile {
     func forEachChunk(sizes: inout ChunkSizes,
                       _ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        if let mapping = FileMapping(descriptor: descriptor) {
+            defer { mapping.unmap() }
+            var offset = 0
+            while offset < mapping.bytes.count {
+                let end = min(offset + sizes.next(), mapping.bytes.count)
+                try body(UnsafeRawBufferPointer(rebasing: mapping.bytes[offset..<end]), Int64(offset))
+                offset = end
+            }
+            return
+        }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var offset: Int64 = 0
         while true {

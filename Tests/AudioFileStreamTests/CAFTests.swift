@@ -401,8 +401,8 @@ extension CAFTests {
         var errors: [AudioFileStreamError] = []
         do {
             try feed(bytes, to: stream, chunking: chunking, skips: skips)
-        } catch let error as AudioFileStreamError {
-            errors.append(error)
+        } catch let failure as AudioFileStreamFailure {
+            errors.append(failure.error)
         }
         return Parse(packets: packets, batches: batches, skipped: skipped, errors: errors, stream: stream)
     }

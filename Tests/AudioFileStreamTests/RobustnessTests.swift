@@ -69,11 +69,14 @@ import FixtureSupport
         #expect(events.packets == [PacketRecord(offset: 0, size: first.size)])
     }
 
+    /// RIFF and IFF forms other than WAVE and AIFF (an AVI, an 8SVX) are recognised and refused.
     @Test func unsupportedContainersAreRefused() throws {
-        let wave = Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)
-        #expect(throws: AudioFileStreamError.unsupportedFileType) { try parse(wave) }
+        let avi = Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8)
+        #expect(throws: AudioFileStreamError.unsupportedFileType) { try parse(avi) }
+        let eightSVX = Array("FORM\u{0}\u{0}\u{0}\u{0}8SVXVHDR".utf8)
+        #expect(throws: AudioFileStreamError.unsupportedFileType) { try parse(eightSVX) }
         #expect(throws: AudioFileStreamError.unsupportedFileType) {
-            try AudioFileStream(fileTypeHint: AudioFileType(rawValue: "WAVE")) { _ in }
+            try AudioFileStream(fileTypeHint: AudioFileType(rawValue: "RIFF")) { _ in }
         }
     }
 

@@ -67,6 +67,12 @@ public enum Fixtures {
         in: directory.appendingPathComponent("caf"), expectedIn: expected.appendingPathComponent("caf"),
         extensions: ["caf"])
 
+    /// Every WAVE, RF64, AIFF and AIFC fixture (Tests/Fixtures/make_pcm_fixtures.py), whose packet list is one
+    /// row: the sample data's offset, size and frames.
+    public static let pcm: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("pcm"), expectedIn: expected.appendingPathComponent("pcm"),
+        extensions: ["wav", "aiff", "aifc"])
+
     /// Every ISO conformance stream with an expected packet list.
     public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))

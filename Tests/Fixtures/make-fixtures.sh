@@ -211,6 +211,11 @@ python3 "$FIX/make_flac_fixtures.py"
 # removes and remakes caf/ and expected/caf/ only.
 python3 "$FIX/make_caf_fixtures.py"
 
+# ---- WAVE, RF64, AIFF and AIFC fixtures (pcm/) and their expected files
+# (expected/pcm/), from ffmpeg, ffprobe and mutagen; removes and remakes
+# pcm/ and expected/pcm/ only.
+python3 "$FIX/make_pcm_fixtures.py"
+
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.

@@ -106,9 +106,10 @@ import Testing
         #expect(events.firstIndex { $0["event"] as? String == "property" }.map { $0 < firstPacket ?? 0 } == true)
     }
 
-    /// Containers this version does not read, by their first bytes: the parser refuses them at once.
-    @Test(arguments: [Data("RIFF".utf8) + Data([0x24, 0x10, 0, 0]) + Data("WAVEfmt ".utf8),
-                      Data("FORM".utf8) + Data([0, 0, 0x10, 0x24]) + Data("AIFFCOMM".utf8)])
+    /// Containers this version does not read (RIFF and IFF forms that are not audio), by their first bytes: the
+    /// parser refuses them at once.
+    @Test(arguments: [Data("RIFF".utf8) + Data([0x24, 0x10, 0, 0]) + Data("AVI LIST".utf8),
+                      Data("FORM".utf8) + Data([0, 0, 0x10, 0x24]) + Data("8SVXVHDR".utf8)])
     func aStreamThatIsNotAudioEndsAloneWithAClearError(start: Data) throws {
         let daemon = try DaemonHarness(config: """
             control: control.sock

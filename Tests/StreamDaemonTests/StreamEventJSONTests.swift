@@ -1,3 +1,4 @@
+import AudioFileStream
 @testable import StreamDaemon
 import Testing
 
@@ -27,5 +28,14 @@ import Testing
     ])
     func aSourceStateIsOneEvent(_ state: SourceState, _ text: String) {
         #expect(EventJSON.source(state).text == text)
+    }
+
+    /// A channel layout named by a tag, and one given by a WAVE channel mask no tag names (5.1 with side
+    /// surrounds), whose bitmap is sent too.
+    @Test func channelLayoutsSayTheirPositions() {
+        #expect(EventJSON.value(.channelLayout(.stereo)).text == #"{"channelLayoutTag":6619138,"channels":2}"#)
+        let side = AudioChannelLayout(tag: AudioChannelLayout.useChannelBitmap, channelBitmap: 0x60F)
+        #expect(EventJSON.value(.channelLayout(side)).text
+                == #"{"channelLayoutTag":65536,"channelBitmap":1551,"channels":6}"#)
     }
 }

@@ -98,7 +98,7 @@ struct CAFReader: FormatReader {
         case .fileHeader:
             guard bytes.count >= CAFChunkHeader.fileHeaderLength else { return (0, CAFChunkHeader.fileHeaderLength) }
             guard CAFChunkHeader.isFileHeader(bytes) else {
-                output.fail(.invalidFile)
+                output.fail(.invalidFile, at: offset, "the CAF file header is not version 1")
                 return (0, 0)
             }
             output.announce(.fileFormat, .fileType(AudioFileType(rawValue: "caff")))
@@ -110,7 +110,9 @@ struct CAFReader: FormatReader {
             // A file has one data chunk: a second one's bytes are no packets of the first one's table.
             if header.type == CAFChunkHeader.data, audio == nil {
                 guard let description, header.runsToEnd || header.size >= 4 && header.size <= Self.largestChunk else {
-                    output.fail(.invalidFile)
+                    output.fail(.invalidFile, at: offset, description == nil
+                        ? "the CAF data chunk comes before the desc chunk that says its format"
+                        : "the CAF data chunk's size \(header.size) cannot hold its edit count")
                     return (0, 0)
                 }
                 // The data chunk's edit count comes with its header: the audio starts past it.
@@ -143,9 +145,12 @@ struct CAFReader: FormatReader {
 
     /// A chunk other than the first `data` starts at `offset`; returns false when the stream failed on it.
     private mutating func startChunk(_ header: CAFChunkHeader, at offset: Int64, output: ParserOutput) -> Bool {
-        guard header.size >= 0, header.size <= Self.largestChunk,
-              description != nil || header.type == CAFChunkHeader.description else {
-            output.fail(.invalidFile)
+        guard header.size >= 0, header.size <= Self.largestChunk else {
+            output.fail(.invalidFile, at: offset, "a CAF chunk's size \(header.size) is not one any file has")
+            return false
+        }
+        guard description != nil || header.type == CAFChunkHeader.description else {
+            output.fail(.invalidFile, at: offset, "the first CAF chunk is not desc, which must come first")
             return false
         }
         // The fixed fields of a chunk read whole must be there.
@@ -153,7 +158,8 @@ struct CAFReader: FormatReader {
                      CAFChunkHeader.packetTable: CAFPacketTable.headerLength][header.type] ?? 0
         guard header.size >= least, header.type != CAFChunkHeader.packetTable
                 || header.size <= CAFPacketTable.largestTable else {
-            output.fail(.invalidFile)
+            output.fail(.invalidFile, at: offset, "the CAF \(header.type) chunk's size \(header.size) cannot hold "
+                + "what it must, or passes the \(CAFPacketTable.largestTable)-byte packet table cap")
             return false
         }
         let keep: Int?
@@ -192,7 +198,9 @@ struct CAFReader: FormatReader {
         kept.withUnsafeBytes { body in
             switch header.type {
             case CAFChunkHeader.description:
-                guard let description = CAFAudioDescription(body) else { return output.fail(.invalidFile) }
+                guard let description = CAFAudioDescription(body) else {
+                    return output.fail(.invalidFile, at: offset, "the CAF desc chunk names no rate, channels or format")
+                }
                 self.description = description
                 output.measuresBitRate = true
                 output.announce(.dataFormat, .format(description.format))
@@ -211,18 +219,20 @@ struct CAFReader: FormatReader {
                 guard let metadata = CAFInformation.metadata(body, limits: limits) else { return }
                 output.metadata(metadata, at: offset)
             default:
-                takePacketTable(body, output: output)
+                takePacketTable(body, at: offset, output: output)
             }
         }
     }
 
     /// Reads the first `pakt`; a file has one, and another must not change the packets being cut.
-    private mutating func takePacketTable(_ body: UnsafeRawBufferPointer, output: ParserOutput) {
+    private mutating func takePacketTable(_ body: UnsafeRawBufferPointer, at offset: Int64, output: ParserOutput) {
         guard table == nil, let description else { return }
         guard let table = CAFPacketTable(body: body, hasEntries: !description.isConstantSize,
                                          hasFrameCounts: description.format.framesPerPacket == 0,
                                          largestPacket: Self.largestPacket)
-        else { return output.fail(.invalidFile) }
+        else {
+            return output.fail(.invalidFile, at: offset, "the CAF pakt chunk's entries do not match its counts")
+        }
         output.announce(.packetTableInfo, .packetTableInfo(table.info))
         output.announce(.audioDataPacketCount, .uint64(UInt64(table.packetCount)))
         guard !description.isConstantSize else { return }
@@ -236,8 +246,14 @@ struct CAFReader: FormatReader {
         let start = offset + Int64(CAFChunkHeader.length + 4)
         let byteCount = header.runsToEnd ? nil : header.size - 4
         if !description.isConstantSize {
-            guard let table, table.byteCount <= byteCount ?? .max else {
-                output.fail(table == nil ? .notOptimized : .invalidFile)
+            guard let table else {
+                output.fail(.notOptimized, at: offset, "the CAF packet table (pakt) follows the audio, so packets "
+                    + "cannot be cut as they arrive; move it first, e.g. with afconvert, or give the file to "
+                    + "a reader that can seek")
+                return false
+            }
+            guard table.byteCount <= byteCount ?? .max else {
+                output.fail(.invalidFile, at: offset, "the CAF packet table holds more bytes than the data chunk")
                 return false
             }
         }

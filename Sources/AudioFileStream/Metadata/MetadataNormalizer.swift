@@ -29,21 +29,22 @@ enum MetadataNormalizer {
 
     /// Keys in each row: ID3v2.3/2.4, ID3v2.2, then APEv2 (whose names ID3v1 fields share), then Vorbis comments
     /// where their names differ (Vorbis `TITLE`, `ALBUMARTIST`, `ALBUM ARTIST`, … match the APEv2 names), then
-    /// CAF `info` keys where theirs differ (`year`, `title`, … match too).
+    /// RIFF INFO ids (`INAM` …), AIFF text chunk ids (`NAME`, `AUTH`, `ANNO`), and CAF `info` keys where theirs
+    /// differ (`year`, `title`, … match too).
     static let rows: [Row] = [
-        Row(.text(\.title), "TIT2", "TT2", "Title"),
-        Row(.text(\.artist), "TPE1", "TP1", "Artist"),
-        Row(.text(\.album), "TALB", "TAL", "Album"),
+        Row(.text(\.title), "TIT2", "TT2", "Title", "INAM", "NAME"),
+        Row(.text(\.artist), "TPE1", "TP1", "Artist", "IART", "AUTH"),
+        Row(.text(\.album), "TALB", "TAL", "Album", "IPRD"),
         Row(.text(\.albumArtist), "TPE2", "TP2", "Album Artist", "AlbumArtist"),
-        Row(.text(\.year), "TDRC", "TYER", "TYE", "Year", "DATE"),
-        Row(.position(number: \.trackNumber, count: \.trackCount), "TRCK", "TRK", "Track", "TRACKNUMBER",
+        Row(.text(\.year), "TDRC", "TYER", "TYE", "Year", "DATE", "ICRD"),
+        Row(.position(number: \.trackNumber, count: \.trackCount), "TRCK", "TRK", "Track", "TRACKNUMBER", "ITRK", "IPRT",
             "track number"),
         // Vorbis comments often give the count in a key of its own.
         Row(.integer(\.trackCount), "TRACKTOTAL", "TOTALTRACKS"),
         Row(.position(number: \.discNumber, count: \.discCount), "TPOS", "TPA", "Disc", "DISCNUMBER"),
         Row(.integer(\.discCount), "DISCTOTAL", "TOTALDISCS"),
-        Row(.genre, "TCON", "TCO", "Genre"),
-        Row(.comment, "COMM", "COM", "Comment", "DESCRIPTION", "comments"),
+        Row(.genre, "TCON", "TCO", "Genre", "IGNR"),
+        Row(.comment, "COMM", "COM", "Comment", "DESCRIPTION", "ICMT", "ANNO", "comments"),
         Row(.text(\.composer), "TCOM", "TCM", "Composer"),
         Row(.integer(\.bpm), "TBPM", "TBP", "BPM", "tempo"),
         // iTunes writes its grouping to GRP1 and uses TIT1 for the work.

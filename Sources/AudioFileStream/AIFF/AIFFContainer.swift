@@ -1,0 +1,78 @@
+/// The reader of AIFF and AIFC files.
+typealias AIFFReader = ChunkedPCMReader<AIFFContainer>
+
+/// AIFF and AIFF-C (Apple's "Audio Interchange File Format" 1.3 and its AIFF-C draft) for `ChunkedPCMReader`.
+///
+/// `COMM` gives the samples (`AIFFCommonChunk`); `SSND` holds them after its offset and block size fields, the
+/// offset saying how many bytes come before the first frame. `ID3 `/`id3 ` chunks are ID3v2 tags; `NAME`,
+/// `AUTH`, `(c) ` and `ANNO` are text, each reported as a tag of source `aiffText` whose raw key is the chunk
+/// id; every other chunk streams past. An `SSND` size of 0 or 0xFFFFFFFF, as a writer to a pipe leaves it,
+/// means the samples run to the end of the input. An `SSND` before `COMM` cannot be read as it streams and
+/// is refused (`notOptimized`).
+struct AIFFContainer: ChunkedContainer {
+    static let isBigEndian = true
+    static let name = "AIFF"
+
+    /// SSND's offset and blockSize fields.
+    private static let soundPrefixLength = 8
+    private static let textChunks: Set<FourCharCode> = ["NAME", "AUTH", "(c) ", "ANNO"]
+
+    private let limits: MetadataLimits
+    private var isCompressible = false
+    private(set) var sound: PCMSound?
+
+    init(limits: MetadataLimits) {
+        self.limits = limits
+    }
+
+    static func startsFile(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.matches("FORM", at: 0) && (bytes.matches("AIFF", at: 8) || bytes.matches("AIFC", at: 8))
+    }
+
+    mutating func readFileHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int64)
+        throws(AudioFileStreamFailure) -> AudioFileType
+    {
+        guard Self.startsFile(bytes) else {
+            throw AudioFileStreamFailure(.invalidFile, at: offset, "the stream does not start with a FORM header "
+                + "of form AIFF or AIFC")
+        }
+        isCompressible = bytes.matches("AIFC", at: 8)
+        return isCompressible ? .aifc : .aiff
+    }
+
+    mutating func plan(for chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> ChunkPlan {
+        switch chunk.id {
+        case "COMM":
+            return .keep(limit: AIFFCommonChunk.keptLength)
+        case "SSND":
+            let isOpenEnded = chunk.size == 0 || chunk.size == 0xFFFF_FFFF
+            guard isOpenEnded || chunk.size >= Self.soundPrefixLength else {
+                throw AudioFileStreamFailure(.invalidFile, at: offset, "the SSND chunk at \(offset) holds "
+                    + "\(chunk.size) bytes, fewer than its \(Self.soundPrefixLength) bytes of offset and block size")
+            }
+            return .sound(prefixLength: Self.soundPrefixLength, size: isOpenEnded ? nil : chunk.size)
+        case "ID3 ", "id3 ":
+            return .id3
+        case _ where Self.textChunks.contains(chunk.id):
+            return .keep(limit: limits.maxFieldBytes)
+        default:
+            return .skip
+        }
+    }
+
+    mutating func read(_ chunk: ChunkHeader, body: UnsafeRawBufferPointer, at offset: Int64)
+        throws(AudioFileStreamFailure) -> Metadata?
+    {
+        guard chunk.id != "COMM" else {
+            sound = try AIFFCommonChunk.sound(body, isCompressible: isCompressible, at: offset)
+            return nil
+        }
+        guard let field = ChunkText.field(chunk.id, body, size: chunk.size, limits: limits) else { return nil }
+        return Metadata(source: .aiffText, tags: MetadataNormalizer.tags(from: [field]), raw: [field])
+    }
+
+    /// SSND's offset: the bytes before the first frame, which block-aligning writers fill.
+    func soundStart(prefix: UnsafeRawBufferPointer) -> Int {
+        Int(prefix.bigEndianUInt32(at: 0))
+    }
+}

@@ -1,0 +1,291 @@
+/// Reads a chunked container of interleaved samples, `Container` saying what its header and chunks mean.
+///
+/// Chunks are walked in stream order and may come before or after the samples: what follows the sound chunk is
+/// read when reached. A chunk the container keeps holds at most the limit it asks for, the rest streaming past
+/// unread, and an ID3v2 chunk is read within `MetadataLimits`, so no chunk size, however it lies, buffers more
+/// than that. Frames are whole: a frame cut by a read waits for the rest (the stream carries only those bytes),
+/// one cut by the end of the input or a discontinuity is dropped and reported as skipped, never delivered. A
+/// sound chunk whose size runs past the input simply ends with it. After a discontinuity, bytes that start a file
+/// of the container are a restarted source (a reconnect): its header is read anew, never taken for frames, and
+/// its frames go on being numbered from the first file's DataOffset; other bytes are frames at the offset given.
+///
+/// Batches hold at most `largestBatchFrames` frames, so a large read does not become one huge packet message on
+/// the wire nor hold back the first frames' delivery; a batch never splits a frame.
+struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
+    /// The most frames in one batch: about 0.1 s at 44.1 kHz, 16 KiB of stereo 16-bit samples.
+    static var largestBatchFrames: Int { 4096 }
+    /// The file header: the outer chunk's header and its form type.
+    static var fileHeaderLength: Int { 12 }
+
+    private enum State {
+        case fileHeader
+        case chunkHeader
+        /// A chunk whose first bytes go into `kept`; `remaining` counts its body and pad byte still to come.
+        case keeping(ChunkHeader, offset: Int64, remaining: Int64)
+        /// An ID3v2 chunk, its tag once its header was seen.
+        case tag(TagReader?, offset: Int64, remaining: Int64)
+        case skipping(Int64)
+        /// The prefix of the sound chunk whose header is at `offset`, before its frames.
+        case soundPrefix(offset: Int64, prefixLength: Int, size: Int64?)
+        /// The frames of the sound chunk, from `data.start` to its end.
+        case sound
+        /// After a discontinuity in or after the frames: a new file's header, or more frames.
+        case resuming
+        /// The stream cannot go on: everything streams past unread.
+        case failed
+    }
+
+    /// Where the frames lie, in absolute stream offsets.
+    private struct SoundData {
+        let start: Int64
+        /// The end of the samples, or nil when they run to the end of the input.
+        let end: Int64?
+        /// The end of the chunk with its pad byte, where the next chunk starts.
+        let paddedEnd: Int64?
+        let bytesPerFrame: Int
+    }
+
+    private var container: Container
+    private let limits: MetadataLimits
+    private var state = State.fileHeader
+    private var kept = FieldBuffer(limit: 0)
+    private var data: SoundData?
+    /// True while a restarted source's header is read, whose sound chunk replaces the first one's.
+    private var isRestarting = false
+
+    init(limits: MetadataLimits) {
+        container = Container(limits: limits)
+        self.limits = limits
+    }
+
+    mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
+        do {
+            return try walk(input, into: output)
+        } catch {
+            output.fail(error.error, at: error.offset, error.reason)
+            state = .failed
+            return ReadProgress(consumed: input.bytes.count, needed: 0)
+        }
+    }
+
+    mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
+        switch state {
+        case .failed:
+            break
+        case .tag(let tag?, let tagOffset, _):
+            if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
+            fallthrough
+        default:
+            guard data != nil, !isRestarting else {
+                state = .failed
+                return output.fail(.discontinuityCantRecover, at: offset, "the \(Container.name) header is cut at "
+                    + "\(offset), before its sound chunk: the chunks after the cut cannot be found")
+            }
+            state = .resuming
+        }
+    }
+
+    private mutating func walk(_ input: ReaderInput, into output: ParserOutput)
+        throws(AudioFileStreamFailure) -> ReadProgress
+    {
+        let bytes = input.bytes
+        var position = 0
+        while position < bytes.count || isSoundDone(at: input.offset + Int64(position)) {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[position...])
+            let offset = input.offset + Int64(position)
+            switch state {
+            case .fileHeader:
+                guard rest.count >= Self.fileHeaderLength else {
+                    return needMore(Self.fileHeaderLength, consumed: position, input)
+                }
+                let fileType = try container.readFileHeader(rest, at: offset)
+                output.announce(.fileFormat, .fileType(fileType))
+                position += Self.fileHeaderLength
+                state = .chunkHeader
+            case .chunkHeader:
+                guard rest.count >= ChunkHeader.length else {
+                    return needMore(ChunkHeader.length, consumed: position, input)
+                }
+                let chunk = ChunkHeader(rest, isBigEndian: Container.isBigEndian)
+                position += ChunkHeader.length
+                state = try start(chunk, at: offset)
+            case .keeping(let chunk, let chunkOffset, let remaining):
+                let taken = Int(min(remaining, Int64(rest.count)))
+                kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
+                position += taken
+                guard Int64(taken) == remaining else {
+                    state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
+                    continue
+                }
+                state = .chunkHeader
+                let body = kept
+                kept = FieldBuffer(limit: 0)
+                let read = body.kept.withUnsafeBytes { body in
+                    Result { () throws(AudioFileStreamFailure) in
+                        try container.read(chunk, body: body, at: chunkOffset)
+                    }
+                }
+                if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
+            case .tag(nil, _, let remaining):
+                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
+                switch TagReader.detect(chunkRest, limits: limits,
+                                        isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
+                case .tag(let found):
+                    state = .tag(found, offset: offset, remaining: remaining)
+                case .needMoreData(let count) where Int64(count) <= remaining:
+                    return needMore(count, consumed: position, input)
+                case .needMoreData, .notATag:
+                    state = .skipping(remaining)
+                }
+            case .tag(var tag?, let tagOffset, let remaining):
+                state = .skipping(0)  // so the tag's buffers are not shared while it is fed
+                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
+                let taken = tag.consume(chunkRest)
+                position += taken
+                if tag.remainingBytes > 0 && Int64(taken) < remaining {
+                    state = .tag(tag, offset: tagOffset, remaining: remaining - Int64(taken))
+                } else {
+                    if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
+                    state = .skipping(remaining - Int64(taken))
+                }
+            case .skipping(let remaining):
+                let taken = Int(min(remaining, Int64(rest.count)))
+                position += taken
+                state = taken == remaining ? .chunkHeader : .skipping(remaining - Int64(taken))
+            case .soundPrefix(let chunkOffset, let prefixLength, let size):
+                guard rest.count >= prefixLength else { return needMore(prefixLength, consumed: position, input) }
+                let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(prefixLength))
+                let bodyStart = chunkOffset + Int64(ChunkHeader.length)
+                begin(bodyStart: bodyStart, size: size,
+                      skipping: prefixLength + max(container.soundStart(prefix: prefix), 0), into: output)
+                position += prefixLength
+                state = .sound
+            case .resuming:
+                guard rest.count >= Self.fileHeaderLength || input.isEndOfInput else {
+                    return ReadProgress(consumed: position, needed: Self.fileHeaderLength)
+                }
+                if Container.startsFile(rest) {
+                    container = Container(limits: limits)
+                    isRestarting = true
+                    state = .fileHeader
+                } else {
+                    // Frames at the offset the caller states; `deliverFrames` realigns on a frame.
+                    state = .sound
+                }
+            case .sound:
+                let delivered = deliverFrames(rest, at: position, offset: offset, input: input, into: output)
+                position += delivered.consumed
+                if delivered.needed > 0 { return ReadProgress(consumed: position, needed: delivered.needed) }
+            case .failed:
+                position = bytes.count
+            }
+        }
+        return ReadProgress(consumed: position, needed: 0)
+    }
+
+    /// The state reading the chunk whose header is at `offset`.
+    private mutating func start(_ chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> State {
+        switch try container.plan(for: chunk, at: offset) {
+        case .skip:
+            return .skipping(chunk.paddedSize)
+        case .keep(let limit):
+            kept = FieldBuffer(limit: Int(min(Int64(limit), chunk.size)))
+            return .keeping(chunk, offset: offset, remaining: chunk.paddedSize)
+        case .id3:
+            return .tag(nil, offset: offset, remaining: chunk.paddedSize)
+        case .sound where data != nil && !isRestarting:
+            // The frames are numbered from the first sound chunk's start: a second one is not read.
+            return .skipping(chunk.paddedSize)
+        case .sound(let prefixLength, let size):
+            guard container.sound != nil else {
+                throw AudioFileStreamFailure(.notOptimized, at: offset, "the \(Container.name) sound chunk at "
+                    + "\(offset) comes before the chunk stating its format, so its frames cannot be read as they "
+                    + "stream; rewrite the file with the format first (ffmpeg -i IN -c copy OUT)")
+            }
+            return .soundPrefix(offset: offset, prefixLength: prefixLength, size: size)
+        }
+    }
+
+    /// The frames start `skipping` bytes into the sound chunk's body at `bodyStart`: the format, totals, data
+    /// offset and readiness are announced.
+    private mutating func begin(bodyStart: Int64, size: Int64?, skipping: Int, into output: ParserOutput) {
+        let sound = container.sound!
+        let bytesPerFrame = Int(sound.format.bytesPerFrame)
+        let start = bodyStart + Int64(skipping)
+        let end = size.map { max(bodyStart + $0, start) }
+        data = SoundData(start: start, end: end, paddedEnd: size.map { bodyStart + ChunkHeader.padded($0) },
+                         bytesPerFrame: bytesPerFrame)
+        output.announce(.dataFormat, .format(sound.format))
+        output.announce(.formatList, .formatList([AudioFormatListItem(format: sound.format,
+                                                                      channelLayoutTag: sound.layout.tag)]))
+        output.announce(.channelLayout, .channelLayout(sound.layout))
+        if let end {
+            let byteCount = end - start
+            output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
+            output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerFrame))))
+        }
+        isRestarting = false
+        // A restarted source's frames are numbered on from the first file's DataOffset, as the stream's offsets go on.
+        guard !output.isReady else { return }
+        output.announce(.dataOffset, .int64(start))
+        output.announce(.readyToProducePackets, .uint32(1))
+    }
+
+    /// True when the sound chunk's samples end at `offset`, so the walk goes on to the next chunk even when no
+    /// byte is left to read.
+    private func isSoundDone(at offset: Int64) -> Bool {
+        guard case .sound = state, let end = data?.end else { return false }
+        return offset >= end
+    }
+
+    /// Delivers the whole frames at the start of `rest` (at `position` in the input, stream offset `offset`);
+    /// returns the bytes consumed and, when a frame is cut by the read, the bytes needed to complete it.
+    private mutating func deliverFrames(_ rest: UnsafeRawBufferPointer, at position: Int, offset: Int64,
+                                        input: ReaderInput, into output: ParserOutput) -> ReadProgress {
+        let data = data!
+        if offset < data.start {
+            // Joined before the frames (a seek into the header): they start further on.
+            return ReadProgress(consumed: Int(min(data.start - offset, Int64(rest.count))), needed: 0)
+        }
+        if let end = data.end, offset >= end {
+            state = .skipping(max((data.paddedEnd ?? end) - offset, 0))
+            return ReadProgress(consumed: 0, needed: 0)
+        }
+        let left = data.end.map { Int(min($0 - offset, Int64(Int.max))) } ?? .max
+        let available = min(left, rest.count)
+        let misalignment = Int((offset - data.start) % Int64(data.bytesPerFrame))
+        if misalignment > 0 {
+            // A discontinuity without a frame-aligned offset: the rest of the frame it cut is dropped.
+            return drop(min(data.bytesPerFrame - misalignment, left), of: rest, at: offset, input: input, into: output)
+        }
+        let frames = min(available / data.bytesPerFrame, Self.largestBatchFrames)
+        if frames > 0 {
+            output.constantPackets(at: position, count: frames)
+            output.flush()
+            return ReadProgress(consumed: frames * data.bytesPerFrame, needed: 0)
+        }
+        if left < data.bytesPerFrame {
+            // The sound chunk ends inside a frame.
+            return drop(left, of: rest, at: offset, input: input, into: output)
+        }
+        // A frame cut by the read waits for its rest; one cut by the end of the input is dropped.
+        return drop(data.bytesPerFrame, of: rest, at: offset, input: input, into: output)
+    }
+
+    /// Drops the `count` bytes of a partial frame at the start of `rest` once they are all there, so that the
+    /// report does not depend on how the input was chunked; at the end of the input, drops what there is.
+    private func drop(_ count: Int, of rest: UnsafeRawBufferPointer, at offset: Int64, input: ReaderInput,
+                      into output: ParserOutput) -> ReadProgress {
+        guard rest.count >= count || input.isEndOfInput else { return ReadProgress(consumed: 0, needed: count) }
+        let dropped = min(count, rest.count)
+        output.discontinuity(at: offset + Int64(dropped), skippedBytes: Int64(dropped), reason: .resync)
+        return ReadProgress(consumed: dropped, needed: 0)
+    }
+
+    /// Asks for `count` bytes from `position`; at the end of the input, what is left is not a whole structure
+    /// and streams past.
+    private func needMore(_ count: Int, consumed position: Int, _ input: ReaderInput) -> ReadProgress {
+        guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: count) }
+        return ReadProgress(consumed: input.bytes.count, needed: 0)
+    }
+}
