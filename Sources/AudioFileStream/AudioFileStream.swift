@@ -20,6 +20,8 @@ public final class AudioFileStream {
     /// Bytes the reader needs, counted from `pending[0]`, before it can go on.
     private var needed = 0
     private(set) var isFinished = false
+    /// Why the stream cannot go on, once its reader failed: every later call throws it.
+    private var failure: AudioFileStreamFailure?
 
     /// Opens a stream. `fileTypeHint` names the type when the caller knows it (from a MIME type or file
     /// extension); without one the type is sniffed from the first bytes.
@@ -43,9 +45,10 @@ public final class AudioFileStream {
     ///     parser resyncs on a confirmed packet boundary. Before the first packet nothing is dropped.
     ///   - offset: the absolute stream offset of `bytes[0]`, e.g. after a seek; by default offsets keep counting
     ///     the bytes fed. An offset other than the next expected one is a discontinuity, flagged or not.
-    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported, or
-    ///   `.illegalOperation` after `finish()`.
+    /// - Throws: `AudioFileStreamError.unsupportedFileType` when the sniffed type is not supported,
+    ///   `.illegalOperation` after `finish()`, or `AudioFileStreamFailure` once the stream cannot go on.
     public func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool = false, offset: Int64? = nil) throws {
+        if let failure { throw failure }
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
         if discontinuity || offset != nil {
             try handleDiscontinuity(at: offset, flagged: discontinuity)
@@ -57,6 +60,7 @@ public final class AudioFileStream {
             pending.append(contentsOf: bytes)
             if try sniff(isEndOfInput: false) { feedSniffedBytes(isEndOfInput: false) }
         }
+        if let failure { throw failure }
     }
 
     /// Parses the next bytes of the stream; see `parse(_:discontinuity:offset:)`.
@@ -67,16 +71,21 @@ public final class AudioFileStream {
     /// Says that the next bytes will not follow the previous ones, as `parse(_:discontinuity:offset:)` does, and
     /// why: the discontinuity event carries `reason`, such as `.reconnect` when a network source connected again.
     public func markDiscontinuity(_ reason: Discontinuity.Reason) throws {
+        if let failure { throw failure }
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
         try handleDiscontinuity(at: nil, flagged: true, reason: reason)
+        if let failure { throw failure }
     }
 
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
+    /// - Throws: `AudioFileStreamFailure` when the stream failed, or fails at its end (a box cut short).
     public func finish() throws {
+        if let failure { throw failure }
         guard !isFinished else { return }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
         isFinished = true
+        if let failure { throw failure }
         output.announceMeasurements()
     }
 
@@ -167,6 +176,7 @@ public final class AudioFileStream {
                                         into: output)
             output.flush()
             consumed += progress.consumed
+            if let failure = progress.failure { self.failure = failure }
             guard let replacement = progress.replacement else {
                 return ReadProgress(consumed: consumed, needed: progress.needed)
             }

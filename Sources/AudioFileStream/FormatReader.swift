@@ -15,6 +15,8 @@ struct ReadProgress {
     var needed: Int
     /// The reader of another format that goes on from the first unconsumed byte: the stream changed format.
     var replacement: (any FormatReader)? = nil
+    /// Set when the stream cannot go on: everything given was consumed, and `parse` throws this.
+    var failure: AudioFileStreamFailure? = nil
 }
 
 /// One container or elementary-stream format, as a small state machine over the bytes the stream gives it
