@@ -24,6 +24,12 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let ogg = AudioFileType(rawValue: "Ogg ")
     /// Native FLAC (kAudioFileFLACType).
     public static let flac = AudioFileType(rawValue: "flac")
+    /// MPEG-4 and QuickTime files (kAudioFileMPEG4Type); the type hints name.
+    public static let mpeg4 = AudioFileType(rawValue: "mp4f")
+    /// An MPEG-4 file branded M4A (kAudioFileM4AType), as FileFormat reports it.
+    public static let m4a = AudioFileType(rawValue: "m4af")
+    /// An MPEG-4 audio book branded M4B (kAudioFileM4BType), as FileFormat reports it.
+    public static let m4b = AudioFileType(rawValue: "m4bf")
 
     /// Reads a hint as users write it: a four-character code (`MPG3`), an extension (`mp3`) or a MIME type (`audio/mpeg`).
     public init?(hint: String) {
@@ -36,6 +42,9 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
         case "ec-3", "eac3", "ec3", "audio/eac3": self = .eac3
         case "ogg ", "ogg", "oga", "opus", "application/ogg", "audio/ogg", "audio/opus", "audio/vorbis": self = .ogg
         case "flac", "audio/flac", "audio/x-flac": self = .flac
+        case "mp4f", "m4af", "m4bf", "mp4", "m4a", "m4b", "mov", "audio/mp4", "audio/x-m4a", "audio/m4a", "video/mp4",
+             "video/quicktime":
+            self = .mpeg4
         default: return nil
         }
     }

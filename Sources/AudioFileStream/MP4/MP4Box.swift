@@ -1,6 +1,8 @@
 /// A box read whole from a buffer: its type and where its content lies in that buffer.
 struct MP4Box {
     let type: FourCharCode
+    /// The header's position in the buffer the box was read from.
+    let start: Int
     /// The content, after the header, as positions in the buffer the box was read from.
     let content: Range<Int>
 
@@ -29,7 +31,7 @@ struct MP4Box {
                 guard end <= Int64(range.upperBound) else {
                     throw MP4Invalid("box '\(header.type)' of \(header.size ?? 0) bytes runs past the box that holds it")
                 }
-                boxes.append(MP4Box(type: header.type, content: position + header.headerLength..<Int(end)))
+                boxes.append(MP4Box(type: header.type, start: position, content: position + header.headerLength..<Int(end)))
                 position = Int(end)
             case .needMore:
                 throw MP4Invalid("a box header is cut by the end of the box that holds it")
