@@ -31,8 +31,11 @@ struct MP4Track {
             timescale = Int(try fields.uint32())
         case "hdlr":
             _ = try fields.versionAndFlags()
-            try fields.skip(4)  // pre_defined (QuickTime's component type)
-            handler = FourCharCode(rawValue: try fields.uint32())
+            // ISO's pre_defined 0, or QuickTime's component type: the media handler (mhlr), not the data
+            // handler (dhlr) QuickTime puts in minf as well.
+            let component = try fields.uint32()
+            let type = FourCharCode(rawValue: try fields.uint32())
+            if component == 0 || component == FourCharCode("mhlr").rawValue { handler = type }
         case "stsd":
             codecName = MP4AudioFormat.codecName(ofDescriptions: box, in: bytes)
             format = try MP4AudioFormat(descriptions: box, in: bytes, depth: depth)
