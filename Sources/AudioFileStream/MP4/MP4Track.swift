@@ -38,7 +38,8 @@ struct MP4Track {
             if component == 0 || component == FourCharCode("mhlr").rawValue { handler = type }
         case "stsd":
             codecName = MP4AudioFormat.codecName(ofDescriptions: box, in: bytes)
-            format = try MP4AudioFormat(descriptions: box, in: bytes, depth: depth)
+            // Other media's sample entries are laid out otherwise (the handler comes first, in mdia).
+            if handler == "soun" { format = try MP4AudioFormat(descriptions: box, in: bytes, depth: depth) }
         case "elst":
             editList = try MP4EditList(box, in: bytes)
         default:
