@@ -10,7 +10,7 @@ run. HE-AAC needs an encoder Debian's FFmpeg lacks (libfdk_aac): it is left out.
 Writes Tests/Fixtures/mp4/NAME.{m4a,mp4,mov} and, per fixture, expected/mp4/NAME.packets.csv (`offset,size,frames`:
 ffprobe's packet position, size and duration, -1 where ffprobe gives none) and expected/mp4/NAME.json: facts from
 ffprobe (codec, rate, channels, extradata, the decoder's skip samples of the first packet, the stream's duration,
-the number of streams), whether the file's moov follows its mdat (read from the top-level box headers here), and
+the streams and the container's tags), whether the file's moov follows its mdat (read from the top-level box headers here), and
 for tagged files what mutagen reads. See README.md ("MP4").
 """
 
@@ -78,12 +78,13 @@ def facts(path, codec_label):
     streams = ffprobe_json(path, "-show_streams", "-show_data")["streams"]
     audio = next(s for s in streams if s["codec_type"] == "audio")
     kinds = [kind for kind, _, _ in top_level_boxes(path)]
+    format_tags = ffprobe_json(path, "-show_entries", "format_tags")["format"].get("tags", {})
     return rows, {
         "codec": codec_label, "ffprobeCodec": audio["codec_name"], "sampleRate": int(audio["sample_rate"]),
         "channels": int(audio["channels"]), "extradata": extradata_hex(audio.get("extradata")),
         "packets": len(rows), "skipSamples": skip, "durationTs": int(audio.get("duration_ts", -1)),
         "streams": [s["codec_type"] for s in streams], "moovAfterMdat": kinds.index("moov") > kinds.index("mdat"),
-        "fragmented": "moof" in kinds, "topLevelBoxes": sorted(set(kinds)),
+        "fragmented": "moof" in kinds, "topLevelBoxes": sorted(set(kinds)), "formatTags": format_tags,
     }
 
 
