@@ -32,6 +32,8 @@ FORMATS = {
     # Opus counts 48 kHz samples; the seed is 44.1 kHz audio opusenc resamples.
     "ogg": Format("64 kb/s Opus in Ogg (20 ms packets, a chain of identical links),\n48 kHz stereo", "Opus packets",
                   960, "seed.opus"),
+    "m4a": Format("128 kb/s AAC-LC in an M4A, moov first (+faststart),\n44.1 kHz stereo", "AAC packets", 1024,
+                  "seed.m4a"),
 }
 
 env = os.environ
