@@ -3,11 +3,15 @@
 /// rate, 2048 frames a packet, as Core Audio describes it; otherwise the core rate and 1024 frames, or 960 when
 /// the GASpecificConfig's frameLengthFlag says so.
 struct AudioSpecificConfig: Equatable {
+    /// ISO/IEC 14496-3 Table 1.1 (2 is AAC LC; 5 SBR and 29 PS when signalled explicitly), the DataFormat's flags.
     let audioObjectType: Int
+    /// The core rate, or the extension's for HE-AAC.
     let sampleRate: Int
     /// ISO/IEC 14496-3 Table 1.19; 0 when a program config element gives the channels.
     let channelConfiguration: Int
+    /// 1024 or 960, doubled for HE-AAC.
     let framesPerPacket: Int
+    /// AAC, or HE-AAC (v2) when SBR (and PS) are signalled.
     let formatID: FourCharCode
 
     init?(_ bytes: UnsafeRawBufferPointer) {

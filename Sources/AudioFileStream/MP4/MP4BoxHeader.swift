@@ -7,6 +7,9 @@ struct MP4BoxHeader: Equatable {
     /// The whole box's bytes, header included; nil for a box that runs to the end of the file.
     let size: Int64?
 
+    /// The largest size believed (2^62 bytes).
+    static let largestSize: Int64 = 1 << 62
+
     /// What the bytes at a position hold.
     enum Reading: Equatable {
         case header(MP4BoxHeader)
@@ -27,8 +30,12 @@ struct MP4BoxHeader: Equatable {
         case 1:
             guard bytes.count - position >= 16 else { return .needMore(16) }
             let size = UInt64(bytes.bigEndianUInt32(at: position + 8)) << 32 | UInt64(bytes.bigEndianUInt32(at: position + 12))
-            guard size >= 16, size <= UInt64(Int64.max) else {
+            guard size >= 16 else {
                 return .invalid("box '\(type)' has a 64-bit size of \(size) bytes, less than its 16-byte header")
+            }
+            // No stream is 4 EiB long; the bound keeps offsets plus sizes from overflowing.
+            guard size < UInt64(Self.largestSize) else {
+                return .invalid("box '\(type)' has a 64-bit size of \(size) bytes, more than any stream holds")
             }
             return .header(MP4BoxHeader(type: type, headerLength: 16, size: Int64(size)))
         case 2..<8:

@@ -35,8 +35,11 @@ struct MP4EditList: Equatable {
     func packetTable(totalFrames: Int64, movieTimescale: Int, mediaTimescale: Int) -> PacketTableInfo? {
         guard movieTimescale > 0, mediaTime <= totalFrames, mediaTime <= Int64(Int32.max) else { return nil }
         let available = totalFrames - mediaTime
+        // Rounded to the nearest frame; a product past Int64 is past any stream, so the edit lasts to the end.
         let scaled = duration.multipliedReportingOverflow(by: Int64(mediaTimescale))
-        let valid = duration == 0 || scaled.overflow ? available : min((scaled.partialValue + Int64(movieTimescale / 2)) / Int64(movieTimescale), available)
+        let rounded = scaled.partialValue.addingReportingOverflow(Int64(movieTimescale / 2))
+        let valid = duration == 0 || scaled.overflow || rounded.overflow ? available
+            : min(rounded.partialValue / Int64(movieTimescale), available)
         guard totalFrames - mediaTime - valid <= Int64(Int32.max) else { return nil }
         return PacketTableInfo(validFrames: valid, primingFrames: Int32(mediaTime),
                                remainderFrames: Int32(totalFrames - mediaTime - valid))

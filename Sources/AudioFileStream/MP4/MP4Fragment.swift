@@ -6,8 +6,9 @@
 /// ended; each run (`trun`) starts at its data offset from there, else where the previous run ended. Sizes and
 /// durations come from the run, else the `tfhd` defaults, else the movie's `trex` defaults.
 enum MP4Fragment {
-    /// The most samples one fragment may place: a bound on what its tables hold whatever its counts claim.
-    static let largestSampleCount = 1 << 20
+    /// The most samples one fragment may place (25 minutes of AAC; real fragments hold seconds): a bound on
+    /// what its tables hold and the work a small `moof` can ask for, whatever its counts claim.
+    static let largestSampleCount = 1 << 16
 
     /// Fills `table` with the samples of track `trackID` placed by the `moof` whose content is `moof` in
     /// `bytes`, the box starting at stream offset `moofOffset`.

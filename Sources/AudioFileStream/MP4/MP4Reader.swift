@@ -125,10 +125,9 @@ struct MP4Reader: FormatReader {
     }
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
-        guard case .failed = state else {
-            state = track != nil && movie?.isFragmented == false ? .seeking : .boxHeader
-            return
-        }
+        if case .failed = state { return }
+        // A fragment's samples end with it: a seek lands on a box (a moof), as DASH and HLS segments start.
+        state = track != nil && movie?.isFragmented == false ? .seeking : .boxHeader
     }
 
     /// Starts reading the top-level box whose header is at `position`; returns the progress when that fails

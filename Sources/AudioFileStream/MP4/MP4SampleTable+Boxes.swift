@@ -40,43 +40,44 @@ extension MP4SampleTable {
             sampleCount = Int(count)
         case "stsc":
             _ = try fields.versionAndFlags()
-            let count = try fields.uint32()
-            try fields.requireEntries(count, of: 12)
-            chunkRuns = []
-            chunkRuns.reserveCapacity(Int(count))
-            for _ in 0..<count {
+            chunkRuns = try Self.entries(of: &fields, size: 12) { fields throws(MP4Invalid) in
                 let firstChunk = Int(try fields.uint32())
                 let samplesPerChunk = Int(try fields.uint32())
                 try fields.skip(4)  // sample_description_index: the one description is read
                 guard firstChunk > 0 else { throw MP4Invalid("box 'stsc' names chunk 0; chunks count from 1") }
-                chunkRuns.append(ChunkRun(firstChunk: firstChunk - 1, samplesPerChunk: samplesPerChunk))
+                return ChunkRun(firstChunk: firstChunk - 1, samplesPerChunk: samplesPerChunk)
             }
         case "stco", "co64":
             _ = try fields.versionAndFlags()
-            let count = try fields.uint32()
-            let width = box.type == "stco" ? 4 : 8
-            try fields.requireEntries(count, of: width)
-            chunkOffsets = []
-            chunkOffsets.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                let offset = width == 4 ? UInt64(try fields.uint32()) : try fields.uint64()
+            let isLong = box.type == "co64"
+            chunkOffsets = try Self.entries(of: &fields, size: isLong ? 8 : 4) { fields throws(MP4Invalid) in
+                let offset = isLong ? try fields.uint64() : UInt64(try fields.uint32())
                 guard offset < UInt64(Self.largestOffset) else {
                     throw MP4Invalid("a chunk offset of \(offset) is past any stream")
                 }
-                chunkOffsets.append(Int64(offset))
+                return Int64(offset)
             }
         case "stts":
             _ = try fields.versionAndFlags()
-            let count = try fields.uint32()
-            try fields.requireEntries(count, of: 8)
-            durationRuns = []
-            durationRuns.reserveCapacity(Int(count))
-            for _ in 0..<count {
+            durationRuns = try Self.entries(of: &fields, size: 8) { fields throws(MP4Invalid) in
                 let samples = Int(try fields.uint32())
-                durationRuns.append(DurationRun(count: samples, duration: Int(try fields.uint32())))
+                return DurationRun(count: samples, duration: Int(try fields.uint32()))
             }
         default:
             break
         }
+    }
+
+    /// The entries of a table box after its version and flags: a 32-bit count, then that many entries of `size`
+    /// bytes, each read by `entry`; the count is checked against the box's bytes before anything is stored.
+    private static func entries<Entry>(
+        of fields: inout MP4FieldReader, size: Int, _ entry: (inout MP4FieldReader) throws(MP4Invalid) -> Entry
+    ) throws(MP4Invalid) -> [Entry] {
+        let count = try fields.uint32()
+        try fields.requireEntries(count, of: size)
+        var entries: [Entry] = []
+        entries.reserveCapacity(Int(count))
+        for _ in 0..<count { entries.append(try entry(&fields)) }
+        return entries
     }
 }

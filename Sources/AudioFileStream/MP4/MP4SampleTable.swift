@@ -33,9 +33,16 @@ struct MP4SampleTable {
         sizes.isEmpty ? constantSize : Int(sizes[sample])
     }
 
-    /// The frames of every sample, in the track's timescale.
+    /// The frames of every sample, in the track's timescale; Int64.max when the runs claim more.
     var totalDuration: Int64 {
-        durationRuns.reduce(0) { $0 + Int64($1.count) * Int64($1.duration) }
+        var total: Int64 = 0
+        for run in durationRuns {
+            let (frames, overflows) = Int64(run.count).multipliedReportingOverflow(by: Int64(run.duration))
+            let (sum, overflowsToo) = total.addingReportingOverflow(frames)
+            if overflows || overflowsToo { return .max }
+            total = sum
+        }
+        return total
     }
 
     /// The duration all samples share, or nil when they differ (or there are none).

@@ -1,7 +1,8 @@
 /// QuickTime user data (`moov/udta`, QuickTime File Format "User data atoms"): atoms whose code starts with
 /// © (0xA9) hold text items, each a 16-bit size, a 16-bit language code, then the text. Codes below 0x400 are
-/// Macintosh language codes, whose text is Mac Roman; others are packed ISO 639 codes, whose text is UTF-8.
-/// Raw keys are the codes as text (`©nam`).
+/// Macintosh language codes, whose text is Mac Roman, read here as Latin-1 (the two agree on ASCII, which is
+/// what such old files hold in practice); others are packed ISO 639 codes, whose text is UTF-8. Raw keys are
+/// the codes as text (`©nam`).
 enum QuickTimeUserData {
     static let source = "quicktimeUserData"
 
@@ -18,7 +19,7 @@ enum QuickTimeUserData {
                 let start = position + 4
                 guard size <= box.content.upperBound - start else { break }
                 let text = bytes[start..<start + size]
-                values.append(language < 0x400 ? macRoman(text) : String(decoding: text, as: UTF8.self))
+                values.append(language < 0x400 ? ITunesMetadata.latin1(text) : String(decoding: text, as: UTF8.self))
                 position = start + size
             }
             guard !values.isEmpty else { continue }
@@ -28,10 +29,5 @@ enum QuickTimeUserData {
             kept.record(RawTagField(key: key, value: value), limits: limits)
         }
         return kept.fields
-    }
-
-    /// Mac Roman text: ASCII is itself; the upper half is read as Latin-1, close enough for the letters tags use.
-    private static func macRoman(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-        ITunesMetadata.latin1(bytes)
     }
 }
