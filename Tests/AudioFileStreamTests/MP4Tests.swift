@@ -266,6 +266,26 @@ import FixtureSupport
         #expect(parse.properties[.fileFormat] == .fileType(.mpeg4))
     }
 
+    /// After a seek inside the mdat (bytes left out, the next fed at their offset), packets go on from the
+    /// first sample at or after the new offset; the sample the seek cut is dropped, never given in part.
+    @Test(arguments: ["aac-lc-faststart.m4a", "video-and-aac.mp4", "flac.mp4"])
+    func aSeekInTheMediaDataGoesOnAtTheNextSample(name: String) throws {
+        let fixture = Self.fixture(name)
+        let expected = fixture.expectedPackets
+        let cut = Int(expected[expected.count / 3].offset) + 3
+        let resume = Int(expected[expected.count / 2].offset) - 5
+        var packets: [PacketRecord] = []
+        let stream = try AudioFileStream { event in
+            guard case .packets(let batch) = event else { return }
+            for description in batch.descriptions! {
+                packets.append(PacketRecord(offset: batch.streamOffset + description.startOffset,
+                                            size: Int(description.dataByteSize)))
+            }
+        }
+        try feed(fixture.bytes, to: stream, chunking: .random(seed: 4), skips: [cut..<resume])
+        #expect(packets == expected.filter { $0.offset + Int64($0.size) <= cut || $0.offset >= resume })
+    }
+
     @Test func m4aBrandIsTheFileFormat() throws {
         #expect(try Self.parse(Self.fixture("aac-lc-faststart.m4a").bytes).properties[.fileFormat] == .fileType(.m4a))
     }

@@ -21,9 +21,11 @@ extension MP4Reader {
             }
             guard sampleEnd <= inputEnd else {
                 if input.isEndOfInput {
-                    // The stream ends inside the sample: its bytes there are dropped.
+                    // The input ends inside the sample: its bytes there are dropped, and the sample with them (the
+                    // end may be given again, and a seek goes on from a sample of its own).
                     if cursor.offset < inputEnd {
                         output.discontinuity(at: inputEnd, skippedBytes: inputEnd - cursor.offset, reason: .resync)
+                        cursor.advance(over: table)
                     }
                     return ReadProgress(consumed: bytes.count, needed: 0)
                 }

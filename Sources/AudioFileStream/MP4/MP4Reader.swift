@@ -26,9 +26,8 @@ struct MP4Reader: FormatReader {
 
     enum State {
         case boxHeader
-        /// A top-level box read whole once `size` bytes from its header are there.
-        case movie(size: Int)
-        case fragment(size: Int)
+        /// A `moov` or `moof`, read once all its bytes are there.
+        case wholeBox(MP4BoxHeader, size: Int)
         /// Inside a media data box that ends at this stream offset, or nil when it runs to the end.
         case mediaData(end: Int64?)
         /// A box passed over: this many bytes are left, or nil when it runs to the end of the stream.
@@ -81,14 +80,12 @@ struct MP4Reader: FormatReader {
                     if case .mediaData = state { position += header.headerLength }
                     if case .skipping = state { position += header.headerLength }
                 }
-            case .movie(let size), .fragment(let size):
+            case .wholeBox(let header, let size):
                 guard bytes.count - position >= size else {
                     guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: size) }
                     return fail(.invalidFile, "the box at offset \(offset) claims \(size) bytes but the stream ends "
                         + "after \(bytes.count - position)", input)
                 }
-                let box = MP4BoxHeader.read(bytes, at: position)
-                guard case .header(let header) = box else { return fail(.invalidFile, "lost box at \(offset)", input) }
                 let content = MP4Box(type: header.type, start: position,
                                      content: position + header.headerLength..<position + size)
                 do {
@@ -115,7 +112,7 @@ struct MP4Reader: FormatReader {
                 if input.isEndOfInput { return ReadProgress(consumed: bytes.count, needed: 0) }
             case .seeking:
                 cursor = MP4SampleCursor(over: table)
-                _ = cursor.seek(to: offset, over: table)
+                cursor.seek(to: offset, over: table)
                 state = .mediaData(end: nil)
             case .failed:
                 return ReadProgress(consumed: bytes.count, needed: 0)
@@ -149,7 +146,7 @@ struct MP4Reader: FormatReader {
                 return fail(.invalidFile, "a movie fragment at offset \(offset) comes before a movie box that "
                     + "announces fragments", input)
             }
-            state = header.type == "moov" ? .movie(size: Int(size)) : .fragment(size: Int(size))
+            state = .wholeBox(header, size: Int(size))
         case "mdat":
             guard movie != nil else {
                 return fail(.notOptimized, "the media data (mdat) at offset \(offset) comes before the movie box "

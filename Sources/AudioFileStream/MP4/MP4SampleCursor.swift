@@ -37,15 +37,10 @@ struct MP4SampleCursor {
         size = table.size(ofSample: sample)
     }
 
-    /// Moves to the first sample starting at or after `position`; returns the end of the sample before it when
-    /// `position` lies inside that one (bytes of a packet that cannot be given whole).
-    mutating func seek(to position: Int64, over table: MP4SampleTable) -> Int64? {
-        var cut: Int64?
-        while !isAtEnd && offset < position {
-            if offset + Int64(size) > position { cut = offset + Int64(size) }
-            advance(over: table)
-        }
-        return cut
+    /// Moves on to the first sample starting at or after `position`: one that `position` cuts cannot be given
+    /// whole.
+    mutating func seek(to position: Int64, over table: MP4SampleTable) {
+        while !isAtEnd && offset < position { advance(over: table) }
     }
 
     private mutating func enterNextChunk(of table: MP4SampleTable) {
