@@ -53,11 +53,11 @@ enum ITunesMetadata {
     /// An item's raw key: its code as text, the key it indexes, or `----:MEAN:NAME`.
     private static func key(of item: MP4Box, children: [MP4Box], in bytes: UnsafeRawBufferPointer,
                             keys: [String]?) -> String? {
-        let code = bytes.bigEndianUInt32(at: item.content.lowerBound - 4)
+        let code = bytes.bigEndianUInt32(at: item.start + 4)
         if let keys {
             return code >= 1 && Int(code) <= keys.count ? keys[Int(code) - 1] : nil
         }
-        guard code == FourCharCode("----").rawValue else { return latin1(bytes[item.content.lowerBound - 4..<item.content.lowerBound]) }
+        guard code == FourCharCode("----").rawValue else { return latin1(bytes[item.start + 4..<item.start + 8]) }
         // mean and name are full boxes holding text.
         func text(_ type: FourCharCode) -> String? {
             guard let box = children.first(where: { $0.type == type }), box.content.count >= 4 else { return nil }

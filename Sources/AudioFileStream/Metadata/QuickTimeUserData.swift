@@ -9,8 +9,8 @@ enum QuickTimeUserData {
     /// The text fields of the user data atoms `boxes`, within `limits`; other atoms are left out.
     static func fields(_ boxes: [MP4Box], in bytes: UnsafeRawBufferPointer, limits: MetadataLimits) -> [RawTagField] {
         var kept = KeptFields()
-        for box in boxes where box.content.lowerBound >= 4 && bytes[box.content.lowerBound - 4] == 0xA9 {
-            let key = ITunesMetadata.latin1(bytes[box.content.lowerBound - 4..<box.content.lowerBound])
+        for box in boxes where bytes[box.start + 4] == 0xA9 {
+            let key = ITunesMetadata.latin1(bytes[box.start + 4..<box.start + 8])
             var values: [String] = []
             var position = box.content.lowerBound
             while position + 4 <= box.content.upperBound {
