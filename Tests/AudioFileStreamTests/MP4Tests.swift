@@ -27,6 +27,8 @@ import FixtureSupport
         var warnings: [StreamWarning] = []
         var skipped: Int64 = 0
         var batches = 0
+        /// Packets delivered before the first metadata event, if any came.
+        var packetsBeforeMetadata: Int?
 
         var frames: Int64 { packets.reduce(0) { $0 + $1[2] } }
         var cookie: [UInt8]? { if case .data(let cookie)? = properties[.magicCookieData] { cookie } else { nil } }
@@ -50,7 +52,9 @@ import FixtureSupport
             case .property(let id, let value):
                 result.properties[id] = value
                 if case .format(let format) = value { result.formats.append(format) }
-            case .metadata(let event): result.metadata.append(event.metadata)
+            case .metadata(let event):
+                result.metadata.append(event.metadata)
+                result.packetsBeforeMetadata = result.packetsBeforeMetadata ?? result.packets.count
             case .warning(let warning): result.warnings.append(warning)
             case .discontinuity(let gap): result.skipped += gap.skippedBytes
             }
@@ -210,7 +214,7 @@ import FixtureSupport
         #expect(tags.grouping == text("©grp")?.first)
         #expect(tags.bpm == (recorded["tmpo"] as? [Int])?.first)
         #expect(tags.artwork == artwork)
-        // Metadata comes before the first packet.
+        #expect(parse.packetsBeforeMetadata == 0)
         #expect(parse.packets.count == fixture.expectedPackets.count)
     }
 
