@@ -11,32 +11,35 @@ struct AudioSpecificConfig: Equatable {
     let channelConfiguration: Int
     /// 1024 or 960, doubled for HE-AAC.
     let framesPerPacket: Int
-    /// AAC, or HE-AAC (v2) when SBR (and PS) are signalled.
-    let formatID: FourCharCode
 
     init?(_ bytes: UnsafeRawBufferPointer) {
         var bits = BitCursor(bytes)
-        guard var objectType = bits.objectType(), var rate = bits.samplingRate() else { return nil }
-        guard let configuration = bits.read(4) else { return nil }
-        formatID = switch objectType {
-        case 5: AudioFormatID.mpeg4AACHighEfficiency
-        case 29: AudioFormatID.mpeg4AACHighEfficiencyV2
-        default: AudioFormatID.mpeg4AAC
-        }
+        guard let objectType = bits.objectType(), var rate = bits.samplingRate(),
+              let configuration = bits.read(4) else { return nil }
+        var coreType = objectType
         let isExtended = objectType == 5 || objectType == 29
         if isExtended {
             guard let extensionRate = bits.samplingRate(), let core = bits.objectType() else { return nil }
             rate = extensionRate
-            objectType = core
+            coreType = core
         }
         // GASpecificConfig's first bit, for the general audio object types (Table 1.1).
-        let isGeneralAudio = [1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23].contains(objectType)
+        let isGeneralAudio = [1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23].contains(coreType)
         let shortFrames = isGeneralAudio && bits.read(1) == 1
         guard rate > 0 else { return nil }
-        audioObjectType = isExtended ? (formatID == AudioFormatID.mpeg4AACHighEfficiency ? 5 : 29) : objectType
+        audioObjectType = objectType
         sampleRate = rate
         channelConfiguration = configuration
         framesPerPacket = (shortFrames ? 960 : 1024) * (isExtended ? 2 : 1)
+    }
+
+    /// AAC, or HE-AAC (v2) when SBR (and PS) are signalled.
+    var formatID: FourCharCode {
+        switch audioObjectType {
+        case 5: AudioFormatID.mpeg4AACHighEfficiency
+        case 29: AudioFormatID.mpeg4AACHighEfficiencyV2
+        default: AudioFormatID.mpeg4AAC
+        }
     }
 
     /// The channels of the configuration (7 is 7.1), or nil for 0 and the reserved ones.
