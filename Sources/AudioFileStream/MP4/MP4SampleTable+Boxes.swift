@@ -15,7 +15,10 @@ extension MP4SampleTable {
             if constantSize == 0 {
                 try fields.requireEntries(count, of: 4)
                 let start = fields.position
-                sizes = (0..<Int(count)).map { bytes.bigEndianUInt32(at: start + 4 * $0) }
+                // The largest table of the moov: read four bytes at a time, its bounds checked once above.
+                sizes = (0..<Int(count)).map {
+                    UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 4 * $0, as: UInt32.self))
+                }
             }
             sampleCount = Int(count)
         case "stz2":
