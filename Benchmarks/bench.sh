@@ -9,6 +9,8 @@
 #   ogg:    `audiostream scan` of an Ogg Opus file against FFmpeg and, when its oggdemux is installed, GStreamer
 #           ("## Ogg Opus parse speed (audiostream scan)")
 #   wave:   `audiostream scan` of a 16-bit stereo WAVE file against FFmpeg ("## WAVE parse speed (audiostream scan)")
+#   m4a:    `audiostream scan` of an M4A (AAC, moov first) against FFmpeg and, when its qtdemux is installed,
+#           GStreamer ("## M4A parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
@@ -17,8 +19,9 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, decode or daemon (default all seven)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode or daemon (default all eight)
 #   BENCH_MB        size of each parse input in MB            (default 500)
+#   BENCH_M4A_MB    size of the M4A input in MB, encoded whole (default 120: two hours of audio)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
 #   BENCH_BASELINE  an audiostream binary built from an earlier revision: its instructions are counted beside
 #                   ours, on inputs where it finds the same packets (default none)
@@ -37,6 +40,7 @@ cd "$here/.."
 audiostream=${AUDIOSTREAM:-.build/release/audiostream}
 only=${BENCH_ONLY:-}
 target_mb=${BENCH_MB:-500}
+m4a_mb=${BENCH_M4A_MB:-120}
 count_mb=${BENCH_COUNT_MB:-50}
 baseline=${BENCH_BASELINE:-}
 decode_minutes=${BENCH_DECODE_MIN:-40}
@@ -48,8 +52,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | decode | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, decode or daemon, not '$only'" >&2; exit 1 ;;
+    '' | parse | adts | flac | ogg | wave | m4a | decode | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode or daemon, not '$only'" >&2; exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -64,6 +68,7 @@ if wants adts; then need ffmpeg; fi
 if wants flac; then need ffmpeg; need flac; fi
 if wants ogg; then need ffmpeg; need opusenc; fi
 if wants wave; then need ffmpeg; fi
+if wants m4a; then need ffmpeg; fi
 if [[ -n $baseline ]]; then
     need valgrind
     [[ -x $baseline ]] || { echo "bench: BENCH_BASELINE $baseline is not an executable" >&2; exit 1; }
@@ -87,6 +92,8 @@ fi
 #   flac: `flac -5` (4096-sample blocks). FLAC frames are numbered from the file's start, so copies of a file are
 #         not one stream: an input of N minutes is encoded whole from N minutes of the same signal.
 #   wave: the 16-bit stereo samples themselves; a WAVE file has one header, so it too is written whole.
+#   m4a:  FFmpeg's AAC-LC encoder at 128 kb/s into an M4A with its moov first (+faststart); one moov indexes the
+#         whole file, so an input of N minutes is encoded whole too.
 mkdir -p "$data"
 wav_recipe="sox -R -n -r 44100 -c 2 -b 16 seed.wav synth 60 pinknoise sine 440 vol 0.5"
 # flac_recipe SECONDS: the command that encodes SECONDS of the signal to seed.flac.
@@ -98,15 +105,30 @@ flac_recipe() {
 wave_recipe() {
     echo "sox -R -n -r 44100 -c 2 -b 16 seed.wav synth $1 pinknoise sine 440 vol 0.5"
 }
+# m4a_recipe SECONDS: the command that encodes SECONDS of the signal to seed.m4a.
+m4a_recipe() {
+    echo "sox -R -n -r 44100 -c 2 -b 16 -t raw - synth $1 pinknoise sine 440 vol 0.5 | ffmpeg -f s16le -ar 44100" \
+        "-ac 2 -i - -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -movflags +faststart seed.m4a"
+}
+# whole_recipe FORMAT SECONDS: the recipe of a format whose inputs are made whole (flac, wave, m4a), else nothing.
+whole_recipe() {
+    case $1 in
+        flac) flac_recipe "$2" ;;
+        wave) wave_recipe "$2" ;;
+        m4a) m4a_recipe "$2" ;;
+    esac
+}
 declare -A recipe=(
     [mpeg]="$wav_recipe; lame -t --cbr -b 128 seed.wav seed.mp3"
     [adts]="$wav_recipe; ffmpeg -i seed.wav -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -f adts seed.aac"
     [flac]=$(flac_recipe 60)
     [ogg]="$wav_recipe; opusenc --quiet --bitrate 64 --serial 1 seed.wav seed.opus"
     [wave]=$(wave_recipe 60)
+    [m4a]=$(m4a_recipe 60)
 )
 declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac
-                      [flac]=$data/seed-60s-flac5.flac [ogg]=$data/seed-60s-opus64.opus [wave]=$data/seed-60s-s16.wav)
+                      [flac]=$data/seed-60s-flac5.flac [ogg]=$data/seed-60s-opus64.opus [wave]=$data/seed-60s-s16.wav
+                      [m4a]=$data/seed-60s-aac128.m4a)
 
 # encode RECIPE FILE: runs RECIPE, as the reports quote it, in a scratch folder and moves the seed it writes to
 # FILE (once).
@@ -144,11 +166,11 @@ use_seed() {
 use_input() {
     local format=$1 repeats=$2 name
     use_seed "$format"
-    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac, flac5.flac, opus64.opus
+    name=${seed##*/seed-60s-}   # cbr128.mp3, aac128.aac, flac5.flac, opus64.opus, aac128.m4a
     input=$data/${name%.*}-${repeats}x60s.${name##*.}
     local made="${recipe[$format]}; cat ${seed##*/} × $repeats"
-    if [[ $format == flac || $format == wave ]]; then
-        made=$(${format}_recipe $(( repeats * 60 )))
+    if [[ -n $(whole_recipe "$format" 60) ]]; then
+        made=$(whole_recipe "$format" $(( repeats * 60 )))
         encode "$made" "$input"
         bytes=$(stat -c %s "$input")
         IFS=, read -r rate packets < <(count_packets "$input")
@@ -448,5 +470,10 @@ if wants ogg; then
     else echo "bench: GStreamer oggdemux missing (gstreamer1.0-plugins-base): Ogg against FFmpeg alone" >&2; bench_parse ogg; fi
 fi
 if wants wave; then bench_parse wave; fi
+if wants m4a; then
+    target_mb=$m4a_mb
+    if gst-inspect-1.0 qtdemux >/dev/null 2>&1; then bench_parse m4a qtdemux
+    else echo "bench: GStreamer qtdemux missing (gstreamer1.0-plugins-good): M4A against FFmpeg alone" >&2; bench_parse m4a; fi
+fi
 if wants decode; then bench_decode; fi
 if wants daemon; then bench_daemon; fi

@@ -34,6 +34,8 @@ FORMATS = {
                   960, "seed.opus"),
     # A PCM packet is one frame: one sample per channel.
     "wave": Format("16-bit PCM in WAVE,\n44.1 kHz stereo", "PCM frames", 1, "seed.wav"),
+    "m4a": Format("128 kb/s AAC-LC in an M4A, moov first (+faststart),\n44.1 kHz stereo", "AAC packets", 1024,
+                  "seed.m4a"),
 }
 
 env = os.environ

@@ -1,6 +1,6 @@
 """Turns bench.sh's hyperfine JSON into a parse speed section of docs/benchmarks.md: "Parse speed" for
 BENCH_FORMAT mpeg, "ADTS parse speed" for adts, "FLAC parse speed" for flac, "Ogg Opus parse speed" for ogg,
-"WAVE parse speed" for wave.
+"WAVE parse speed" for wave, "M4A parse speed" for m4a.
 
 Inputs come from BENCH_* environment variables set by bench.sh (see bench_report.py), plus the
 commands in BENCH_CMD_AS, BENCH_CMD_FF and BENCH_CMD_GST (empty when GStreamer was not timed), and, when
@@ -22,6 +22,8 @@ SECTIONS = {  # BENCH_FORMAT: (heading, what is parsed, the section it follows i
             "## FLAC parse speed (audiostream scan)"),
     "wave": ("## WAVE parse speed (audiostream scan)", "a large WAVE file (16-bit PCM)",
              "## Ogg Opus parse speed (audiostream scan)"),
+    "m4a": ("## M4A parse speed (audiostream scan)", "a large M4A (AAC with its moov first, as podcasts serve it)",
+            "## WAVE parse speed (audiostream scan)"),
 }
 NOTES = {  # BENCH_FORMAT: what the reader should know to compare the figures
     "flac": "\n\nNot the same work: `audiostream scan` runs every frame's CRC-16 (RFC 9639 §9.3) over all its bytes, "

@@ -19,7 +19,7 @@ seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-.build-fuzz}
 swiftc=${SWIFTC:-swiftc}
 # Fixtures of these types seed the corpus: every format the library reads or is to read.
-seed_extensions=(mp3 mp2 bit aac adts ac3 eac3 ogg opus oga flac wav aif aiff aifc caf m4a mp4)
+seed_extensions=(mp3 mp2 bit aac adts ac3 eac3 ogg opus oga flac wav aif aiff aifc caf m4a mp4 mov)
 # Seeds are cut to this many bytes: enough for headers, tags and dozens of packets, small enough to mutate fast.
 seed_bytes=65536
 # The control header seeds start with (see FuzzScenario): no hint, chunk seed 1 (1…8192-byte chunks), no cuts.

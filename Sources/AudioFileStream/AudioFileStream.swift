@@ -82,8 +82,8 @@ public final class AudioFileStream {
     /// a tag the input ends inside gives the fields read before the end.
     /// - Throws: as `parse(_:discontinuity:offset:)` does.
     public func finish() throws {
-        guard !isFinished else { return }
         if let failure = output.failure { throw failure }
+        guard !isFinished else { return }
         if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
         isFinished = true
         output.announceMeasurements()

@@ -85,8 +85,8 @@ public struct StreamWarning: Equatable, Sendable {
         /// A container's position stamp (an Ogg granule position) disagrees with the frames the packets hold;
         /// the packets' count is kept.
         case positionMismatch
-        /// Another multiplexed stream (an Ogg logical stream other than the audio followed) is ignored; said once
-        /// per stream.
+        /// Another multiplexed stream (an Ogg logical stream or an MP4 track other than the audio followed) is
+        /// ignored; said once per stream.
         case otherStreamIgnored
         /// A header states sizes or totals the stream does not keep to (a FLAC STREAMINFO); the stream's own
         /// framing is followed.

@@ -34,6 +34,12 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let aiff = AudioFileType(rawValue: "AIFF")
     /// AIFF-C (kAudioFileAIFCType).
     public static let aifc = AudioFileType(rawValue: "AIFC")
+    /// MPEG-4 and QuickTime files (kAudioFileMPEG4Type); the type hints name.
+    public static let mpeg4 = AudioFileType(rawValue: "mp4f")
+    /// An MPEG-4 file branded M4A (kAudioFileM4AType), as FileFormat reports it.
+    public static let m4a = AudioFileType(rawValue: "m4af")
+    /// An MPEG-4 audio book branded M4B (kAudioFileM4BType), as FileFormat reports it.
+    public static let m4b = AudioFileType(rawValue: "m4bf")
 
     /// Reads a hint as users write it: a four-character code (`MPG3`), an extension (`mp3`) or a MIME type (`audio/mpeg`).
     public init?(hint: String) {
@@ -51,6 +57,9 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
         case "bw64": self = .bw64
         case "aiff", "aif", "audio/aiff", "audio/x-aiff": self = .aiff
         case "aifc", "audio/x-aifc": self = .aifc
+        case "mp4f", "m4af", "m4bf", "mp4", "m4a", "m4b", "mov", "audio/mp4", "audio/x-m4a", "audio/m4a", "video/mp4",
+             "video/quicktime":
+            self = .mpeg4
         default: return nil
         }
     }

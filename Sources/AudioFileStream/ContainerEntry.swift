@@ -24,8 +24,10 @@ struct ContainerEntry: Sendable {
         ContainerEntry(AudioFileType(rawValue: "RIFF"), signature: "RIFF", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "FORM"), signature: "FORM", reader: nil),
         ContainerEntry(AudioFileType(rawValue: "caff"), signature: "caff", reader: { CAFReader(limits: $0) }),
-        ContainerEntry(AudioFileType(rawValue: "mp4f"), matches: { $0.dropFirst(4).starts(with: "ftyp".utf8) },
-                       reader: nil),
+        // ISO base media files start with `ftyp`; DASH and CMAF segments with `styp`; some writers begin with `moov`.
+        ContainerEntry(.mpeg4, matches: { bytes in
+            ["ftyp", "styp", "moov"].contains { bytes.dropFirst(4).starts(with: $0.utf8) }
+        }, reader: { MP4Reader(limits: $0) }),
     ]
 
     private init(_ fileType: AudioFileType, matches: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,

@@ -19,29 +19,40 @@ struct InputFile {
         }
     }
 
-    /// Calls `body` with each chunk, sized by `sizes`, and the input offset of its first byte, until the end.
+    /// Calls `body` with each chunk, sized by `sizes`, and the input offset of its first byte, until the end. A
+    /// regular MP4 file whose `moov` follows its `mdat` is read `moov` first (`MoovFirstOrder`), so offsets then
+    /// jump: give them to the parser.
     func forEachChunk(sizes: inout ChunkSizes,
                       _ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        let ranges = MoovFirstOrder.ranges(of: descriptor)
         if let mapping = FileMapping(descriptor: descriptor) {
             defer { mapping.unmap() }
-            var offset = 0
-            while offset < mapping.bytes.count {
-                let end = min(offset + sizes.next(), mapping.bytes.count)
-                try body(UnsafeRawBufferPointer(rebasing: mapping.bytes[offset..<end]), Int64(offset))
-                offset = end
+            for range in ranges ?? [0..<Int64(mapping.bytes.count)] {
+                var offset = Int(range.lowerBound)
+                let rangeEnd = min(Int(range.upperBound), mapping.bytes.count)
+                while offset < rangeEnd {
+                    let end = min(offset + sizes.next(), rangeEnd)
+                    try body(UnsafeRawBufferPointer(rebasing: mapping.bytes[offset..<end]), Int64(offset))
+                    offset = end
+                }
             }
             return
         }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var offset: Int64 = 0
-        while true {
-            let size = sizes.next()
-            if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
-            let count = try buffer.withUnsafeMutableBytes { try fill($0, upTo: size) }
-            if count == 0 { return }
-            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count]), offset) }
-            offset += Int64(count)
+        for range in ranges ?? [0..<Int64.max] {
+            var offset = range.lowerBound
+            if ranges != nil, lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
+                throw CommandFailure.system("cannot seek in \(path)")
+            }
+            while offset < range.upperBound {
+                let size = Int(min(Int64(sizes.next()), range.upperBound - offset))
+                if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
+                let count = try buffer.withUnsafeMutableBytes { try fill($0, upTo: size) }
+                if count == 0 { break }
+                try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count]), offset) }
+                offset += Int64(count)
+            }
         }
     }
 

@@ -86,8 +86,7 @@ struct InputOptions: ParsableArguments {
             try reader.forEachChunk(sizes: &chunks) { chunk, offset in
                 for segment in plan.segments(of: chunk.count, at: offset) {
                     let bytes = UnsafeRawBufferPointer(rebasing: chunk[segment.range])
-                    try stream.parse(bytes, discontinuity: segment.resumesAfterSkip,
-                                     offset: segment.resumesAfterSkip ? segment.offset : nil)
+                    try stream.parse(bytes, discontinuity: segment.resumesAfterSkip, offset: segment.offset)
                 }
                 try eachChunk()
             }

@@ -27,7 +27,7 @@ struct TagsCommand: ParsableCommand {
             if case .metadata(let metadata) = event { found.append(metadata) }
         }
         var chunks = ChunkSizes.fixed(64 * 1024)
-        try InputFile(path: input).forEachChunk(sizes: &chunks) { chunk, _ in try stream.parse(chunk) }
+        try InputFile(path: input).forEachChunk(sizes: &chunks) { chunk, offset in try stream.parse(chunk, offset: offset) }
         try stream.finish()
         // The first tag to state a key wins: a leading ID3v2 tag is richer than a truncated ID3v1 trailer.
         var tags = NormalizedTags()

@@ -18,7 +18,7 @@ import FixtureSupport
     /// Each fixture as the fuzz target's seeds give it (no hint, no cuts, so compared with the whole and 1-byte
     /// feeds), and in chunks of 0 to 16 bytes with a cut of every kind.
     @Test(arguments: Fixtures.generated + Fixtures.conformanceStreams + Fixtures.codecs + Fixtures.flac
-                     + Fixtures.flacConformance + Fixtures.caf)
+                     + Fixtures.flacConformance + Fixtures.caf + Fixtures.mp4)
     func fixtureKeepsTheInvariants(fixture: Fixtures.Fixture) throws {
         let stream = fixture.bytes.prefix(1 << 16)
         // The high byte of the position a quarter of the way in.

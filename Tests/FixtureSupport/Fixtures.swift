@@ -57,6 +57,11 @@ public enum Fixtures {
     /// Every native FLAC fixture (Tests/Fixtures/make_flac_fixtures.py) with an expected packet list.
     public static let flac: [Fixture] = fixtures(in: directory, expectedIn: expected, extensions: ["flac"])
 
+    /// Every MP4, M4A and MOV fixture (Tests/Fixtures/make_mp4_fixtures.py) with an expected packet list.
+    public static let mp4: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("mp4"), expectedIn: expected.appendingPathComponent("mp4"),
+        extensions: ["m4a", "mp4", "mov"])
+
     /// The IETF FLAC conformance files (Tests/Fixtures/flac-conformance, CC0) with ffprobe's packet lists.
     public static let flacConformance: [Fixture] = fixtures(
         in: directory.appendingPathComponent("flac-conformance"),

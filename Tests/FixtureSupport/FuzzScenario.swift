@@ -10,7 +10,7 @@ import AudioFileStream
 public struct FuzzScenario: Sendable, CustomStringConvertible {
     public static let headerLength = 16
     /// The hints the fuzzer chooses from besides none; a type the library learns is one more entry here.
-    public static let hints: [AudioFileType] = [.mp1, .mp2, .mp3, .adts, .ac3, .eac3, .flac, .ogg]
+    public static let hints: [AudioFileType] = [.mp1, .mp2, .mp3, .adts, .ac3, .eac3, .flac, .ogg, .mpeg4]
 
     /// A place where the input stops following the bytes before it.
     public struct Cut: Sendable, CustomStringConvertible {

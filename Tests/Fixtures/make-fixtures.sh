@@ -216,6 +216,10 @@ python3 "$FIX/make_caf_fixtures.py"
 # pcm/ and expected/pcm/ only.
 python3 "$FIX/make_pcm_fixtures.py"
 
+# ---- MP4 fixtures (mp4/): AAC, ALAC, AC-3, E-AC-3, Opus and FLAC in MP4, fragmented, moov-at-end, video
+# beside audio, QuickTime tags and mutagen-tagged M4As, with ffprobe's and mutagen's values.
+python3 "$FIX/make_mp4_fixtures.py"
+
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.

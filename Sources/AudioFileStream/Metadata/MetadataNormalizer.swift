@@ -29,26 +29,27 @@ enum MetadataNormalizer {
 
     /// Keys in each row: ID3v2.3/2.4, ID3v2.2, then APEv2 (whose names ID3v1 fields share), then Vorbis comments
     /// where their names differ (Vorbis `TITLE`, `ALBUMARTIST`, `ALBUM ARTIST`, … match the APEv2 names), then
-    /// RIFF INFO ids (`INAM` …), AIFF text chunk ids (`NAME`, `AUTH`, `ANNO`), and CAF `info` keys where theirs
-    /// differ (`year`, `title`, … match too).
+    /// RIFF INFO ids (`INAM` …), AIFF text chunk ids (`NAME`, `AUTH`, `ANNO`), CAF `info` keys where theirs differ
+    /// (`year`, `title`, … match too), iTunes atoms (which QuickTime user data shares) and QuickTime metadata keys.
     static let rows: [Row] = [
-        Row(.text(\.title), "TIT2", "TT2", "Title", "INAM", "NAME"),
-        Row(.text(\.artist), "TPE1", "TP1", "Artist", "IART", "AUTH"),
-        Row(.text(\.album), "TALB", "TAL", "Album", "IPRD"),
-        Row(.text(\.albumArtist), "TPE2", "TP2", "Album Artist", "AlbumArtist"),
-        Row(.text(\.year), "TDRC", "TYER", "TYE", "Year", "DATE", "ICRD"),
-        Row(.position(number: \.trackNumber, count: \.trackCount), "TRCK", "TRK", "Track", "TRACKNUMBER", "ITRK", "IPRT",
-            "track number"),
+        Row(.text(\.title), "TIT2", "TT2", "Title", "INAM", "NAME", "©nam", "com.apple.quicktime.title"),
+        Row(.text(\.artist), "TPE1", "TP1", "Artist", "IART", "AUTH", "©ART", "com.apple.quicktime.artist"),
+        Row(.text(\.album), "TALB", "TAL", "Album", "IPRD", "©alb", "com.apple.quicktime.album"),
+        Row(.text(\.albumArtist), "TPE2", "TP2", "Album Artist", "AlbumArtist", "aART"),
+        Row(.text(\.year), "TDRC", "TYER", "TYE", "Year", "DATE", "ICRD", "©day", "com.apple.quicktime.creationdate"),
+        Row(.position(number: \.trackNumber, count: \.trackCount), "TRCK", "TRK", "Track", "TRACKNUMBER", "ITRK",
+            "IPRT", "track number", "trkn"),
         // Vorbis comments often give the count in a key of its own.
         Row(.integer(\.trackCount), "TRACKTOTAL", "TOTALTRACKS"),
-        Row(.position(number: \.discNumber, count: \.discCount), "TPOS", "TPA", "Disc", "DISCNUMBER"),
+        Row(.position(number: \.discNumber, count: \.discCount), "TPOS", "TPA", "Disc", "DISCNUMBER", "disk"),
         Row(.integer(\.discCount), "DISCTOTAL", "TOTALDISCS"),
-        Row(.genre, "TCON", "TCO", "Genre", "IGNR"),
-        Row(.comment, "COMM", "COM", "Comment", "DESCRIPTION", "ICMT", "ANNO", "comments"),
-        Row(.text(\.composer), "TCOM", "TCM", "Composer"),
-        Row(.integer(\.bpm), "TBPM", "TBP", "BPM", "tempo"),
+        Row(.genre, "TCON", "TCO", "Genre", "IGNR", "©gen", "gnre", "com.apple.quicktime.genre"),
+        Row(.comment, "COMM", "COM", "Comment", "DESCRIPTION", "ICMT", "ANNO", "comments", "©cmt",
+            "com.apple.quicktime.comment"),
+        Row(.text(\.composer), "TCOM", "TCM", "Composer", "©wrt", "com.apple.quicktime.composer"),
+        Row(.integer(\.bpm), "TBPM", "TBP", "BPM", "tempo", "tmpo"),
         // iTunes writes its grouping to GRP1 and uses TIT1 for the work.
-        Row(.text(\.grouping), "TIT1", "TT1", "GRP1", "Grouping"),
+        Row(.text(\.grouping), "TIT1", "TT1", "GRP1", "Grouping", "©grp"),
     ]
 
     /// Several values of one field are joined with this separator.
