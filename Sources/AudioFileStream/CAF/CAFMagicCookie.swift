@@ -14,7 +14,8 @@ enum CAFMagicCookie {
     static func cookie(_ bytes: UnsafeRawBufferPointer, formatID: FourCharCode) -> [UInt8]? {
         switch formatID {
         case AudioFormatID.mpeg4AAC:
-            return ESDescriptor.decoderSpecificInfo(in: bytes)
+            let info = ElementaryStreamDescriptor(bytes)?.decoderSpecificInfo
+            return info?.isEmpty == false ? info : nil
         case AudioFormatID.appleLossless:
             var start = 0
             // An atom header: a 32-bit size, then its type; `frma` holds the format, `alac` 4 bytes of version and

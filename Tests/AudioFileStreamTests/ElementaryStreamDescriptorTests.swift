@@ -4,7 +4,7 @@ import Testing
 /// The ES_Descriptor reader on descriptors built here from ISO/IEC 14496-1 §7.2.6.5: lengths in the short and
 /// the 4-byte forms, the optional fields its flags announce, an MP4 esds box's version and flags before it, and
 /// lengths that lie.
-@Suite struct ESDescriptorTests {
+@Suite struct ElementaryStreamDescriptorTests {
     static let config: [UInt8] = [0x12, 0x10]
 
     /// A descriptor of `tag` around `body`, its length in `lengthBytes` bytes.
@@ -24,7 +24,7 @@ import Testing
     }
 
     static func read(_ bytes: [UInt8]) -> [UInt8]? {
-        bytes.withUnsafeBytes { ESDescriptor.decoderSpecificInfo(in: $0) }
+        bytes.withUnsafeBytes { ElementaryStreamDescriptor($0)?.decoderSpecificInfo }
     }
 
     @Test func theConfigIsFoundWhateverTheLengthForm() {
