@@ -32,10 +32,8 @@ big-endian fields after the packet count), cross-checked against ffprobe's nb_fr
 
 import json
 import os
-import shutil
 import struct
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "caf")
@@ -44,6 +42,7 @@ sys.path.insert(0, HERE)
 from make_codec_fixtures import (FFMPEG, adts_walk, ffprobe_packets, ffprobe_stream, mp4_extradata, run,  # noqa: E402
                                  source_wav, write_json)
 from make_flac_fixtures import extradata  # noqa: E402
+from fixture_folders import remade  # noqa: E402
 
 BITEXACT = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
 
@@ -237,14 +236,8 @@ def make_aac(work):
 
 
 def main():
-    for folder in (OUT, EXP):
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
-    work = tempfile.mkdtemp()
-    try:
+    with remade(OUT, EXP) as work:
         make(work)
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

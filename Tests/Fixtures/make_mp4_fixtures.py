@@ -16,16 +16,15 @@ for tagged files what mutagen reads. See README.md ("MP4").
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "mp4")
 EXP = os.path.join(HERE, "expected", "mp4")
 sys.path.insert(0, HERE)
 from make_codec_fixtures import source_wav, run, write_json  # noqa: E402
+from fixture_folders import remade  # noqa: E402
 
 FFMPEG = ["ffmpeg", "-v", "error", "-nostdin", "-y"]
 BITEXACT = ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1"]
@@ -144,11 +143,7 @@ def tag_with_mutagen(path, cover):
 
 
 def main():
-    for folder in (OUT, EXP):
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
-    work = tempfile.mkdtemp()
-    try:
+    with remade(OUT, EXP) as work:
         stereo = source_wav(work, 44100, 2, 2, "stereo44")
         stereo48 = source_wav(work, 48000, 2, 2, "stereo48")
         mono = source_wav(work, 44100, 1, 1, "mono44")
@@ -203,8 +198,6 @@ def main():
                 f.writelines("%d,%d,%d\n" % tuple(row) for row in rows)
             write_json(os.path.join(EXP, name.rsplit(".", 1)[0] + ".json"), record)
             print("make_mp4_fixtures: %s (%d bytes, %d packets)" % (name, os.path.getsize(path), len(rows)))
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

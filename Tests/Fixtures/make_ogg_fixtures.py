@@ -28,11 +28,9 @@ import hashlib
 import json
 import os
 import random
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,6 +38,7 @@ OUT = os.path.join(HERE, "ogg")
 EXP = os.path.join(HERE, "expected", "ogg")
 sys.path.insert(0, HERE)
 from make_codec_fixtures import source_wav, run, write_json  # noqa: E402
+from fixture_folders import remade  # noqa: E402
 
 FFMPEG = ["ffmpeg", "-v", "error", "-nostdin", "-y"]
 
@@ -300,14 +299,8 @@ def junk(seed, size):
 
 
 def main():
-    for folder in (OUT, EXP):
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
-    work = tempfile.mkdtemp(prefix="ogg-fixtures-")
-    try:
+    with remade(OUT, EXP) as work:
         make_all(work)
-    finally:
-        shutil.rmtree(work)
 
 
 def make_all(work):

@@ -24,13 +24,13 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "pcm")
 EXP = os.path.join(HERE, "expected", "pcm")
 sys.path.insert(0, HERE)
 from make_codec_fixtures import ffprobe_packets, ffprobe_stream, run, source_wav, write_json  # noqa: E402
+from fixture_folders import remade  # noqa: E402
 
 FFMPEG = ["ffmpeg", "-v", "error", "-nostdin", "-y"]
 
@@ -235,11 +235,7 @@ AIFFS = [
 
 
 def main():
-    for folder in (OUT, EXP):
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
-    work = tempfile.mkdtemp()
-    try:
+    with remade(OUT, EXP) as work:
         for name, rate, ch, seconds, codec, flags in WAVES:
             path = encode(work, name, rate, ch, seconds, codec, flags=flags)
             record(path, name, f"ffmpeg -c:a {codec} {' '.join(flags)}".strip())
@@ -275,8 +271,6 @@ def main():
                 "comment=Text Annotation", "-metadata", "copyright=2024 Text"]
         path = encode(work, "aiff-text", 22050, 1, 0.1, "pcm_s16be", fmt="aiff", flags=text)
         record(path, "aiff-text", "ffmpeg -f aiff " + " ".join(text[1::2]))
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":
