@@ -1,29 +1,36 @@
 import AudioFileStream
 import FixtureSupport
-import MPEGDecoder
+import AudioDecoding
 
 /// What decoding a whole input gave.
 struct Decoded {
     var pcm: [UInt8] = []
     var formats: [PCMFormat] = []
     var errors: [DecodeError] = []
+    var unsupportedFormats: [FourCharCode] = []
 
     var frames: Int { formats.last.map { pcm.count / $0.bytesPerFrame } ?? 0 }
 }
 
+/// Makes the decoder under test, handing its events to the handler.
+typealias DecoderMaker = (PCMSampleFormat, @escaping (DecoderEvent) -> Void) throws -> any PacketDecoder
+
 /// Parses `bytes` in `chunkSize` chunks (leaving out `skips`, fed again as discontinuities) and decodes every
-/// packet.
+/// packet with the decoder `makeDecoder` gives (libmpg123's unless told).
 func decode(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize: Int = 4096,
-            skips: [Range<Int>] = []) throws -> Decoded {
+            skips: [Range<Int>] = [], hint: AudioFileType? = nil,
+            makeDecoder: DecoderMaker = { try MPEGDecoder(sampleFormat: $0, handler: $1) }) throws -> Decoded {
     var decoded = Decoded()
-    let decoder = try MPEGDecoder(sampleFormat: sampleFormat) { event in
+    let decoder = try makeDecoder(sampleFormat) { event in
         switch event {
         case .format(let format): decoded.formats.append(format)
         case .pcm(let buffer): decoded.pcm.append(contentsOf: buffer.bytes)
         case .error(let error): decoded.errors.append(error)
+        case .unsupportedFormat(let formatID): decoded.unsupportedFormats.append(formatID)
         }
     }
-    let stream = try AudioFileStream(handler: decoder.consume)
+    let stream = try AudioFileStream(fileTypeHint: hint, handler: decoder.consume)
     try feed(bytes, to: stream, chunking: .fixed(chunkSize), skips: skips)
+    decoder.finish()
     return decoded
 }
