@@ -1,6 +1,9 @@
 import AudioFileStream
 import CFFmpeg
 
+/// libavcodec's log goes to standard error; its decode errors reach our handler as events instead.
+private let quietLibrary: Void = av_log_set_level(AV_LOG_QUIET)
+
 /// One libavcodec decoder, opened for a codec with its extradata and freed when the value goes away. It is fed
 /// one whole packet at a time, as our parser cut it: no FFmpeg demuxer or parser is involved.
 final class CodecContext {
@@ -16,6 +19,9 @@ final class CodecContext {
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         guard let context, packet != nil, frame != nil else { throw DecodeError("out of memory") }
+        _ = quietLibrary
+        // Trimming is PacketTableInfo's alone: libavcodec would drop a codec's stated delay (Opus pre-skip) too.
+        context.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
         context.pointee.sample_rate = Int32(format.sampleRate)
         av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelsPerFrame))
         if !extradata.isEmpty {

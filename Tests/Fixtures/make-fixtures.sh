@@ -206,6 +206,11 @@ python3 "$FIX/make_ogg_fixtures.py"
 # removes and remakes only its own files.
 python3 "$FIX/make_flac_fixtures.py"
 
+# ---- Decoding references (expected/decode/): ffmpeg's s16le and f32le PCM of
+# the ADTS, AC-3, E-AC-3, Ogg and FLAC fixtures above, and FLAC's STREAMINFO
+# MD5; rewrites expected/decode/ only.
+python3 "$FIX/make_decode_references.py"
+
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.
