@@ -5,7 +5,8 @@ import CFFmpeg
 /// FFmpeg's libavcodec, as a `PacketDecoder`.
 ///
 /// Our parser is the demuxer: each packet goes to libavcodec whole, with the stream's magic cookie as the
-/// codec's extradata. A DataFormat or MagicCookieData (a chained Ogg link, a changed ADTS configuration)
+/// codec's extradata. A discontinuity outputs what the codec holds and opens it afresh, as if the stream began
+/// after the gap. A DataFormat or MagicCookieData (a chained Ogg link, a changed ADTS configuration)
 /// outputs what the codec holds and opens it afresh for the packets that follow. PacketTableInfo trims priming
 /// and remainder frames; libavcodec trims nothing itself, since the skip counts ffmpeg's demuxers would attach
 /// to packets are not given. Samples convert as libswresample converts them, so the output is `ffmpeg -f s16le`'s
@@ -43,7 +44,9 @@ public final class CodecDecoder: PacketDecoder {
         case .packets(let batch):
             decode(batch)
         case .discontinuity:
+            // Flushing leaves some codec state (AAC's window shapes) as it was: opening afresh drops it all.
             drain()
+            codec = nil
             output.trimmer.stopTrimming()
         case .property, .metadata, .warning:
             break

@@ -8,8 +8,8 @@ struct Decoded {
     var formats: [PCMFormat] = []
     var errors: [DecodeError] = []
     var unsupportedFormats: [FourCharCode] = []
-
-    var frames: Int { formats.last.map { pcm.count / $0.bytesPerFrame } ?? 0 }
+    /// Frames of every format decoded.
+    var frames = 0
 }
 
 /// Makes the decoder under test, handing its events to the handler.
@@ -24,7 +24,9 @@ func decode(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize:
     let decoder = try makeDecoder(sampleFormat) { event in
         switch event {
         case .format(let format): decoded.formats.append(format)
-        case .pcm(let buffer): decoded.pcm.append(contentsOf: buffer.bytes)
+        case .pcm(let buffer):
+            decoded.pcm.append(contentsOf: buffer.bytes)
+            decoded.frames += buffer.frames
         case .error(let error): decoded.errors.append(error)
         case .unsupportedFormat(let formatID): decoded.unsupportedFormats.append(formatID)
         }

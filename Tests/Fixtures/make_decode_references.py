@@ -16,13 +16,19 @@ Left out, each for its reason (the tests name them too):
 - a stream without a beginning-of-stream page: it holds no audio either can find;
 - splices and mid-stream rate changes of one codec stream: ffmpeg does not follow a codec or rate change.
 
-Run from the repository root; needs ffmpeg and ffprobe. Rewrites expected/decode/ only.
+PCM containers' samples are checked without a container: pcm/NAME.raw holds samples of one layout (random
+bytes for integers and G.711, values around and beyond [-1, 1] for floats) and expected/decode/pcm/NAME.json
+ffmpeg's s16le and f32le of them, read as that raw format.
+
+Run from the repository root; needs ffmpeg and ffprobe. Rewrites expected/decode/ and pcm/ only.
 """
 import glob
 import hashlib
 import json
 import os
+import random
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -73,33 +79,96 @@ def ogg_links(data):
     return [(start, end) for start, end in zip(starts, starts[1:] + [len(data)])]
 
 
-def decoded(path, sample_format):
-    """ffmpeg's PCM of the file, link by link for an Ogg chain."""
+def decoded(path):
+    """ffmpeg's s16 and f32 PCM of the file and its frame count, link by link for an Ogg chain."""
     data = open(path, "rb").read()
     links = ogg_links(data) if data[:4] == b"OggS" else []
     if len(links) < 2:
-        return ffmpeg_pcm(path, sample_format)
+        return decoded_link(path)
     work = tempfile.mkdtemp()
     try:
-        pcm = b""
+        s16, f32, frames = b"", b"", 0
         for number, (start, end) in enumerate(links):
             link = os.path.join(work, "link%d%s" % (number, os.path.splitext(path)[1]))
             open(link, "wb").write(data[start:end])
-            pcm += ffmpeg_pcm(link, sample_format)
-        return pcm
+            link_s16, link_f32, link_frames = decoded_link(link)
+            s16, f32, frames = s16 + link_s16, f32 + link_f32, frames + link_frames
+        return s16, f32, frames
     finally:
         shutil.rmtree(work)
 
 
+def decoded_link(path):
+    channels = ffprobe_stream(path)[1]
+    s16 = ffmpeg_pcm(path, "s16")
+    return s16, ffmpeg_pcm(path, "f32"), len(s16) // (2 * channels)
+
+
 def streaminfo_md5(path):
-    """The MD5 of the unencoded samples FLAC's encoder stored in STREAMINFO (native or in Ogg), or None."""
+    """The MD5 of the unencoded samples FLAC's encoder stored in STREAMINFO (native or in Ogg), or None when it
+    stored none (all zeros: ffmpeg's Ogg FLAC encoder cannot go back to write it) or the file was cut after."""
     data = open(path, "rb").read()
     marker = data.find(b"fLaC")
-    if marker < 0:
+    if marker < 0 or os.path.basename(path) == "flac-cut-end.flac":
         return None
     body = marker + 8  # the STREAMINFO block's 4-byte header follows the marker
     bits = ((data[body + 12] & 0x01) << 4 | data[body + 13] >> 4) + 1
-    return data[body + 18:body + 34].hex(), bits
+    digest = data[body + 18:body + 34]
+    return (digest.hex(), bits) if any(digest) else None
+
+
+# The raw sample layouts of PCM containers: ffmpeg's name for it, and the ASBD fields a reader gives.
+PCM_LAYOUTS = [
+    # name, format ID, bits, bytes per sample, float, big-endian, signed
+    ("u8", "lpcm", 8, 1, False, False, False),
+    ("s8", "lpcm", 8, 1, False, False, True),
+    ("s16le", "lpcm", 16, 2, False, False, True),
+    ("s16be", "lpcm", 16, 2, False, True, True),
+    ("s24le", "lpcm", 24, 3, False, False, True),
+    ("s24be", "lpcm", 24, 3, False, True, True),
+    ("s32le", "lpcm", 32, 4, False, False, True),
+    ("s32be", "lpcm", 32, 4, False, True, True),
+    ("f32le", "lpcm", 32, 4, True, False, True),
+    ("f32be", "lpcm", 32, 4, True, True, True),
+    ("f64le", "lpcm", 64, 8, True, False, True),
+    ("f64be", "lpcm", 64, 8, True, True, True),
+    ("mulaw", "ulaw", 8, 1, False, False, False),
+    ("alaw", "alaw", 8, 1, False, False, False),
+]
+PCM_CHANNELS, PCM_RATE, PCM_FRAMES = 2, 8000, 1000
+
+
+def pcm_samples(name, size, is_float, big_endian):
+    """Random integer bytes; for floats, a sweep of values from -1.25 to 1.25 with random fractions."""
+    generator = random.Random(name)
+    count = PCM_CHANNELS * PCM_FRAMES
+    if not is_float:
+        return bytes(generator.randrange(256) for _ in range(count * size))
+    values = [-1.25 + 2.5 * index / count + generator.uniform(-1e-4, 1e-4) for index in range(count)]
+    return struct.pack((">" if big_endian else "<") + ("f" if size == 4 else "d") * count, *values)
+
+
+def pcm_references():
+    pcm_folder, out = os.path.join(FIX, "pcm"), os.path.join(OUT, "pcm")
+    shutil.rmtree(pcm_folder, ignore_errors=True)
+    os.makedirs(pcm_folder)
+    os.makedirs(out)
+    for name, format_id, bits, size, is_float, big_endian, signed in PCM_LAYOUTS:
+        raw = os.path.join(pcm_folder, name + ".raw")
+        open(raw, "wb").write(pcm_samples(name, size, is_float, big_endian))
+        digests = {}
+        for sample_format in ("s16", "f32"):
+            pcm = subprocess.run(["ffmpeg", "-v", "error", "-f", name, "-ar", str(PCM_RATE), "-ac", str(PCM_CHANNELS),
+                                  "-i", raw, "-f", sample_format + "le", "-acodec", "pcm_" + sample_format + "le",
+                                  "-"], check=True, capture_output=True).stdout
+            digests[sample_format + "Md5"] = hashlib.md5(pcm).hexdigest()
+        expected = dict(digests, file="pcm/" + name + ".raw", formatID=format_id, bitsPerChannel=bits,
+                        bytesPerSample=size, isFloat=is_float, isBigEndian=big_endian, isSigned=signed,
+                        channels=PCM_CHANNELS, sampleRate=PCM_RATE, frames=PCM_FRAMES)
+        with open(os.path.join(out, name + ".json"), "w") as file:
+            json.dump(expected, file, indent=1, sort_keys=True)
+            file.write("\n")
+    return len(PCM_LAYOUTS)
 
 
 def main():
@@ -110,12 +179,12 @@ def main():
     count = 0
     for path in fixtures():
         rate, channels = ffprobe_stream(path)
-        s16, f32 = decoded(path, "s16"), decoded(path, "f32")
+        s16, f32, frames = decoded(path)
         expected = {
             "file": os.path.relpath(path, FIX),
             "sampleRate": rate,
             "channels": channels,
-            "frames": len(s16) // (2 * channels) if channels else 0,
+            "frames": frames,
             "s16Md5": hashlib.md5(s16).hexdigest(),
             "f32Md5": hashlib.md5(f32).hexdigest(),
         }
@@ -127,6 +196,7 @@ def main():
             json.dump(expected, out, indent=1, sort_keys=True)
             out.write("\n")
         count += 1
+    count += pcm_references()
     print("make_decode_references: %d references in %s" % (count, OUT))
 
 
