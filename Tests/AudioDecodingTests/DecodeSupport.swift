@@ -36,3 +36,11 @@ func decode(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize:
     decoder.finish()
     return decoded
 }
+
+/// Decodes with the decoder that picks a codec per DataFormat.
+func decodeAny(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize: Int = 4096,
+               skips: [Range<Int>] = []) throws -> Decoded {
+    try decode(bytes, sampleFormat: sampleFormat, chunkSize: chunkSize, skips: skips) {
+        StreamDecoder(sampleFormat: $0, handler: $1)
+    }
+}

@@ -1,23 +1,21 @@
-import AudioDecoding
-import FixtureSupport
 import Foundation
 import Testing
 
 /// What ffmpeg decodes a fixture to, as make_decode_references.py recorded it in expected/decode/.
-struct DecodeReference: CustomTestStringConvertible, Sendable {
-    let name: String
-    let file: URL
-    let frames: Int
-    let s16Md5: String
-    let f32Md5: String
+public struct DecodeReference: CustomTestStringConvertible, Sendable {
+    public let name: String
+    public let file: URL
+    public let frames: Int
+    public let s16Md5: String
+    public let f32Md5: String
     /// The MD5 FLAC's encoder stored of the samples at their own bit depth, and that depth.
-    let streamInfo: (md5: String, bitsPerSample: Int)?
+    public let streamInfo: (md5: String, bitsPerSample: Int)?
 
-    var testDescription: String { name }
-    var bytes: [UInt8] { [UInt8](try! Data(contentsOf: file)) }
+    public var testDescription: String { name }
+    public var bytes: [UInt8] { [UInt8](try! Data(contentsOf: file)) }
 
     /// Every recorded reference.
-    static let all: [DecodeReference] = {
+    public static let all: [DecodeReference] = {
         let folder = Fixtures.expected.appendingPathComponent("decode")
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return files.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }.map { url in
@@ -29,12 +27,4 @@ struct DecodeReference: CustomTestStringConvertible, Sendable {
                                    streamInfo: streamInfo)
         }
     }()
-}
-
-/// Decodes with the decoder that picks a codec per DataFormat.
-func decodeAny(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize: Int = 4096,
-               skips: [Range<Int>] = []) throws -> Decoded {
-    try decode(bytes, sampleFormat: sampleFormat, chunkSize: chunkSize, skips: skips) {
-        StreamDecoder(sampleFormat: $0, handler: $1)
-    }
 }
