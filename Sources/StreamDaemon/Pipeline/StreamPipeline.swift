@@ -233,6 +233,8 @@ final class StreamPipeline {
             logger.warning("decode error: \(error)")
         case .unsupportedFormat(let formatID):
             logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
+            let json = EventJSON.unsupportedDataFormat(formatID)
+            hubs.send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .format:
             break
         }
