@@ -10,6 +10,18 @@ struct Decoded {
     var unsupportedFormats: [FourCharCode] = []
     /// Frames of every format decoded.
     var frames = 0
+
+    /// Keeps what a decoder reported.
+    mutating func record(_ event: DecoderEvent) {
+        switch event {
+        case .format(let format): formats.append(format)
+        case .pcm(let buffer):
+            pcm.append(contentsOf: buffer.bytes)
+            frames += buffer.frames
+        case .error(let error): errors.append(error)
+        case .unsupportedFormat(let formatID): unsupportedFormats.append(formatID)
+        }
+    }
 }
 
 /// Makes the decoder under test, handing its events to the handler.
@@ -21,16 +33,7 @@ func decode(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize:
             skips: [Range<Int>] = [], hint: AudioFileType? = nil,
             makeDecoder: DecoderMaker = { try MPEGDecoder(sampleFormat: $0, handler: $1) }) throws -> Decoded {
     var decoded = Decoded()
-    let decoder = try makeDecoder(sampleFormat) { event in
-        switch event {
-        case .format(let format): decoded.formats.append(format)
-        case .pcm(let buffer):
-            decoded.pcm.append(contentsOf: buffer.bytes)
-            decoded.frames += buffer.frames
-        case .error(let error): decoded.errors.append(error)
-        case .unsupportedFormat(let formatID): decoded.unsupportedFormats.append(formatID)
-        }
-    }
+    let decoder = try makeDecoder(sampleFormat) { decoded.record($0) }
     let stream = try AudioFileStream(fileTypeHint: hint, handler: decoder.consume)
     try feed(bytes, to: stream, chunking: .fixed(chunkSize), skips: skips)
     decoder.finish()

@@ -71,16 +71,7 @@ import Testing
     private func convert(_ layout: Layout, to sampleFormat: PCMSampleFormat, table: PacketTableInfo? = nil)
         -> Decoded {
         var decoded = Decoded()
-        let decoder = PCMDecoder(sampleFormat: sampleFormat) { event in
-            switch event {
-            case .format(let format): decoded.formats.append(format)
-            case .pcm(let buffer):
-                decoded.pcm.append(contentsOf: buffer.bytes)
-                decoded.frames += buffer.frames
-            case .error(let error): decoded.errors.append(error)
-            case .unsupportedFormat(let formatID): decoded.unsupportedFormats.append(formatID)
-            }
-        }
+        let decoder = PCMDecoder(sampleFormat: sampleFormat) { decoded.record($0) }
         decoder.consume(.property(.dataFormat, .format(layout.format)))
         if let table { decoder.consume(.property(.packetTableInfo, .packetTableInfo(table))) }
         let frameSize = Int(layout.format.bytesPerFrame)
