@@ -14,6 +14,7 @@
 # damaged and spliced streams) and records the expected values from ffprobe,
 # mpg123, soxi and mutagen. make_codec_fixtures.py then makes the AAC ADTS,
 # AC-3 and E-AC-3 fixtures and records theirs from ffprobe and ffmpeg, and
+# make_decode_references.py records ffmpeg's PCM of the non-MPEG fixtures, and
 # make_icy_fixtures.py interleaves two of the MP3s and one ADTS stream with
 # ICY metadata (icy/). See README.md in this folder.
 set -euo pipefail
