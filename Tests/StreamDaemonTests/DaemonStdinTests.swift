@@ -60,8 +60,10 @@ import Testing
     }
 
     /// Stations of other codecs decode with libavcodec: a PCM subscriber gets `ffmpeg -f s16le`'s output (the
-    /// daemon's s16 from float samples rounds as libswresample does), Opus trimmed of its pre-skip.
-    @Test(arguments: ["ogg-opus-64k-stereo.opus", "adts-lc-44k-stereo.aac"])
+    /// daemon's s16 from float samples rounds as libswresample does), Opus trimmed of its pre-skip, and each
+    /// link of a chain decoded as its own stream, at its own rate.
+    @Test(arguments: ["ogg-opus-64k-stereo.opus", "adts-lc-44k-stereo.aac", "ogg-opus-chained.opus",
+                      "ogg-vorbis-chained-rate.ogg"])
     func pcmSubscribersGetWhatFFmpegDecodes(name: String) throws {
         let reference = try #require(DecodeReference.all.first { $0.name == name })
         let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
