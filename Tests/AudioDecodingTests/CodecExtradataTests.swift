@@ -14,6 +14,8 @@ import Testing
         let extradata = CodecExtradata.extradata(for: AudioFormatID.appleLossless, magicCookie: Self.alacConfig)
         #expect(extradata == [0, 0, 0, 36] + Array("alac".utf8) + [0, 0, 0, 0] + Self.alacConfig)
         #expect(CodecExtradata.extradata(for: AudioFormatID.appleLossless, magicCookie: extradata) == extradata)
+        let behindFormatAtom = [0, 0, 0, 12] + Array("frmaalac".utf8) + extradata
+        #expect(CodecExtradata.extradata(for: AudioFormatID.appleLossless, magicCookie: behindFormatAtom) == extradata)
     }
 
     @Test func otherCookiesGoAsTheyAre() {

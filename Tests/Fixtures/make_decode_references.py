@@ -20,7 +20,12 @@ PCM containers' samples are checked without a container: pcm/NAME.raw holds samp
 bytes for integers and G.711, values around and beyond [-1, 1] for floats) and expected/decode/pcm/NAME.json
 ffmpeg's s16le and f32le of them, read as that raw format.
 
-Run from the repository root; needs ffmpeg and ffprobe. Rewrites expected/decode/ and pcm/ only.
+ALAC, until a reader of its containers lands: alac/alac-44k-stereo.caf is ffmpeg's ALAC encoding of a sine in
+CAF, and expected/decode/alac/alac-44k-stereo.json ffmpeg's decode of it with the file's magic cookie (ffmpeg
+writes it as a `frma` atom and the `alac` atom around the ALACSpecificConfig) and its packets, as CAF's packet
+table sizes them from the data chunk's start.
+
+Run from the repository root; needs ffmpeg and ffprobe. Rewrites expected/decode/, pcm/ and alac/ only.
 """
 import glob
 import hashlib
@@ -171,6 +176,56 @@ def pcm_references():
     return len(PCM_LAYOUTS)
 
 
+def caf_chunks(data):
+    chunks, position = {}, 8
+    while position + 12 <= len(data):
+        kind, size = data[position:position + 4].decode("latin-1"), struct.unpack(">q", data[position + 4:position + 12])[0]
+        if size < 0:
+            size = len(data) - position - 12
+        chunks[kind] = (position + 12, data[position + 12:position + 12 + size])
+        position += 12 + size
+    return chunks
+
+
+def caf_packet_sizes(table):
+    """The packet sizes of a CAF packet table: its count, then (after valid, priming and remainder frames) one
+    variable-length integer per packet, seven bits a byte, high bit set on all but the last."""
+    count, position, sizes = struct.unpack(">q", table[:8])[0], 24, []
+    for _ in range(count):
+        value = 0
+        while True:
+            byte = table[position]
+            position += 1
+            value = value << 7 | byte & 0x7F
+            if byte < 0x80:
+                break
+        sizes.append(value)
+    return sizes
+
+
+def alac_reference():
+    folder, out = os.path.join(FIX, "alac"), os.path.join(OUT, "alac")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    os.makedirs(out)
+    caf = os.path.join(folder, "alac-44k-stereo.caf")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.3", "-ac", "2",
+                    "-c:a", "alac", "-f", "caf", "-fflags", "+bitexact", caf], check=True)
+    chunks = caf_chunks(open(caf, "rb").read())
+    s16, f32, frames = decoded_link(caf)
+    expected = {
+        "file": "alac/alac-44k-stereo.caf", "sampleRate": 44100, "channels": 2, "frames": frames,
+        "s16Md5": hashlib.md5(s16).hexdigest(), "f32Md5": hashlib.md5(f32).hexdigest(),
+        "magicCookie": chunks["kuki"][1].hex(),
+        # The data chunk starts with a 4-byte edit count.
+        "packetsOffset": chunks["data"][0] + 4, "packetSizes": caf_packet_sizes(chunks["pakt"][1]),
+    }
+    with open(os.path.join(out, "alac-44k-stereo.json"), "w") as file:
+        json.dump(expected, file, indent=1, sort_keys=True)
+        file.write("\n")
+    return 1
+
+
 def main():
     if not os.path.isdir(FIX):
         sys.exit("make_decode_references: run me from the repository root")
@@ -196,7 +251,7 @@ def main():
             json.dump(expected, out, indent=1, sort_keys=True)
             out.write("\n")
         count += 1
-    count += pcm_references()
+    count += pcm_references() + alac_reference()
     print("make_decode_references: %d references in %s" % (count, OUT))
 
 
