@@ -8,8 +8,15 @@ import AudioFileStream
 public final class StreamDecoder: PacketDecoder {
     public let sampleFormat: PCMSampleFormat
     private let handler: (DecoderEvent) -> Void
-    /// The decoder of the current DataFormat, and which kind it is.
-    private var current: (decoder: any PacketDecoder, kind: Kind)?
+    private var state = State.awaitingFormat
+
+    /// What the packets of the current DataFormat go to.
+    private enum State {
+        case awaitingFormat
+        case decoding(any PacketDecoder, Kind)
+        /// No decoder reads this format.
+        case undecodable(FourCharCode)
+    }
 
     /// The decoders, one per family of formats.
     private enum Kind {
@@ -41,24 +48,28 @@ public final class StreamDecoder: PacketDecoder {
                 handler(.error(error as? DecodeError ?? DecodeError("\(error)")))
             }
         }
-        current?.decoder.consume(event)
+        if case .decoding(let decoder, _) = state { decoder.consume(event) }
     }
 
     public func finish() {
-        current?.decoder.finish()
+        if case .decoding(let decoder, _) = state { decoder.finish() }
     }
 
-    /// Keeps the decoder when it reads `format` too, else ends it and starts the one that does (none, when no
-    /// decoder reads it).
+    /// Keeps the decoder when it reads `format` too, else ends it and starts the one that does, or reports once
+    /// that none does.
     private func switchDecoder(to format: AudioStreamBasicDescription) throws {
         let kind = Kind(format.formatID)
-        guard kind != current?.kind else { return }
-        current?.decoder.finish()
-        current = nil
+        switch (state, kind) {
+        case (.decoding(_, let current), let kind?) where kind == current: return
+        case (.undecodable(let formatID), nil) where formatID == format.formatID: return
+        case (.decoding(let decoder, _), _): decoder.finish()
+        default: break
+        }
+        state = .undecodable(format.formatID)
         switch kind {
-        case .mpeg: current = (try MPEGDecoder(sampleFormat: sampleFormat, handler: handler), .mpeg)
-        case .codec: current = (CodecDecoder(sampleFormat: sampleFormat, handler: handler), .codec)
-        case .pcm: current = (PCMDecoder(sampleFormat: sampleFormat, handler: handler), .pcm)
+        case .mpeg: state = .decoding(try MPEGDecoder(sampleFormat: sampleFormat, handler: handler), .mpeg)
+        case .codec: state = .decoding(CodecDecoder(sampleFormat: sampleFormat, handler: handler), .codec)
+        case .pcm: state = .decoding(PCMDecoder(sampleFormat: sampleFormat, handler: handler), .pcm)
         case nil: handler(.unsupportedFormat(format.formatID))
         }
     }
