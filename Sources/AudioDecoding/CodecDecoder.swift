@@ -5,9 +5,9 @@ import CFFmpeg
 /// FFmpeg's libavcodec, as a `PacketDecoder`.
 ///
 /// Our parser is the demuxer: each packet goes to libavcodec whole, with the stream's magic cookie as the
-/// codec's extradata. A discontinuity outputs what the codec holds and opens it afresh, as if the stream began
-/// after the gap. A DataFormat or MagicCookieData (a chained Ogg link, a changed ADTS configuration)
-/// outputs what the codec holds and opens it afresh for the packets that follow. PacketTableInfo trims priming
+/// codec's extradata. A discontinuity, DataFormat or MagicCookieData (a chained Ogg link, a changed ADTS
+/// configuration) outputs what the codec holds and opens it afresh for the packets that follow, as if the stream
+/// began there; a DataFormat of another codec drops the cookie of the last. PacketTableInfo trims priming
 /// and remainder frames; libavcodec trims nothing itself, since the skip counts ffmpeg's demuxers would attach
 /// to packets are not given. Samples convert as libswresample converts them, so the output is `ffmpeg -f s16le`'s
 /// (or `f32le`'s) with the same trimming.
@@ -36,7 +36,11 @@ public final class CodecDecoder: PacketDecoder {
     public func consume(_ event: AudioFileStreamEvent) {
         switch event {
         case .property(.dataFormat, .format(let format)):
-            reconfigure { dataFormat = format }
+            reconfigure {
+                // A native FLAC stream states its cookie before its first DataFormat: only a change of codec drops it.
+                if let previous = dataFormat, previous.formatID != format.formatID { magicCookie = [] }
+                dataFormat = format
+            }
         case .property(.magicCookieData, .data(let cookie)):
             reconfigure { magicCookie = cookie }
         case .property(.packetTableInfo, .packetTableInfo(let table)):
