@@ -5,7 +5,7 @@ let package = Package(
     name: "audiostream",
     products: [
         .library(name: "AudioFileStream", targets: ["AudioFileStream"]),
-        .library(name: "MPEGDecoder", targets: ["MPEGDecoder"]),
+        .library(name: "AudioDecoding", targets: ["AudioDecoding"]),
         .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
         .executable(name: "audiostreamd", targets: ["audiostreamd"]),
@@ -24,12 +24,14 @@ let package = Package(
         .target(name: "CCRCFold"),
         .target(name: "AudioFileStream", dependencies: ["CCRCFold"]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
-        .target(name: "MPEGDecoder", dependencies: ["CMPG123", "AudioFileStream"]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
+        .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
         .target(
             name: "StreamDaemon",
             dependencies: [
                 "AudioFileStream",
-                "MPEGDecoder",
+                "AudioDecoding",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -44,7 +46,7 @@ let package = Package(
             name: "audiostream",
             dependencies: [
                 "AudioFileStream",
-                "MPEGDecoder",
+                "AudioDecoding",
                 "StreamDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -69,7 +71,7 @@ let package = Package(
         // The committed fixtures and their expected values, shared by the test targets.
         .target(name: "FixtureSupport", dependencies: ["AudioFileStream"], path: "Tests/FixtureSupport"),
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),
-        .testTarget(name: "MPEGDecoderTests", dependencies: ["MPEGDecoder", "AudioFileStream", "FixtureSupport"]),
+        .testTarget(name: "AudioDecodingTests", dependencies: ["AudioDecoding", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",

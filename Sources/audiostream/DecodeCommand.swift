@@ -1,14 +1,17 @@
 import ArgumentParser
 import AudioFileStream
-import MPEGDecoder
+import AudioDecoding
 
 extension PCMSampleFormat: ExpressibleByArgument {}
 
-/// `audiostream decode INPUT`: MPEG audio to PCM, as a WAV file or raw samples on standard output.
+/// `audiostream decode INPUT`: any stream the parser reads to PCM, as a WAV file or raw samples on standard output.
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode MPEG audio to PCM (gapless): a WAV file, or raw interleaved samples on standard output.")
+        abstract: """
+            Decode to PCM (gapless): MPEG audio, AAC, Opus, Vorbis, FLAC, ALAC, AC-3, E-AC-3 and PCM containers; \
+            a WAV file, or raw interleaved samples on standard output.
+            """)
 
     @OptionGroup var input: InputOptions
 
@@ -30,7 +33,7 @@ struct DecodeCommand: ParsableCommand {
         var wav: WAVWriter?
         var decodedFormat: PCMFormat?
         var failure: Error?
-        let decoder = try MPEGDecoder(sampleFormat: format) { event in
+        let decoder = StreamDecoder(sampleFormat: format) { event in
             switch event {
             case .format(let format):
                 decodedFormat = format
@@ -46,9 +49,12 @@ struct DecodeCommand: ParsableCommand {
                 wav?.write(buffer.bytes)
             case .error(let error):
                 Diagnostics.warn("decode error: \(error)")
+            case .unsupportedFormat(let formatID):
+                Diagnostics.warn("no decoder for '\(formatID)' packets; they are left out")
             }
         }
         try input.parse(handler: decoder.consume)
+        decoder.finish()
         if let failure {
             // Keep what was written a valid file: the audio up to the change.
             try wav?.close()

@@ -1,4 +1,4 @@
-import MPEGDecoder
+import AudioDecoding
 
 /// A RIFF/WAVE file of interleaved PCM, written as it arrives; the header's sizes are filled in on `close()`.
 final class WAVWriter {

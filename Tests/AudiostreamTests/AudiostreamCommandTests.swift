@@ -152,7 +152,7 @@ extension AudiostreamCommandTests {
     }
 }
 
-/// `audiostream decode`, against the MD5 of mpg123's own output that the fixture script recorded.
+/// `audiostream decode`, against the MD5 of mpg123's and ffmpeg's output that the fixture scripts recorded.
 @Suite struct DecodeCommandTests {
     typealias Runner = AudiostreamRunner
 
@@ -168,6 +168,18 @@ extension AudiostreamCommandTests {
         let result = try Runner.runBinary(["decode", "--raw", "--random-chunks", "5", Runner.fixture(file)])
         #expect(result.status == 0)
         #expect(try md5(Array(result.output)) == Self.facts(stem)["mpg123S16Md5"] as? String)
+    }
+
+    /// Every codec libavcodec decodes, against `ffmpeg -f s16le` (expected/decode/, see CodecDecoderTests).
+    @Test(arguments: DecodeReference.all)
+    func rawS16IsFFmpegsOutput(reference: DecodeReference) throws {
+        let result = try Runner.runBinary(["decode", "--raw", "--format", "s16", reference.file.path])
+        #expect(result.status == 0)
+        #expect(try md5(Array(result.output)) == reference.s16Md5)
+    }
+
+    @Test func everyDecodeReferenceIsThere() {
+        #expect(DecodeReference.all.count == 46)
     }
 
     @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {

@@ -14,6 +14,7 @@
 # damaged and spliced streams) and records the expected values from ffprobe,
 # mpg123, soxi and mutagen. make_codec_fixtures.py then makes the AAC ADTS,
 # AC-3 and E-AC-3 fixtures and records theirs from ffprobe and ffmpeg, and
+# make_decode_references.py records ffmpeg's PCM of the non-MPEG fixtures, and
 # make_icy_fixtures.py interleaves two of the MP3s and one ADTS stream with
 # ICY metadata (icy/). See README.md in this folder.
 set -euo pipefail
@@ -219,6 +220,11 @@ python3 "$FIX/make_pcm_fixtures.py"
 # ---- MP4 fixtures (mp4/): AAC, ALAC, AC-3, E-AC-3, Opus and FLAC in MP4, fragmented, moov-at-end, video
 # beside audio, QuickTime tags and mutagen-tagged M4As, with ffprobe's and mutagen's values.
 python3 "$FIX/make_mp4_fixtures.py"
+
+# ---- Decoding references (expected/decode/): ffmpeg's s16le and f32le PCM of
+# the ADTS, AC-3, E-AC-3, Ogg and FLAC fixtures above, and FLAC's STREAMINFO
+# MD5; rewrites expected/decode/ only.
+python3 "$FIX/make_decode_references.py"
 
 # ---- ICY fixtures (icy/): l3-cbr128-joint.mp3, demo/demo.mp3 and
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast

@@ -59,6 +59,29 @@ import Testing
         #expect(frames == fixture.facts?["mpg123Samples"] as? Int)
     }
 
+    /// Stations of other codecs decode with libavcodec: a PCM subscriber gets `ffmpeg -f s16le`'s output (the
+    /// daemon's s16 from float samples rounds as libswresample does), Opus trimmed of its pre-skip, and each
+    /// link of a chain decoded as its own stream, at its own rate.
+    @Test(arguments: ["ogg-opus-64k-stereo.opus", "adts-lc-44k-stereo.aac", "ogg-opus-chained.opus",
+                      "ogg-vorbis-chained-rate.ogg"])
+    func pcmSubscribersGetWhatFFmpegDecodes(name: String) throws {
+        let reference = try #require(DecodeReference.all.first { $0.name == name })
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        try daemon.waitForSocket("radio.sock")
+        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
+                                               name: "pcm", arguments: ["--format", "s16"])
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        daemon.feed(Data(reference.bytes))
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try md5([UInt8](result.output)) == reference.s16Md5)
+        let frames = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
+            .reduce(0) { $0 + ($1["frames"] as! Int) }
+        #expect(frames == reference.frames)
+    }
+
     /// A subscriber that asks for artwork gets the tag's front cover, byte for byte as mutagen read it.
     @Test func artworkReachesASubscriberThatAskedForIt() throws {
         let fixture = Fixtures.named("tags-id3v24.mp3")

@@ -152,6 +152,21 @@ import Testing
         #expect(try newcomer.received() == [.welcome, newFormat.received, cookie.received])
     }
 
+    /// A codec no decoder reads concerns PCM subscribers alone: packet subscribers still get its packets.
+    @Test func anUndecodableFormatIsToldToPCMSubscribersOnly() throws {
+        let hub = Hub(limits: Self.roomy)
+        let packetsOnly = Member(hub, [.packets, .properties, .metadata])
+        let pcmOnly = Member(hub, [.pcm])
+        let unsupported = TestEvent(kind: .pcm, json: EventJSON.unsupportedDataFormat("ima4"))
+        let packet = TestPacket.run(1)[0]
+        unsupported.publish(to: hub)
+        hub.publishPacket(packet.message)
+        hub.flush()
+
+        #expect(try pcmOnly.received() == [.welcome, unsupported.received])
+        #expect(try packetsOnly.received() == [.welcome, .packet(packet)])
+    }
+
     @Test func sourceEventsReachTheSubscribersOfMetadataOrPropertiesAndNewcomersGetTheLast() throws {
         let hub = Hub(limits: Self.roomy)
         let packetsOnly = Member(hub, [.packets])
@@ -598,6 +613,8 @@ private struct TestEvent {
         case everyone
         /// What a network source is going through.
         case source
+        /// About the PCM, for its subscribers.
+        case pcm
     }
 
     let kind: Kind
@@ -638,6 +655,7 @@ private struct TestEvent {
         case .metadata: hub.publishMetadata(buffer, from: "id3v2")
         case .everyone: hub.publishEvent(buffer)
         case .source: hub.publishSource(buffer)
+        case .pcm: hub.publishPCMEvent(buffer)
         }
     }
 }

@@ -111,6 +111,7 @@ final class Hub {
             case .source(let buffer): publishSource(buffer)
             case .packet(let packet): publishPacket(packet)
             case .pcm(let buffers): publishPCM(buffers)
+            case .pcmEvent(let buffer): publishPCMEvent(buffer)
             case .end(let buffer): end(buffer)
             case .mountInfo(let info): noteMountInfo(info)
             case .icyMetadata(let block): publishICYMetadata(block)
@@ -215,6 +216,11 @@ final class Hub {
             guard let message = messages[subscriber.hello.pcmEncoding] else { continue }
             deliver(message, to: subscriber, now: now)
         }
+    }
+
+    /// An event about the PCM, for its subscribers only: packet subscribers are not concerned.
+    func publishPCMEvent(_ message: ByteBuffer) {
+        publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.pcm.bit)
     }
 
     /// Hands what was published to the sockets; called once per chunk of input so writes are batched.

@@ -13,6 +13,8 @@ enum HubMessage: Sendable {
     case packet(QueuedMessage)
     /// One PCM buffer in each encoding subscribers want.
     case pcm([WirePCMEncoding: QueuedMessage])
+    /// An event for the subscribers of PCM only: why their PCM stops (`unsupportedDataFormat`).
+    case pcmEvent(ByteBuffer)
     /// The end event: the stream is over.
     case end(ByteBuffer)
     /// What HTTP listeners' response heads say from now on; nil when they cannot be served the stream's format.

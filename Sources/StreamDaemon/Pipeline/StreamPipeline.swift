@@ -1,6 +1,6 @@
 import AudioFileStream
 import Logging
-import MPEGDecoder
+import AudioDecoding
 import NIOCore
 
 /// One stream's processing: bytes in, parsed once, decoded only while a subscriber wants PCM, into the hubs.
@@ -12,7 +12,7 @@ final class StreamPipeline {
     let statistics: StreamStatistics
     private let logger: Logger
     private var parser: AudioFileStream?
-    private var decoder: MPEGDecoder?
+    private var decoder: StreamDecoder?
     /// Frames of audio in the packets so far: the next packet's timestamp.
     private var timestamp: Int64 = 0
     /// Timestamp of the next PCM frame, counted from where the decoder started.
@@ -90,6 +90,7 @@ final class StreamPipeline {
         } catch {
             logger.error("cannot parse the end of the stream: \(error)")
         }
+        decoder?.finish()
         releaseSourceMetadata(upTo: .max)
         hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
         hubs.flush()
@@ -194,17 +195,22 @@ final class StreamPipeline {
             decoder = nil
             return
         }
-        if decoder == nil {
-            do {
-                decoder = try MPEGDecoder(sampleFormat: .float32) { [unowned self] in decoded($0) }
-                pcmTimestamp = timestamp
-            } catch {
-                logger.error("cannot start the decoder: \(error)")
-                return
-            }
-        }
+        let decoder = self.decoder ?? startDecoder()
         if case .packets(let batch) = event { decodingOffset = batch.streamOffset }
-        decoder?.consume(event)
+        decoder.consume(event)
+    }
+
+    /// A decoder for a stream already under way: it learns the codec's format and configuration from what the
+    /// parser announced. Its PacketTableInfo is not replayed, since positions in the stream's segment are not
+    /// known from the middle.
+    private func startDecoder() -> StreamDecoder {
+        let decoder = StreamDecoder(sampleFormat: .float32) { [unowned self] in decoded($0) }
+        for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData] {
+            if let value = try? parser?.property(id) { decoder.consume(.property(id, value)) }
+        }
+        self.decoder = decoder
+        pcmTimestamp = timestamp
+        return decoder
     }
 
     private func decoded(_ event: DecoderEvent) {
@@ -225,6 +231,10 @@ final class StreamPipeline {
         case .error(let error):
             statistics.noteDecodeError()
             logger.warning("decode error: \(error)")
+        case .unsupportedFormat(let formatID):
+            logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
+            let json = EventJSON.unsupportedDataFormat(formatID)
+            hubs.send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .format:
             break
         }

@@ -9,25 +9,23 @@ import AudioFileStream
 /// decoding goes on with the next packets. Frames whose CRC fails (Layers I and III) are reported and left out;
 /// other damage libmpg123 conceals on its own. The output is the same as the `mpg123` program's for the same
 /// input and encoding.
-public final class MPEGDecoder {
+public final class MPEGDecoder: PacketDecoder {
     /// Receives the decoder's events in stream order.
     public typealias EventHandler = (DecoderEvent) -> Void
 
     public let sampleFormat: PCMSampleFormat
     private let handle: MPG123Handle
-    private let handler: EventHandler
+    private var output: PCMOutput
     private var isOpen = false
     /// The free-format frame size the open decoder was told, or nil.
     private var openFreeFormatSize: Int?
-    private var format: PCMFormat?
     /// The codec of the last packets left out, reported once.
     private var refusedFormat: FourCharCode?
-    private var trimmer = GaplessTrimmer()
 
     /// - Throws: `DecodeError` when libmpg123 cannot create a decoder.
     public init(sampleFormat: PCMSampleFormat = .int16, handler: @escaping EventHandler) throws {
         self.sampleFormat = sampleFormat
-        self.handler = handler
+        output = PCMOutput(handler: handler)
         handle = try MPG123Handle(sampleFormat: sampleFormat)
     }
 
@@ -41,19 +39,22 @@ public final class MPEGDecoder {
             // Another codec (AAC, AC-3): said once per change, not once per packet.
             guard refusedFormat != batch.format.formatID else { return }
             refusedFormat = batch.format.formatID
-            handler(.error(DecodeError("no MPEG audio decoder for '\(batch.format.formatID)' packets; they are left out")))
+            output.report(.error(DecodeError("no MPEG audio decoder for '\(batch.format.formatID)' packets; they are left out")))
         case .property(.packetTableInfo, .packetTableInfo(let table)):
-            trimmer.startSegment(table)
+            output.trimmer.startSegment(table)
         case .discontinuity:
             isOpen = false
-            trimmer.stopTrimming()
+            output.trimmer.stopTrimming()
         case .property, .metadata, .warning:
             break
         }
     }
 
-    /// The formats libmpg123 decodes.
-    private static func decodes(_ formatID: FourCharCode) -> Bool {
+    /// Fed whole frames, libmpg123 holds nothing back at the end.
+    public func finish() {}
+
+    /// Whether libmpg123 decodes packets of `formatID` (MPEG-1/2/2.5 Layers I–III).
+    public static func decodes(_ formatID: FourCharCode) -> Bool {
         formatID == AudioFormatID.mpegLayer1 || formatID == AudioFormatID.mpegLayer2
             || formatID == AudioFormatID.mpegLayer3
     }
@@ -74,7 +75,7 @@ public final class MPEGDecoder {
             }
             guard header?.crcMatches(frame: frame) == false else { continue }
             decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart..<start]))
-            handler(.error(DecodeError(
+            output.report(.error(DecodeError(
                 "CRC mismatch in the packet at offset \(batch.streamOffset + Int64(start)); skipped")))
             runStart = start + frame.count
         }
@@ -93,13 +94,9 @@ public final class MPEGDecoder {
         while true {
             switch handle.decodeFrame() {
             case .pcm(let bytes):
-                output(bytes)
+                output.emit(bytes)
             case .newFormat(let sampleRate, let channels):
-                let newFormat = PCMFormat(sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat)
-                if newFormat != format {
-                    format = newFormat
-                    handler(.format(newFormat))
-                }
+                output.announce(PCMFormat(sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat))
             case .needMore:
                 return
             case .failed(let error):
@@ -109,17 +106,9 @@ public final class MPEGDecoder {
         }
     }
 
-    private func output(_ bytes: UnsafeRawBufferPointer) {
-        guard let format, !bytes.isEmpty else { return }
-        let kept = trimmer.take(bytes.count / format.bytesPerFrame)
-        guard !kept.isEmpty else { return }
-        let range = kept.lowerBound * format.bytesPerFrame..<kept.upperBound * format.bytesPerFrame
-        handler(.pcm(PCMBuffer(bytes: UnsafeRawBufferPointer(rebasing: bytes[range]), format: format)))
-    }
-
     /// Reports a failure and starts afresh with the next packets, dropping what the decoder held.
     private func report(_ error: Error) {
-        handler(.error(error as? DecodeError ?? DecodeError("\(error)")))
+        output.report(.error(error as? DecodeError ?? DecodeError("\(error)")))
         isOpen = false
     }
 

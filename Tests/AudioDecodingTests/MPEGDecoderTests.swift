@@ -1,6 +1,6 @@
 import AudioFileStream
 import FixtureSupport
-import MPEGDecoder
+import AudioDecoding
 import Testing
 
 /// Decoding against the `mpg123` program itself: the fixture script recorded the MD5 of `mpg123 -q -s -e s16`

@@ -1,6 +1,6 @@
 import AudioFileStream
 import FixtureSupport
-import MPEGDecoder
+import AudioDecoding
 import Testing
 
 /// Gapless lengths, discontinuities, format changes and damaged frames.

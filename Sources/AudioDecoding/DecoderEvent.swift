@@ -1,3 +1,5 @@
+import AudioFileStream
+
 /// What the decoder reports, synchronously and in stream order.
 public enum DecoderEvent {
     /// The PCM that follows has this format: sent before the first PCM and whenever the format changes.
@@ -6,6 +8,9 @@ public enum DecoderEvent {
     case pcm(PCMBuffer)
     /// A packet could not be decoded; decoding goes on with the next ones.
     case error(DecodeError)
+    /// The packets of this format (a DataFormat's format ID) cannot be decoded here: they are left out until
+    /// a DataFormat that can be. Said once per such DataFormat.
+    case unsupportedFormat(FourCharCode)
 }
 
 /// Interleaved PCM frames in the decoder's memory, valid only during the callback.
@@ -17,7 +22,7 @@ public struct PCMBuffer {
     public var frames: Int { bytes.count / format.bytesPerFrame }
 }
 
-/// A decoding failure, with libmpg123's explanation.
+/// A decoding failure, with the decoding library's explanation.
 public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
 
