@@ -3,16 +3,17 @@ import AudioFileStream
 import FixtureSupport
 import Testing
 
-/// libavcodec's codecs against ffmpeg itself: the fixture script recorded the MD5 of `ffmpeg -f s16le` and
-/// `-f f32le` for every ADTS, AC-3, E-AC-3, Ogg (Opus, Vorbis, FLAC) and FLAC fixture. ffmpeg trims as we do:
-/// Opus pre-skip and Ogg end trimming from granule positions, nothing for ADTS and AC-3, which state no gapless
-/// information. The fixtures left out, and why, are listed in make_decode_references.py (damaged streams that
+/// Every decoder against ffmpeg itself: the fixture script recorded the MD5 of `ffmpeg -f s16le` and
+/// `-f f32le` for every ADTS, AC-3, E-AC-3, Ogg (Opus, Vorbis, FLAC), FLAC, WAVE, AIFF, CAF and MP4 fixture. ffmpeg
+/// trims as we do Opus pre-skip and Ogg end trimming from granule positions, nothing for ADTS and AC-3, which
+/// state no gapless information; where it applies a container's gapless information only in part (an MP4 edit's
+/// end, a CAF packet table), the reference is its PCM cut to what the container states. The fixtures left out, and why, are listed in make_decode_references.py (damaged streams that
 /// ffmpeg resyncs by rules of its own, splices and rate changes it does not follow).
 @Suite struct CodecDecoderTests {
     static let references = DecodeReference.all
 
     @Test func everyReferenceIsThere() {
-        #expect(Self.references.count == 46)
+        #expect(Self.references.count == 95)
         #expect(Self.references.filter { $0.streamInfo != nil }.count == 12)
     }
 

@@ -179,7 +179,7 @@ extension AudiostreamCommandTests {
     }
 
     @Test func everyDecodeReferenceIsThere() {
-        #expect(DecodeReference.all.count == 46)
+        #expect(DecodeReference.all.count == 95)
     }
 
     @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {

@@ -16,7 +16,12 @@ Left out, each for its reason (the tests name them too):
 - a stream without a beginning-of-stream page: it holds no audio either can find;
 - splices and mid-stream rate changes of one codec stream: ffmpeg does not follow a codec or rate change.
 
-PCM containers' samples are checked without a container: pcm-raw/NAME.raw holds samples of one layout (random
+Containers that state gapless information ffmpeg does not apply whole: an MP4's edit list, whose start ffmpeg
+trims but whose end it leaves (its reference is ffmpeg's PCM cut to the edit's length, ffprobe's duration_ts), and
+a CAF packet table, which ffmpeg ignores (its reference is ffmpeg's PCM from the table's priming frames on, as
+many as its valid frames, read from the pakt chunk here).
+
+PCM containers' samples are also checked without a container: pcm-raw/NAME.raw holds samples of one layout (random
 bytes for integers and G.711, values around and beyond [-1, 1] for floats) and expected/decode/pcm/NAME.json
 ffmpeg's s16le and f32le of them, read as that raw format.
 
@@ -45,12 +50,17 @@ LEFT_OUT = {
     "adts-junk-between.aac", "adts-lc-44k-mono-multi-rdb.aac", "adts-splice-adts-mp3.aac",
     "adts-splice-mp3-adts.aac", "ogg-opus-bad-crc.opus", "ogg-opus-junk-between.opus", "flac-junk-between.flac",
     "flac-lying-streaminfo.flac", "flac-rate-change.flac", "ogg-opus-no-bos.opus",
+    # ffprobe refuses a streamed AIFF; a moov after the mdat or a pakt after the audio cannot be read as a stream.
+    "aiff-streamed.aiff", "aac-lc-moov-at-end.m4a", "caf-alac-pakt-at-end.caf",
+    # IMA4 (ADPCM) is parsed, not yet decoded.
+    "caf-ima4-44k-stereo.caf",
 }
 
 
 def fixtures():
     patterns = ["adts-*.aac", "ac3-*.ac3", "eac3-*.eac3", "ogg/*.opus", "ogg/*.ogg", "ogg/*.oga", "flac-*.flac",
-                "flac-conformance/*.flac"]
+                "flac-conformance/*.flac", "pcm/*.wav", "pcm/*.aiff", "pcm/*.aifc", "caf/*.caf", "mp4/*.m4a",
+                "mp4/*.mp4", "mp4/*.mov"]
     for pattern in patterns:
         for path in sorted(glob.glob(os.path.join(FIX, pattern))):
             if os.path.basename(path) not in LEFT_OUT:
@@ -105,8 +115,30 @@ def decoded(path):
 
 def decoded_link(path):
     channels = ffprobe_stream(path)[1]
-    s16 = ffmpeg_pcm(path, "s16")
-    return s16, ffmpeg_pcm(path, "f32"), len(s16) // (2 * channels)
+    s16, f32 = ffmpeg_pcm(path, "s16"), ffmpeg_pcm(path, "f32")
+    start, count = gapless_frames(path)
+    if count is not None:
+        s16 = s16[start * 2 * channels:(start + count) * 2 * channels]
+        f32 = f32[start * 4 * channels:(start + count) * 4 * channels]
+    return s16, f32, len(s16) // (2 * channels)
+
+
+def gapless_frames(path):
+    """Where the encoded audio lies in ffmpeg's PCM, as (first frame, frame count) when ffmpeg does not trim it
+    itself: an MP4 edit's length (ffmpeg trims its start), a CAF packet table's priming and valid frames (ffmpeg
+    applies neither). (0, None) for anything else."""
+    # A fragmented file's duration_ts counts its fragments, not an edit: neither decoder trims one.
+    if path.endswith((".m4a", ".mp4", ".mov")) and b"moof" not in open(path, "rb").read():
+        output = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                                 "stream=duration_ts", "-of", "csv=p=0", path], check=True,
+                                capture_output=True, text=True).stdout.strip().split(",")[0]
+        return (0, int(output)) if output.isdigit() else (0, None)
+    if path.endswith(".caf"):
+        table = caf_chunks(open(path, "rb").read()).get("pakt")
+        if table:
+            valid, priming = struct.unpack(">qi", table[1][8:20])
+            return priming, valid
+    return 0, None
 
 
 def streaminfo_md5(path):
