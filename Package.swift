@@ -24,8 +24,8 @@ let package = Package(
         .target(name: "CCRCFold"),
         .target(name: "AudioFileStream", dependencies: ["CCRCFold"]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
-        .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
+        // libavcodec's headers, its functions loaded on first use (Sources/CFFmpeg/ffmpeg_loader.c).
+        .target(name: "CFFmpeg"),
         .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
         .target(
             name: "StreamDaemon",
