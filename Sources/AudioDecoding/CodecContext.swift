@@ -24,6 +24,8 @@ final class CodecContext {
         context.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
         context.pointee.sample_rate = Int32(format.sampleRate)
         av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelsPerFrame))
+        // Constant-size packets (IMA4) say their size, which block-based decoders read.
+        context.pointee.block_align = Int32(format.bytesPerPacket)
         if !extradata.isEmpty {
             // libavcodec reads extradata with its optimised bit readers, which need zeroed padding past the end.
             guard let copy = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {

@@ -71,18 +71,30 @@ public final class CodecDecoder: PacketDecoder {
     }
 
     private func decode(_ batch: PacketBatch) {
-        guard let codec = openCodec(for: batch.format), let descriptions = batch.descriptions else { return }
-        for description in descriptions {
-            let start = Int(description.startOffset)
-            let packet = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
-            do {
-                try codec.send(packet)
-            } catch {
-                output.report(.error(DecodeError(
-                    "\(error) in the packet at offset \(batch.streamOffset + Int64(start)); skipped")))
+        guard let codec = openCodec(for: batch.format) else { return }
+        if let descriptions = batch.descriptions {
+            for description in descriptions {
+                decode(Int(description.startOffset)..<Int(description.startOffset) + Int(description.dataByteSize),
+                       of: batch, with: codec)
             }
-            receiveFrames(from: codec)
+        } else if batch.format.bytesPerPacket > 0 {
+            // Constant-size packets (IMA4) come without descriptions: each is the format's bytesPerPacket.
+            let size = Int(batch.format.bytesPerPacket)
+            for start in stride(from: 0, to: batch.bytes.count - size + 1, by: size) {
+                decode(start..<start + size, of: batch, with: codec)
+            }
         }
+    }
+
+    /// Decodes the packet at `range` of the batch; one the codec rejects is reported and skipped.
+    private func decode(_ range: Range<Int>, of batch: PacketBatch, with codec: CodecContext) {
+        do {
+            try codec.send(UnsafeRawBufferPointer(rebasing: batch.bytes[range]))
+        } catch {
+            output.report(.error(DecodeError(
+                "\(error) in the packet at offset \(batch.streamOffset + Int64(range.lowerBound)); skipped")))
+        }
+        receiveFrames(from: codec)
     }
 
     /// The open codec for packets of `format`, opening it if needed; nil, reported once, when it cannot be.
@@ -163,6 +175,7 @@ public final class CodecDecoder: PacketDecoder {
         case AudioFormatID.appleLossless: AV_CODEC_ID_ALAC
         case AudioFormatID.ac3: AV_CODEC_ID_AC3
         case AudioFormatID.enhancedAC3: AV_CODEC_ID_EAC3
+        case AudioFormatID.appleIMA4: AV_CODEC_ID_ADPCM_IMA_QT
         default: nil
         }
     }

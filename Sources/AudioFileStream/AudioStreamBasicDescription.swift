@@ -51,6 +51,8 @@ public enum AudioFormatID {
     public static let flac: FourCharCode = "flac"
     /// kAudioFormatAppleLossless: ALAC packets (in MP4 or CAF).
     public static let appleLossless: FourCharCode = "alac"
+    /// kAudioFormatAppleIMA4: Apple's IMA ADPCM, constant packets of 64 frames, 34 bytes a channel (CAF, AIFC).
+    public static let appleIMA4: FourCharCode = "ima4"
     /// kAudioFormatLinearPCM: integer or float samples; the ASBD's flags say which (WAVE, AIFF, CAF).
     public static let linearPCM: FourCharCode = "lpcm"
     /// kAudioFormatULaw and kAudioFormatALaw: G.711 companded samples (AIFC, WAVE, CAF).

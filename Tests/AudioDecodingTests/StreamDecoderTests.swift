@@ -7,12 +7,13 @@ import Testing
     @Test func aFormatNoDecoderReadsIsReportedOncePerChange() {
         var decoded = Decoded()
         let decoder = StreamDecoder(sampleFormat: .int16) { decoded.record($0) }
-        let adpcm = AudioStreamBasicDescription(sampleRate: 8000, formatID: "ima4", framesPerPacket: 64,
-                                                channelsPerFrame: 1)
+        // QDesign Music 2, which QuickTime files may hold: no decoder here reads it.
+        let qdesign = AudioStreamBasicDescription(sampleRate: 8000, formatID: "QDM2", framesPerPacket: 2048,
+                                                  channelsPerFrame: 1)
         let pcm = AudioStreamBasicDescription.linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 16,
                                                         bytesPerSample: 2, isFloat: false, isBigEndian: false,
                                                         isSigned: true)
-        for format in [adpcm, adpcm, pcm, adpcm] { decoder.consume(.property(.dataFormat, .format(format))) }
-        #expect(decoded.unsupportedFormats == ["ima4", "ima4"])
+        for format in [qdesign, qdesign, pcm, qdesign] { decoder.consume(.property(.dataFormat, .format(format))) }
+        #expect(decoded.unsupportedFormats == ["QDM2", "QDM2"])
     }
 }

@@ -179,7 +179,7 @@ extension AudiostreamCommandTests {
     }
 
     @Test func everyDecodeReferenceIsThere() {
-        #expect(DecodeReference.all.count == 95)
+        #expect(DecodeReference.all.count == 96)
     }
 
     @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {

@@ -52,8 +52,6 @@ LEFT_OUT = {
     "flac-lying-streaminfo.flac", "flac-rate-change.flac", "ogg-opus-no-bos.opus",
     # ffprobe refuses a streamed AIFF; a moov after the mdat or a pakt after the audio cannot be read as a stream.
     "aiff-streamed.aiff", "aac-lc-moov-at-end.m4a", "caf-alac-pakt-at-end.caf",
-    # IMA4 (ADPCM) is parsed, not yet decoded.
-    "caf-ima4-44k-stereo.caf",
 }
 
 
