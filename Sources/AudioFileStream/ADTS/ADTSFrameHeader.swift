@@ -4,8 +4,9 @@
 /// (the layout would come in a program config element, which is not read) and a frame length shorter than the
 /// header are refused, so junk and damage are skipped instead of framed.
 public struct ADTSFrameHeader: Equatable, Sendable {
-    /// ISO/IEC 14496-3 Table 1.18, indices 0…12.
-    static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+    /// The sampling frequencies of `samplingFrequencyIndex` 0…12 (ISO/IEC 14496-3 Table 1.18); ADTS can say no
+    /// other rate.
+    public static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
     /// Bytes 1…3: everything but the frame length and fullness, for comparing formats.
     private let fixedBits: UInt32

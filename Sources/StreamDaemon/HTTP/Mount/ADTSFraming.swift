@@ -7,16 +7,12 @@ struct ADTSFraming: ListenerFraming {
     /// The header's bytes that every frame shares; the frame length is filled in per frame.
     private let fixedHeader: [UInt8]
 
-    /// The ADTS sampling frequency indices.
-    private static let sampleRates: [Double] = [
-        96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
-    ]
-
     /// Nil when ADTS cannot say the format: an object type beyond the four ADTS profiles, a rate outside its
     /// table, or channels its configurations do not name.
     init?(format: AudioStreamBasicDescription) {
         let objectType = Int(format.formatFlags)
-        guard (1...4).contains(objectType), let rateIndex = Self.sampleRates.firstIndex(of: format.sampleRate)
+        guard (1...4).contains(objectType),
+              let rateIndex = ADTSFrameHeader.sampleRates.firstIndex(of: Int(exactly: format.sampleRate) ?? 0)
         else { return nil }
         let channelConfiguration: Int
         switch format.channelsPerFrame {
