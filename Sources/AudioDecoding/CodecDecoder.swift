@@ -136,8 +136,11 @@ public final class CodecDecoder: PacketDecoder {
         let channels = Int(frame.ch_layout.nb_channels)
         let frames = Int(frame.nb_samples)
         guard channels > 0, frames > 0, let planes = frame.extended_data else { return }
-        output.announce(PCMFormat(sampleRate: Int(frame.sample_rate), channels: channels, sampleFormat: sampleFormat))
         let frameFormat = AVSampleFormat(rawValue: frame.format)
+        let packedFormat = av_get_packed_sample_fmt(frameFormat)
+        output.announce(PCMFormat(
+            sampleRate: Int(frame.sample_rate), channels: channels, sampleFormat: sampleFormat,
+            isShortInteger: packedFormat == AV_SAMPLE_FMT_S16 || packedFormat == AV_SAMPLE_FMT_U8))
         let isPlanar = av_sample_fmt_is_planar(frameFormat) != 0
         // The sample of `channel` at `index`, whether each channel has its plane or all share the first.
         func sample<Sample>(_ type: Sample.Type, _ index: Int, _ channel: Int) -> Sample {
@@ -146,7 +149,7 @@ public final class CodecDecoder: PacketDecoder {
                 * MemoryLayout<Sample>.stride, as: Sample.self)
         }
         let toOutput = { (bytes: UnsafeRawBufferPointer) in self.output.emit(bytes) }
-        switch av_get_packed_sample_fmt(frameFormat) {
+        switch packedFormat {
         case AV_SAMPLE_FMT_FLT:
             converter.convertFloats(frames: frames, channels: channels, { sample(Float.self, $0, $1) }, body: toOutput)
         case AV_SAMPLE_FMT_DBL:

@@ -18,11 +18,21 @@ public struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
     public var sampleRate: Int
     public var channels: Int
     public var sampleFormat: PCMSampleFormat
+    /// Whether the codec's own samples are integers of 16 bits or fewer, so 16-bit output loses nothing of
+    /// them; libswresample then resamples them as 16-bit integers, as ffmpeg does.
+    public var isShortInteger: Bool
 
-    public init(sampleRate: Int, channels: Int, sampleFormat: PCMSampleFormat) {
+    public init(sampleRate: Int, channels: Int, sampleFormat: PCMSampleFormat, isShortInteger: Bool = false) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.sampleFormat = sampleFormat
+        self.isShortInteger = isShortInteger
+    }
+
+    /// Whether PCM of `other` is laid out as this: the same rate, channel count and encoding, whatever the
+    /// codec's own samples were.
+    public func isLaidOut(as other: PCMFormat) -> Bool {
+        sampleRate == other.sampleRate && channels == other.channels && sampleFormat == other.sampleFormat
     }
 
     /// Bytes in one frame: one sample of every channel.

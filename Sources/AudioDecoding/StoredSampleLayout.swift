@@ -17,6 +17,16 @@ struct StoredSampleLayout {
     let isBigEndian: Bool
     let isSigned: Bool
 
+    /// Whether the samples are integers of 16 bits or fewer, as G.711's expand to (ffmpeg's decoders of these
+    /// give 8- and 16-bit integers, wider ones 32-bit).
+    var isShortInteger: Bool {
+        switch encoding {
+        case .integer: bytesPerSample <= 2
+        case .companded: true
+        case .float32, .float64: false
+        }
+    }
+
     /// Nil for formats other than linear PCM and G.711, and for sample sizes they do not have.
     init?(_ format: AudioStreamBasicDescription) {
         channels = Int(format.channelsPerFrame)

@@ -24,6 +24,8 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "The sample format: s16 or f32.")
     var format: PCMSampleFormat = .int16
 
+    @OptionGroup var shape: PCMShapeOptions
+
     func validate() throws {
         guard (output != nil) != raw else { throw ValidationError("give either -o FILE or --raw") }
     }
@@ -31,22 +33,30 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         let rawOutput = raw ? BufferedOutput() : nil
         var wav: WAVWriter?
-        var decodedFormat: PCMFormat?
+        var decoded = false
         var failure: Error?
-        let decoder = StreamDecoder(sampleFormat: format) { event in
-            switch event {
-            case .format(let format):
-                decodedFormat = format
-                guard let output, failure == nil else { return }
-                if let wav, wav.format != format {
-                    failure = CommandFailure("the format changes from \(wav.format) to \(format); a WAV file holds one, use --raw")
-                } else if wav == nil {
-                    do { wav = try WAVWriter(path: output, format: format) } catch { failure = error }
+        let write = { (buffer: PCMBuffer) in
+            guard failure == nil else { return }
+            if let output, wav.map({ $0.format.isLaidOut(as: buffer.format) }) != true {
+                if let wav {
+                    failure = CommandFailure(
+                        "the format changes from \(wav.format) to \(buffer.format); a WAV file holds one, use --raw")
+                    return
                 }
+                do { wav = try WAVWriter(path: output, format: buffer.format) } catch { failure = error; return }
+            }
+            rawOutput?.write(buffer.bytes)
+            wav?.write(buffer.bytes)
+        }
+        let target = PCMTarget(sampleFormat: format, sampleRate: shape.rate, channels: shape.channels)
+        let resampler = target.converts ? PCMResampler(target: target) : nil
+        let decoder = StreamDecoder(sampleFormat: resampler == nil ? format : .float32) { event in
+            switch event {
+            case .format:
+                decoded = true
             case .pcm(let buffer):
-                guard failure == nil else { return }
-                rawOutput?.write(buffer.bytes)
-                wav?.write(buffer.bytes)
+                guard let resampler else { return write(buffer) }
+                do { try resampler.convert(buffer, body: write) } catch { failure = failure ?? error }
             case .error(let error):
                 Diagnostics.warn("decode error: \(error)")
             case .unsupportedFormat(let formatID):
@@ -55,12 +65,13 @@ struct DecodeCommand: ParsableCommand {
         }
         try input.parse(handler: decoder.consume)
         decoder.finish()
+        resampler?.finish(body: write)
         if let failure {
             // Keep what was written a valid file: the audio up to the change.
             try wav?.close()
             throw failure
         }
-        guard decodedFormat != nil else { throw CommandFailure("\(input.input): no audio decoded") }
+        guard decoded else { throw CommandFailure("\(input.input): no audio decoded") }
         try rawOutput?.flush()
         try wav?.close()
     }

@@ -19,6 +19,8 @@ struct SubscribeCommand: ParsableCommand {
     @Option(help: "PCM sample format: s16 or f32 (little-endian, interleaved).")
     var format = "s16"
 
+    @OptionGroup var shape: PCMShapeOptions
+
     @Option(help: "Seconds of recent packets to receive at once on connecting.")
     var burst = 0.0
 
@@ -51,7 +53,8 @@ struct SubscribeCommand: ParsableCommand {
     func run() throws {
         let hello = Hello(
             kinds: Set(kinds.split(separator: ",").compactMap { Hello.Kind(rawValue: String($0)) }),
-            pcmEncoding: WirePCMEncoding(name: format)!, burstSeconds: burst, artwork: artworkPath != nil)
+            pcm: PCMRequest(encoding: WirePCMEncoding(name: format)!, sampleRate: shape.rate, channels: shape.channels),
+            burstSeconds: burst, artwork: artworkPath != nil)
         let client: WireClient
         do {
             client = try WireClient(path: socket)

@@ -40,10 +40,33 @@ func decode(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize:
     return decoded
 }
 
-/// Decodes with the decoder that picks a codec per DataFormat.
+/// Decodes with the decoder that picks a codec per DataFormat; `onPCM` sees each buffer as it comes.
 func decodeAny(_ bytes: [UInt8], sampleFormat: PCMSampleFormat = .int16, chunkSize: Int = 4096,
-               skips: [Range<Int>] = []) throws -> Decoded {
-    try decode(bytes, sampleFormat: sampleFormat, chunkSize: chunkSize, skips: skips) {
-        StreamDecoder(sampleFormat: $0, handler: $1)
+               skips: [Range<Int>] = [], onPCM: @escaping (PCMBuffer) -> Void = { _ in }) throws -> Decoded {
+    try decode(bytes, sampleFormat: sampleFormat, chunkSize: chunkSize, skips: skips) { sampleFormat, handler in
+        StreamDecoder(sampleFormat: sampleFormat) { event in
+            if case .pcm(let buffer) = event { onPCM(buffer) }
+            handler(event)
+        }
     }
+}
+
+/// Decodes to floats and converts the PCM to `target` with a resampler; `formats` lists the output's formats, each
+/// where it first appears.
+func decodeResampled(_ bytes: [UInt8], to target: PCMTarget) throws -> Decoded {
+    var resampled = Decoded()
+    let resampler = PCMResampler(target: target)
+    let write = { (buffer: PCMBuffer) in
+        if resampled.formats.last?.isLaidOut(as: buffer.format) != true { resampled.formats.append(buffer.format) }
+        resampled.record(.pcm(buffer))
+    }
+    var failure: Error?
+    let decoded = try decodeAny(bytes, sampleFormat: .float32, chunkSize: 1000, onPCM: { buffer in
+        do { try resampler.convert(buffer, body: write) } catch { failure = failure ?? error }
+    })
+    resampler.finish(body: write)
+    if let failure { throw failure }
+    resampled.errors = decoded.errors
+    resampled.unsupportedFormats = decoded.unsupportedFormats
+    return resampled
 }

@@ -178,6 +178,36 @@ extension AudiostreamCommandTests {
         #expect(try md5(Array(result.output)) == reference.s16Md5)
     }
 
+    /// `--rate` and `--channels` against ffmpeg's libswresample (the references' `resampled`, see PCMResamplerTests).
+    @Test(arguments: ["ogg-vorbis-chained-rate.ogg", "flac-44k-stereo.flac", "aac-lc-faststart.m4a"])
+    func rawResampledIsLibswresamplesOutput(name: String) throws {
+        let reference = try #require(DecodeReference.all.first { $0.name == name })
+        let expected = reference.resampled
+        let result = try Runner.runBinary([
+            "decode", "--raw", "--format", "s16", "--rate", "\(expected.sampleRate)", "--channels",
+            "\(expected.channels)", reference.file.path,
+        ])
+        #expect(result.status == 0)
+        #expect(try md5(Array(result.output)) == expected.s16Md5)
+    }
+
+    /// A fixed rate makes a stream whose rate changes one format, which a WAV file can hold.
+    @Test func aFixedRateLetsARateChangeGoIntoOneWAVFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fixed-\(getpid()).wav")
+        defer { try? FileManager.default.removeItem(at: path) }
+        let file = Runner.fixture("splice-noxing-48k-32k.mp3")
+        #expect(try Runner.run(["decode", "--rate", "44100", "-o", path.path, file]).status == 0)
+        let wav = [UInt8](try Data(contentsOf: path))
+        #expect((0..<4).reduce(0) { $0 | Int(wav[24 + $1]) << (8 * $1) } == 44100)
+    }
+
+    @Test(arguments: [["--rate", "7999"], ["--rate", "192001"], ["--channels", "0"], ["--channels", "3"]])
+    func aRateOrChannelCountOutOfRangeIsRefused(arguments: [String]) throws {
+        let result = try Runner.run(["decode", "--raw"] + arguments + [Runner.fixture("l3-vbr-v2.mp3")])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains(arguments[0]))
+    }
+
     @Test func everyDecodeReferenceIsThere() {
         #expect(DecodeReference.all.count == 96)
     }

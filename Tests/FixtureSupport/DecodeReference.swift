@@ -10,6 +10,17 @@ public struct DecodeReference: CustomTestStringConvertible, Sendable {
     public let f32Md5: String
     /// The MD5 FLAC's encoder stored of the samples at their own bit depth, and that depth.
     public let streamInfo: (md5: String, bitsPerSample: Int)?
+    /// libswresample's conversion of the reference PCM to another rate and channel count.
+    public let resampled: Resampled
+
+    /// PCM resampled by ffmpeg: its rate, channels, frames and the MD5s of its s16 and f32 samples.
+    public struct Resampled: Sendable {
+        public let sampleRate: Int
+        public let channels: Int
+        public let frames: Int
+        public let s16Md5: String
+        public let f32Md5: String
+    }
 
     public var testDescription: String { name }
     public var bytes: [UInt8] { [UInt8](try! Data(contentsOf: file)) }
@@ -22,9 +33,14 @@ public struct DecodeReference: CustomTestStringConvertible, Sendable {
             let facts = try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
             let file = Fixtures.directory.appendingPathComponent(facts["file"] as! String)
             let streamInfo = (facts["streamInfoMd5"] as? String).map { ($0, facts["bitsPerSample"] as! Int) }
-            return DecodeReference(name: file.lastPathComponent, file: file, frames: facts["frames"] as! Int,
-                                   s16Md5: facts["s16Md5"] as! String, f32Md5: facts["f32Md5"] as! String,
-                                   streamInfo: streamInfo)
+            let resampled = facts["resampled"] as! [String: Any]
+            return DecodeReference(
+                name: file.lastPathComponent, file: file, frames: facts["frames"] as! Int,
+                s16Md5: facts["s16Md5"] as! String, f32Md5: facts["f32Md5"] as! String, streamInfo: streamInfo,
+                resampled: Resampled(
+                    sampleRate: resampled["sampleRate"] as! Int, channels: resampled["channels"] as! Int,
+                    frames: resampled["frames"] as! Int, s16Md5: resampled["s16Md5"] as! String,
+                    f32Md5: resampled["f32Md5"] as! String))
         }
     }()
 }

@@ -30,6 +30,15 @@ CAF, and expected/decode/alac/alac-44k-stereo.json ffmpeg's decode of it with th
 writes it as a `frma` atom and the `alac` atom around the ALACSpecificConfig) and its packets, as CAF's packet
 table sizes them from the data chunk's start.
 
+Resampling: each reference also holds `resampled`, ffmpeg's libswresample (its defaults, as `-ar RATE -ac CHANNELS`
+uses it) converting the PCM above to another rate and channel count (48 kHz, or 44.1 kHz for a 48 kHz stream; mono,
+or stereo for a mono one), in s16 and f32. Its input is ffmpeg's decode as 16-bit integers when the codec's own
+samples are integers of 16 bits or fewer (ffmpeg then resamples them as integers), else as floats, given as raw
+samples of the default channel layout for their count. That is `ffmpeg -i F -ar RATE -ac CHANNELS` itself where
+ffmpeg trims as the reference above, except for 64-bit float sources (which ffmpeg resamples in double precision)
+and channel layouts other than the count's default (which ffmpeg remixes by their own positions). A chain's links
+of one format are resampled as one stream, a change of format starts a new one.
+
 Run from the repository root; needs ffmpeg and ffprobe. Rewrites expected/decode/, pcm-raw/ and alac/ only.
 """
 import glob
@@ -93,32 +102,74 @@ def ogg_links(data):
 
 
 def decoded(path):
-    """ffmpeg's s16 and f32 PCM of the file and its frame count, link by link for an Ogg chain."""
+    """ffmpeg's PCM of the file, link by link for an Ogg chain: a list of Segment."""
     data = open(path, "rb").read()
     links = ogg_links(data) if data[:4] == b"OggS" else []
     if len(links) < 2:
-        return decoded_link(path)
+        return [decoded_link(path)]
     work = tempfile.mkdtemp()
     try:
-        s16, f32, frames = b"", b"", 0
+        segments = []
         for number, (start, end) in enumerate(links):
             link = os.path.join(work, "link%d%s" % (number, os.path.splitext(path)[1]))
             open(link, "wb").write(data[start:end])
-            link_s16, link_f32, link_frames = decoded_link(link)
-            s16, f32, frames = s16 + link_s16, f32 + link_f32, frames + link_frames
-        return s16, f32, frames
+            segments.append(decoded_link(link))
+        return segments
     finally:
         shutil.rmtree(work)
 
 
+class Segment:
+    """PCM of one format: its rate, channels, whether the codec gave integers of 16 bits or fewer, and ffmpeg's
+    s16 and f32 of it."""
+
+    def __init__(self, rate, channels, short, s16, f32):
+        self.rate, self.channels, self.short, self.s16, self.f32 = rate, channels, short, s16, f32
+
+    @property
+    def frames(self):
+        return len(self.s16) // (2 * self.channels)
+
+
 def decoded_link(path):
-    channels = ffprobe_stream(path)[1]
+    rate, channels = ffprobe_stream(path)
+    sample_format = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                                    "stream=sample_fmt", "-of", "csv=p=0", path], check=True, capture_output=True,
+                                   text=True).stdout.strip()
     s16, f32 = ffmpeg_pcm(path, "s16"), ffmpeg_pcm(path, "f32")
     start, count = gapless_frames(path)
     if count is not None:
         s16 = s16[start * 2 * channels:(start + count) * 2 * channels]
         f32 = f32[start * 4 * channels:(start + count) * 4 * channels]
-    return s16, f32, len(s16) // (2 * channels)
+    return Segment(rate, channels, sample_format in ("u8", "u8p", "s16", "s16p"), s16, f32)
+
+
+def resample_target(rate, channels):
+    """The rate and channel count a fixture's PCM is resampled to: always a change of both."""
+    return (44100 if rate == 48000 else 48000), (2 if channels == 1 else 1)
+
+
+def resampled(segments, rate, channels):
+    """libswresample's conversion of the segments to `rate` and `channels`, in s16 and f32, run by ffmpeg on raw
+    samples; consecutive segments of one format are one stream to it."""
+    runs = []
+    for segment in segments:
+        key = (segment.rate, segment.channels, segment.short)
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append(segment)
+        else:
+            runs.append((key, [segment]))
+    output = {"s16": b"", "f32": b""}
+    for (source_rate, source_channels, short), run in runs:
+        raw_format = "s16" if short else "f32"
+        raw = b"".join(getattr(segment, raw_format) for segment in run)
+        for sample_format in output:
+            output[sample_format] += subprocess.run(
+                ["ffmpeg", "-v", "error", "-f", raw_format + "le", "-ar", str(source_rate), "-ac",
+                 str(source_channels), "-i", "-", "-ar", str(rate), "-ac", str(channels), "-f", sample_format + "le",
+                 "-acodec", "pcm_" + sample_format + "le", "-"], input=raw, check=True, capture_output=True).stdout
+    return {"sampleRate": rate, "channels": channels, "frames": len(output["s16"]) // (2 * channels),
+            "s16Md5": hashlib.md5(output["s16"]).hexdigest(), "f32Md5": hashlib.md5(output["f32"]).hexdigest()}
 
 
 def gapless_frames(path):
@@ -242,10 +293,10 @@ def alac_reference():
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.3", "-ac", "2",
                     "-c:a", "alac", "-f", "caf", "-fflags", "+bitexact", caf], check=True)
     chunks = caf_chunks(open(caf, "rb").read())
-    s16, f32, frames = decoded_link(caf)
+    segment = decoded_link(caf)
     expected = {
-        "file": "alac/alac-44k-stereo.caf", "sampleRate": 44100, "channels": 2, "frames": frames,
-        "s16Md5": hashlib.md5(s16).hexdigest(), "f32Md5": hashlib.md5(f32).hexdigest(),
+        "file": "alac/alac-44k-stereo.caf", "sampleRate": 44100, "channels": 2, "frames": segment.frames,
+        "s16Md5": hashlib.md5(segment.s16).hexdigest(), "f32Md5": hashlib.md5(segment.f32).hexdigest(),
         "magicCookie": chunks["kuki"][1].hex(),
         # The data chunk starts with a 4-byte edit count.
         "packetsOffset": chunks["data"][0] + 4, "packetSizes": caf_packet_sizes(chunks["pakt"][1]),
@@ -264,14 +315,15 @@ def main():
     count = 0
     for path in fixtures():
         rate, channels = ffprobe_stream(path)
-        s16, f32, frames = decoded(path)
+        segments = decoded(path)
         expected = {
             "file": os.path.relpath(path, FIX),
             "sampleRate": rate,
             "channels": channels,
-            "frames": frames,
-            "s16Md5": hashlib.md5(s16).hexdigest(),
-            "f32Md5": hashlib.md5(f32).hexdigest(),
+            "frames": sum(segment.frames for segment in segments),
+            "s16Md5": hashlib.md5(b"".join(segment.s16 for segment in segments)).hexdigest(),
+            "f32Md5": hashlib.md5(b"".join(segment.f32 for segment in segments)).hexdigest(),
+            "resampled": resampled(segments, *resample_target(rate, channels)),
         }
         flac = streaminfo_md5(path) if path.endswith((".flac", ".oga")) else None
         if flac:

@@ -82,6 +82,54 @@ import Testing
         #expect(frames == reference.frames)
     }
 
+    /// A subscriber that fixes its rate and channels gets what ffmpeg's libswresample makes of the decoded PCM (the
+    /// fixture script's `resampled` reference), one steady format through a chain's changes of rate, however many
+    /// subscribers share it: the conversion runs once for all of them.
+    @Test(arguments: ["ogg-vorbis-chained-rate.ogg", "ogg-opus-chained.opus", "adts-lc-44k-stereo.aac"])
+    func pcmSubscribersAtAFixedRateGetWhatLibswresampleGives(name: String) throws {
+        let reference = try #require(DecodeReference.all.first { $0.name == name })
+        let expected = reference.resampled
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        try daemon.waitForSocket("radio.sock")
+        let shape = ["--format", "f32", "--rate", "\(expected.sampleRate)", "--channels", "\(expected.channels)"]
+        let subscribers = try (0..<2).map { index in
+            try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
+                                  name: "pcm\(index)", arguments: shape)
+        }
+        try daemon.waitUntil("the subscribers to join") { try daemon.subscriberCount("radio") == 2 }
+        daemon.feed(Data(reference.bytes))
+        try daemon.closeInput()
+
+        for subscriber in subscribers {
+            let result = subscriber.finish()
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(try md5([UInt8](result.output)) == expected.f32Md5)
+            let pcm = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
+            #expect(pcm.reduce(0) { $0 + ($1["frames"] as! Int) } == expected.frames)
+            #expect(pcm.allSatisfy { $0["sampleRate"] as? Int == expected.sampleRate && $0["channels"] as? Int == expected.channels })
+        }
+    }
+
+    /// A stream spliced from AAC to MP3 changes decoder mid-stream; a subscriber that fixed its format keeps it.
+    @Test func aSplicedStreamKeepsAFixedFormat() throws {
+        let splice = Fixtures.codecs.first { $0.name == "adts-splice-adts-mp3.aac" }!
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        try daemon.waitForSocket("radio.sock")
+        let subscriber = try SubscriberProcess(
+            socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder, name: "pcm",
+            arguments: ["--format", "s16", "--rate", "16000", "--channels", "1"])
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        daemon.feed(Data(splice.bytes))
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        let pcm = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
+        #expect(!pcm.isEmpty)
+        #expect(pcm.allSatisfy { $0["sampleRate"] as? Int == 16000 && $0["channels"] as? Int == 1 })
+        #expect(result.output.count == pcm.reduce(0) { $0 + ($1["frames"] as! Int) } * 2)
+    }
+
     /// A subscriber that asks for artwork gets the tag's front cover, byte for byte as mutagen read it.
     @Test func artworkReachesASubscriberThatAskedForIt() throws {
         let fixture = Fixtures.named("tags-id3v24.mp3")

@@ -19,9 +19,9 @@ import Testing
         let propertiesOnly = Member(hub, [.properties])
         let metadataOnly = Member(hub, [.metadata])
         let pcmS16 = Member(hub, [.pcm])
-        let pcmF32 = Member(hub, [.pcm], pcm: .f32)
+        let pcmF32 = Member(hub, [.pcm], pcm: PCMRequest(encoding: .f32))
         let everything = Member(hub, [.packets, .properties, .metadata])
-        #expect(Set(demand.encodings) == [.s16, .f32])
+        #expect(Set(demand.requests) == [PCMRequest(encoding: .s16), PCMRequest(encoding: .f32)])
 
         let packets = TestPacket.run(5)
         let format = TestEvent.property(.dataFormat, 1)
@@ -36,7 +36,7 @@ import Testing
         title.publish(to: hub)
         for packet in packets[..<3] { hub.publishPacket(packet.message) }
         gap.publish(to: hub)
-        hub.publishPCM([.s16: pcm[0].message, .f32: pcm[1].message])
+        hub.publishPCM([PCMRequest(encoding: .s16): [pcm[0].message], PCMRequest(encoding: .f32): [pcm[1].message]])
         for packet in packets[3...] { hub.publishPacket(packet.message) }
         bitRate.publish(to: hub)
         hub.flush()
@@ -54,9 +54,9 @@ import Testing
         #expect(try everything.received() == [.welcome, format.received, title.received] + allPackets[..<3]
             + [gap.received] + allPackets[3...] + [bitRate.received])
 
-        // The stream decodes only to the encodings subscribers still want.
+        // The stream decodes only to the formats subscribers still want.
         hub.remove(pcmF32.subscriber)
-        #expect(demand.encodings == [.s16])
+        #expect(demand.requests == [PCMRequest(encoding: .s16)])
     }
 
     /// Pictures go to the subscribers that asked for artwork, whatever their kinds; a newcomer gets the current
@@ -396,12 +396,12 @@ private struct Member {
 
     /// Joins `hub` with a hello asking for `kinds`.
     init(
-        _ hub: Hub, _ kinds: Set<Hello.Kind>, burst: Double = 0, pcm: WirePCMEncoding = .s16, artwork: Bool = false,
+        _ hub: Hub, _ kinds: Set<Hello.Kind>, burst: Double = 0, pcm: PCMRequest = PCMRequest(), artwork: Bool = false,
         writable: Bool = true
     ) {
         sink = MemorySink(writable: writable)
         subscriber = hub.add(
-            sink, hello: Hello(kinds: kinds, pcmEncoding: pcm, burstSeconds: burst, artwork: artwork),
+            sink, hello: Hello(kinds: kinds, pcm: pcm, burstSeconds: burst, artwork: artwork),
             welcome: Welcome.buffer)
     }
 

@@ -68,7 +68,7 @@ final class Hub {
             id: nextSubscriberID, hello: hello, transport: transport, sink: sink, limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
         subscribers.append(subscriber)
-        if hello.kinds.contains(.pcm) { demand.add(hello.pcmEncoding) }
+        if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
         var opening = welcome.map { [$0] } ?? []
         opening += properties.filter { subscriber.wanted & Audience.of($0.id) != 0 }.map(\.message)
         if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
@@ -98,7 +98,7 @@ final class Hub {
         guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
         subscribers.remove(at: index)
         departedSentBytes += subscriber.sentBytes
-        if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcmEncoding) }
+        if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcm) }
     }
 
     /// Publishes a chunk's messages in order, then writes them out.
@@ -209,12 +209,11 @@ final class Hub {
         publish(message, to: Hello.Kind.packets.bit)
     }
 
-    /// PCM in the encoding each subscriber asked for.
-    func publishPCM(_ messages: [WirePCMEncoding: QueuedMessage]) {
+    /// PCM in the format each subscriber asked for.
+    func publishPCM(_ messages: [PCMRequest: [QueuedMessage]]) {
         let now = NIODeadline.now()
         for subscriber in subscribers where subscriber.wanted & Hello.Kind.pcm.bit != 0 {
-            guard let message = messages[subscriber.hello.pcmEncoding] else { continue }
-            deliver(message, to: subscriber, now: now)
+            for message in messages[subscriber.hello.pcm] ?? [] { deliver(message, to: subscriber, now: now) }
         }
     }
 

@@ -11,8 +11,9 @@ enum HubMessage: Sendable {
     /// A `source` event: what a network source is going through.
     case source(ByteBuffer)
     case packet(QueuedMessage)
-    /// One PCM buffer in each encoding subscribers want.
-    case pcm([WirePCMEncoding: QueuedMessage])
+    /// The PCM decoded from one buffer, in each format subscribers want (a resampler may give none yet, or two
+    /// at a change of format).
+    case pcm([PCMRequest: [QueuedMessage]])
     /// An event for the subscribers of PCM only: why their PCM stops (`unsupportedDataFormat`).
     case pcmEvent(ByteBuffer)
     /// The end event: the stream is over.

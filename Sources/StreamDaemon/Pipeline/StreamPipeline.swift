@@ -34,10 +34,13 @@ final class StreamPipeline {
     /// The bytes of the picture last sent to subscribers of artwork.
     private var lastPicture: [UInt8] = []
     private var listenerAnnouncements: ListenerAnnouncements
+    /// The decoded PCM in the formats subscribers want.
+    private var pcmDelivery: PCMDelivery
 
     init(streamName: String, hubs: HubGroup, logger: Logger, metrics: StreamMetrics) {
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
+        pcmDelivery = PCMDelivery(allocator: allocator)
         self.logger = logger
         statistics = StreamStatistics(metrics: metrics)
     }
@@ -91,6 +94,7 @@ final class StreamPipeline {
             logger.error("cannot parse the end of the stream: \(error)")
         }
         decoder?.finish()
+        sendPCM(pcmDelivery.finish(at: decodingOffset))
         releaseSourceMetadata(upTo: .max)
         hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
         hubs.flush()
@@ -192,6 +196,7 @@ final class StreamPipeline {
     /// Starts the decoder when PCM is wanted and stops it when not; gives it the event while it runs.
     private func updateDecoder(with event: AudioFileStreamEvent) {
         guard !hubs.demand.isEmpty else {
+            if decoder != nil { _ = pcmDelivery.finish(at: decodingOffset) }
             decoder = nil
             return
         }
@@ -213,24 +218,24 @@ final class StreamPipeline {
         return decoder
     }
 
+    private func decodeFailed(_ error: DecodeError) {
+        statistics.noteDecodeError()
+        logger.warning("decode error: \(error)")
+    }
+
+    private func sendPCM(_ messages: [PCMRequest: [QueuedMessage]]) {
+        if !messages.isEmpty { hubs.send(.pcm(messages)) }
+    }
+
     private func decoded(_ event: DecoderEvent) {
         switch event {
         case .pcm(let pcm):
-            var messages: [WirePCMEncoding: QueuedMessage] = [:]
-            for encoding in hubs.demand.encodings {
-                let audio = AudioSpan(
-                    offset: decodingOffset, bytes: pcm.bytes.count / 4 * encoding.bytesPerSample, frames: pcm.frames,
-                    sampleRate: pcm.format.sampleRate)
-                let buffer = WireEncoding.pcm(
-                    floats: pcm.bytes, sampleRate: pcm.format.sampleRate, channels: pcm.format.channels,
-                    timestamp: pcmTimestamp, encoding: encoding, allocator: allocator)
-                messages[encoding] = QueuedMessage(buffer: buffer, audio: audio)
-            }
-            hubs.send(.pcm(messages))
+            sendPCM(pcmDelivery.messages(
+                for: pcm, at: decodingOffset, timestamp: pcmTimestamp, requests: hubs.demand.requests,
+                report: decodeFailed))
             pcmTimestamp += Int64(pcm.frames)
         case .error(let error):
-            statistics.noteDecodeError()
-            logger.warning("decode error: \(error)")
+            decodeFailed(error)
         case .unsupportedFormat(let formatID):
             logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
             let json = EventJSON.unsupportedDataFormat(formatID)

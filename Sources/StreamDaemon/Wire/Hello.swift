@@ -12,18 +12,17 @@ public struct Hello: Equatable, Sendable {
     }
 
     public var kinds: Set<Kind>
-    /// The PCM encoding wanted, when `kinds` has `.pcm`.
-    public var pcmEncoding: WirePCMEncoding
+    /// The PCM wanted, when `kinds` has `.pcm`.
+    public var pcm: PCMRequest
     /// Seconds of recent packets wanted at once, before the live ones.
     public var burstSeconds: Double
     /// Whether the pictures of the stream's tags are wanted, as `artwork` messages: the current one on joining,
     /// then each new one.
     public var artwork: Bool
 
-    public init(kinds: Set<Kind>, pcmEncoding: WirePCMEncoding = .s16, burstSeconds: Double = 0,
-                artwork: Bool = false) {
+    public init(kinds: Set<Kind>, pcm: PCMRequest = PCMRequest(), burstSeconds: Double = 0, artwork: Bool = false) {
         self.kinds = kinds
-        self.pcmEncoding = pcmEncoding
+        self.pcm = pcm
         self.burstSeconds = burstSeconds
         self.artwork = artwork
     }
@@ -33,7 +32,7 @@ public struct Hello: Equatable, Sendable {
         .object([
             ("protocol", .number(WireProtocol.version)),
             ("kinds", .array(Kind.allCases.filter(kinds.contains).map { .string($0.rawValue) })),
-            ("pcm", .string(pcmEncoding.name)), ("burst", .double(burstSeconds)), ("artwork", .bool(artwork)),
+            ("pcm", pcm.json), ("burst", .double(burstSeconds)), ("artwork", .bool(artwork)),
         ])
     }
 
@@ -53,11 +52,7 @@ public struct Hello: Equatable, Sendable {
             guard let kind = Kind(rawValue: name) else { throw WireError.badHello("unknown kind '\(name)'") }
             return kind
         })
-        let encodingName = object["pcm"] ?? "s16"
-        guard let name = encodingName as? String, let encoding = WirePCMEncoding(name: name) else {
-            throw WireError.badHello("pcm must be \"s16\" or \"f32\", not \(encodingName)")
-        }
-        pcmEncoding = encoding
+        pcm = try PCMRequest(json: object["pcm"] ?? "s16")
         let burst = object["burst"] ?? 0
         guard let seconds = burst as? NSNumber, seconds.doubleValue >= 0, seconds.doubleValue.isFinite
         else { throw WireError.badHello("burst must be a number of seconds, 0 or more, not \(burst)") }

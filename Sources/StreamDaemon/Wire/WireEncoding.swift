@@ -1,5 +1,10 @@
 import NIOCore
 
+// Resampled PCM goes on the wire in the byte order the resampler gives: native, which must be the wire's.
+#if !_endian(little)
+#error("resampled PCM is written in native byte order, and the wire's is little-endian")
+#endif
+
 /// Builds whole messages (length, type, payload) in `ByteBuffer`s, each encoded once and shared by every
 /// subscriber it goes to.
 enum WireEncoding {
@@ -43,10 +48,8 @@ enum WireEncoding {
         encoding: WirePCMEncoding, allocator: ByteBufferAllocator
     ) -> ByteBuffer {
         let samples = floats.count / 4
-        let payloadSize = WireProtocol.pcmFieldsSize + samples * encoding.bytesPerSample
-        var buffer = allocator.buffer(capacity: WireProtocol.headerSize + payloadSize)
-        writeHeader(.pcm, payloadSize: payloadSize, to: &buffer)
-        buffer.writeMultipleIntegers(UInt64(timestamp), UInt32(sampleRate), UInt16(channels), encoding.rawValue, UInt8(0))
+        var buffer = pcmHead(sampleBytes: samples * encoding.bytesPerSample, sampleRate: sampleRate,
+                             channels: channels, timestamp: timestamp, encoding: encoding, allocator: allocator)
         switch encoding {
         case .f32:
             for index in 0..<samples {
@@ -60,6 +63,29 @@ enum WireEncoding {
                 buffer.writeInteger(Int16(max(-32768, min(32767, scaled))), endianness: .little)
             }
         }
+        return buffer
+    }
+
+    /// A PCM message of samples already in `encoding`, native byte order (little-endian, as the wire's).
+    static func pcm(
+        samples: UnsafeRawBufferPointer, sampleRate: Int, channels: Int, timestamp: Int64,
+        encoding: WirePCMEncoding, allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
+        var buffer = pcmHead(sampleBytes: samples.count, sampleRate: sampleRate, channels: channels,
+                             timestamp: timestamp, encoding: encoding, allocator: allocator)
+        buffer.writeBytes(samples)
+        return buffer
+    }
+
+    /// A PCM message's header and fields, in a buffer with room for its samples.
+    private static func pcmHead(
+        sampleBytes: Int, sampleRate: Int, channels: Int, timestamp: Int64, encoding: WirePCMEncoding,
+        allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
+        let payloadSize = WireProtocol.pcmFieldsSize + sampleBytes
+        var buffer = allocator.buffer(capacity: WireProtocol.headerSize + payloadSize)
+        writeHeader(.pcm, payloadSize: payloadSize, to: &buffer)
+        buffer.writeMultipleIntegers(UInt64(timestamp), UInt32(sampleRate), UInt16(channels), encoding.rawValue, UInt8(0))
         return buffer
     }
 
