@@ -50,7 +50,7 @@ import Testing
     }
 
     /// A discontinuity resets the codec: after a cut, the output is what a decoder starting at the cut gives.
-    @Test(arguments: ["adts-lc-44k-stereo.aac", "ac3-48k-stereo-192k.ac3", "flac-44k-stereo.flac"])
+    @Test(arguments: ["adts-lc-44k-stereo.aac", "ac3-48k-stereo-192k.ac3", "eac3-48k-5.1-256k.eac3", "flac-44k-stereo.flac"])
     func aDiscontinuityResetsTheCodec(name: String) throws {
         let bytes = Self.references.first { $0.name == name }!.bytes
         let cut = bytes.count / 3..<bytes.count / 2
