@@ -140,7 +140,7 @@ public final class CodecDecoder: PacketDecoder {
         let packedFormat = av_get_packed_sample_fmt(frameFormat)
         output.announce(PCMFormat(
             sampleRate: Int(frame.sample_rate), channels: channels, sampleFormat: sampleFormat,
-            isShortInteger: packedFormat == AV_SAMPLE_FMT_S16 || packedFormat == AV_SAMPLE_FMT_U8))
+            codecSamples: Self.codecSamples(packedFormat)))
         let isPlanar = av_sample_fmt_is_planar(frameFormat) != 0
         // The sample of `channel` at `index`, whether each channel has its plane or all share the first.
         func sample<Sample>(_ type: Sample.Type, _ index: Int, _ channel: Int) -> Sample {
@@ -164,6 +164,14 @@ public final class CodecDecoder: PacketDecoder {
                                       { (Int32(sample(UInt8.self, $0, $1)) - 128) << 24 }, body: toOutput)
         default:
             output.report(.error(DecodeError("libavcodec gave samples of an unknown format (\(frame.format))")))
+        }
+    }
+
+    private static func codecSamples(_ format: AVSampleFormat) -> CodecSamples {
+        switch format {
+        case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_U8: .shortInteger
+        case AV_SAMPLE_FMT_S32: .wideInteger
+        default: .float
         }
     }
 

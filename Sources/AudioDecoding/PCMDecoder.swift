@@ -49,7 +49,7 @@ public final class PCMDecoder: PacketDecoder {
         let channels = layout.channels
         let frames = batch.bytes.count / (layout.bytesPerSample * channels)
         output.announce(PCMFormat(sampleRate: Int(batch.format.sampleRate), channels: channels,
-                                  sampleFormat: sampleFormat, isShortInteger: layout.isShortInteger))
+                                  sampleFormat: sampleFormat, codecSamples: layout.codecSamples))
         let bytes = batch.bytes
         let emit = { (pcm: UnsafeRawBufferPointer) in self.output.emit(pcm) }
         let start = { (frame: Int, channel: Int) in (frame * channels + channel) * layout.bytesPerSample }

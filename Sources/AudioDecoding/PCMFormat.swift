@@ -13,20 +13,29 @@ public enum PCMSampleFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// The samples a codec itself gives, which decide how ffmpeg converts them further: 16-bit output from float is
+/// rounded, from wider integers truncated, and integers of 16 bits or fewer are resampled as such.
+public enum CodecSamples: Sendable {
+    /// Integers of 16 bits or fewer: 16-bit output holds them exactly.
+    case shortInteger
+    /// Integers of 17 to 32 bits.
+    case wideInteger
+    case float
+}
+
 /// The shape of the PCM the decoder produces.
 public struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
     public var sampleRate: Int
     public var channels: Int
     public var sampleFormat: PCMSampleFormat
-    /// Whether the codec's own samples are integers of 16 bits or fewer, so 16-bit output loses nothing of
-    /// them; libswresample then resamples them as 16-bit integers, as ffmpeg does.
-    public var isShortInteger: Bool
+    /// What the codec's own samples were, before they became `sampleFormat`.
+    public var codecSamples: CodecSamples
 
-    public init(sampleRate: Int, channels: Int, sampleFormat: PCMSampleFormat, isShortInteger: Bool = false) {
+    public init(sampleRate: Int, channels: Int, sampleFormat: PCMSampleFormat, codecSamples: CodecSamples = .float) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.sampleFormat = sampleFormat
-        self.isShortInteger = isShortInteger
+        self.codecSamples = codecSamples
     }
 
     /// Whether PCM of `other` is laid out as this: the same rate, channel count and encoding, whatever the

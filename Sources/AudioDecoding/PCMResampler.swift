@@ -56,7 +56,7 @@ public final class PCMResampler {
         var status = swr_alloc_set_opts2(
             &context, &outputLayout, outputSampleFormat, Int32(output.sampleRate),
             &inputLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate), 0, nil)
-        if status >= 0, format.isShortInteger, output.sampleFormat == .int16 {
+        if status >= 0, format.codecSamples == .shortInteger, output.sampleFormat == .int16 {
             status = av_opt_set_sample_fmt(UnsafeMutableRawPointer(context), "internal_sample_fmt", AV_SAMPLE_FMT_S16P, 0)
         }
         if status >= 0 { status = swr_init(context) }

@@ -17,13 +17,13 @@ struct StoredSampleLayout {
     let isBigEndian: Bool
     let isSigned: Bool
 
-    /// Whether the samples are integers of 16 bits or fewer, as G.711's expand to (ffmpeg's decoders of these
-    /// give 8- and 16-bit integers, wider ones 32-bit).
-    var isShortInteger: Bool {
+    /// The samples as ffmpeg's decoders of this layout give them: 8- and 16-bit integers (G.711 expands to
+    /// 16 bits), 32-bit ones for wider integers, or floats.
+    var codecSamples: CodecSamples {
         switch encoding {
-        case .integer: bytesPerSample <= 2
-        case .companded: true
-        case .float32, .float64: false
+        case .integer: bytesPerSample <= 2 ? .shortInteger : .wideInteger
+        case .companded: .shortInteger
+        case .float32, .float64: .float
         }
     }
 

@@ -60,8 +60,8 @@ import Testing
     }
 
     /// Stations of other codecs decode with libavcodec: a PCM subscriber gets `ffmpeg -f s16le`'s output (the
-    /// daemon's s16 from float samples rounds as libswresample does), Opus trimmed of its pre-skip, and each
-    /// link of a chain decoded as its own stream, at its own rate.
+    /// daemon's s16 from float samples rounds, from 24-bit ones truncates, as libswresample does), Opus trimmed
+    /// of its pre-skip, and each link of a chain decoded as its own stream, at its own rate.
     @Test(arguments: ["ogg-opus-64k-stereo.opus", "adts-lc-44k-stereo.aac", "ogg-opus-chained.opus",
                       "ogg-vorbis-chained-rate.ogg"])
     func pcmSubscribersGetWhatFFmpegDecodes(name: String) throws {
@@ -80,6 +80,31 @@ import Testing
         let frames = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
             .reduce(0) { $0 + ($1["frames"] as! Int) }
         #expect(frames == reference.frames)
+    }
+
+    /// 24-bit samples that use every bit (pcm-raw/s24le.raw, random bytes) in a WAVE file written here from the
+    /// format specification: a subscriber of s16 gets `ffmpeg -f s24le -i RAW -f s16le`'s output, whose 16-bit
+    /// samples keep the top bits of each rather than rounding.
+    @Test func aSubscriberOfS16GetsTheTopBitsOfWiderSamples() throws {
+        let facts = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.expected
+            .appendingPathComponent("decode/pcm/s24le.json"))) as! [String: Any]
+        let samples = try Data(contentsOf: Fixtures.directory.appendingPathComponent(facts["file"] as! String))
+        func le(_ value: Int, _ bytes: Int) -> Data { Data((0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }) }
+        let (channels, rate) = (facts["channels"] as! Int, facts["sampleRate"] as! Int)
+        let wave = Data("RIFF".utf8) + le(36 + samples.count, 4) + Data("WAVEfmt ".utf8) + le(16, 4) + le(1, 2)
+            + le(channels, 2) + le(rate, 4) + le(rate * channels * 3, 4) + le(channels * 3, 2) + le(24, 2)
+            + Data("data".utf8) + le(samples.count, 4) + samples
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        try daemon.waitForSocket("radio.sock")
+        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
+                                               name: "pcm", arguments: ["--format", "s16"])
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        daemon.feed(wave)
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try md5([UInt8](result.output)) == facts["s16Md5"] as? String)
     }
 
     /// A subscriber that fixes its rate and channels gets what ffmpeg's libswresample makes of the decoded PCM (the

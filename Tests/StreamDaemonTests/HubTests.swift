@@ -589,7 +589,7 @@ private struct TestPCM {
     var message: QueuedMessage {
         let buffer = samples.withUnsafeBytes {
             WireEncoding.pcm(floats: $0, sampleRate: fields.sampleRate, channels: fields.channels,
-                             timestamp: fields.timestamp, encoding: encoding, allocator: .init())
+                             timestamp: fields.timestamp, encoding: encoding, truncating: false, allocator: .init())
         }
         let audio = AudioSpan(offset: 0, bytes: samples.count * 4, frames: samples.count / fields.channels,
                               sampleRate: fields.sampleRate)

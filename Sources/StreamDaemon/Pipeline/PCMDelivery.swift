@@ -40,7 +40,8 @@ struct PCMDelivery {
             guard request.target.converts else {
                 let buffer = WireEncoding.pcm(
                     floats: pcm.bytes, sampleRate: pcm.format.sampleRate, channels: pcm.format.channels,
-                    timestamp: timestamp, encoding: request.encoding, allocator: allocator)
+                    timestamp: timestamp, encoding: request.encoding,
+                    truncating: pcm.format.codecSamples == .wideInteger, allocator: allocator)
                 let bytes = pcm.bytes.count / 4 * request.encoding.bytesPerSample
                 messages[request] = [message(buffer, bytes: bytes, frames: pcm.frames, rate: pcm.format.sampleRate,
                                              offset: offset)]

@@ -41,11 +41,13 @@ enum WireEncoding {
 
     /// A PCM message from float samples, converted to `encoding` on the way.
     ///
-    /// 16-bit samples are rounded to nearest, ties to even, and clipped: the decoder's own float output scaled
-    /// by 32768 is exact, so this gives the same samples as decoding to 16 bits directly.
+    /// 16-bit samples are what decoding to 16 bits directly gives, as libswresample converts: floats the codec
+    /// gave are rounded to nearest, ties to even, and clipped; integers of 16 bits or fewer scale back exactly;
+    /// wider integers (`truncating`) keep their top 16 bits, which flooring gives for every source of up to 24
+    /// bits, since a float holds those exactly.
     static func pcm(
         floats: UnsafeRawBufferPointer, sampleRate: Int, channels: Int, timestamp: Int64,
-        encoding: WirePCMEncoding, allocator: ByteBufferAllocator
+        encoding: WirePCMEncoding, truncating: Bool, allocator: ByteBufferAllocator
     ) -> ByteBuffer {
         let samples = floats.count / 4
         var buffer = pcmHead(sampleBytes: samples * encoding.bytesPerSample, sampleRate: sampleRate,
@@ -59,7 +61,7 @@ enum WireEncoding {
         case .s16:
             for index in 0..<samples {
                 let scaled = (floats.loadUnaligned(fromByteOffset: index * 4, as: Float.self) * 32768)
-                    .rounded(.toNearestOrEven)
+                    .rounded(truncating ? .down : .toNearestOrEven)
                 buffer.writeInteger(Int16(max(-32768, min(32767, scaled))), endianness: .little)
             }
         }
