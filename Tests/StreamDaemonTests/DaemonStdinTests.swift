@@ -42,44 +42,24 @@ import Testing
     @Test(arguments: ["s16", "f32"])
     func pcmSubscribersGetWhatMpg123Decodes(format: String) throws {
         let fixture = Fixtures.named("l3-vbr-v2.mp3")
-        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
-        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
-                                               name: "pcm", arguments: ["--format", format])
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
-        daemon.feed(Data(fixture.bytes))
-        try daemon.closeInput()
-
-        let result = subscriber.finish()
+        let result = try Self.subscribe(arguments: ["--format", format], feeding: Data(fixture.bytes))[0]
         #expect(result.status == 0, "\(result.errors)")
         let key = format == "s16" ? "mpg123S16Md5" : "mpg123F32Md5"
         #expect(try md5([UInt8](result.output)) == fixture.facts?[key] as? String)
-        let frames = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
-            .reduce(0) { $0 + ($1["frames"] as! Int) }
-        #expect(frames == fixture.facts?["mpg123Samples"] as? Int)
+        #expect(Self.pcmFrames(result) == fixture.facts?["mpg123Samples"] as? Int)
     }
 
     /// Stations of other codecs decode with libavcodec: a PCM subscriber gets `ffmpeg -f s16le`'s output (the
-    /// daemon's s16 from float samples rounds, from 24-bit ones truncates, as libswresample does), Opus trimmed
-    /// of its pre-skip, and each link of a chain decoded as its own stream, at its own rate.
+    /// daemon's s16 from float samples rounds as libswresample does), Opus trimmed of its pre-skip, and each link
+    /// of a chain decoded as its own stream, at its own rate.
     @Test(arguments: ["ogg-opus-64k-stereo.opus", "adts-lc-44k-stereo.aac", "ogg-opus-chained.opus",
                       "ogg-vorbis-chained-rate.ogg"])
     func pcmSubscribersGetWhatFFmpegDecodes(name: String) throws {
         let reference = try #require(DecodeReference.all.first { $0.name == name })
-        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
-        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
-                                               name: "pcm", arguments: ["--format", "s16"])
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
-        daemon.feed(Data(reference.bytes))
-        try daemon.closeInput()
-
-        let result = subscriber.finish()
+        let result = try Self.subscribe(arguments: ["--format", "s16"], feeding: Data(reference.bytes))[0]
         #expect(result.status == 0, "\(result.errors)")
         #expect(try md5([UInt8](result.output)) == reference.s16Md5)
-        let frames = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
-            .reduce(0) { $0 + ($1["frames"] as! Int) }
-        #expect(frames == reference.frames)
+        #expect(Self.pcmFrames(result) == reference.frames)
     }
 
     /// 24-bit samples that use every bit (pcm-raw/s24le.raw, random bytes) in a WAVE file written here from the
@@ -94,15 +74,7 @@ import Testing
         let wave = Data("RIFF".utf8) + le(36 + samples.count, 4) + Data("WAVEfmt ".utf8) + le(16, 4) + le(1, 2)
             + le(channels, 2) + le(rate, 4) + le(rate * channels * 3, 4) + le(channels * 3, 2) + le(24, 2)
             + Data("data".utf8) + le(samples.count, 4) + samples
-        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
-        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
-                                               name: "pcm", arguments: ["--format", "s16"])
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
-        daemon.feed(wave)
-        try daemon.closeInput()
-
-        let result = subscriber.finish()
+        let result = try Self.subscribe(arguments: ["--format", "s16"], feeding: wave)[0]
         #expect(result.status == 0, "\(result.errors)")
         #expect(try md5([UInt8](result.output)) == facts["s16Md5"] as? String)
     }
@@ -114,45 +86,27 @@ import Testing
     func pcmSubscribersAtAFixedRateGetWhatLibswresampleGives(name: String) throws {
         let reference = try #require(DecodeReference.all.first { $0.name == name })
         let expected = reference.resampled
-        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
         let shape = ["--format", "f32", "--rate", "\(expected.sampleRate)", "--channels", "\(expected.channels)"]
-        let subscribers = try (0..<2).map { index in
-            try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder,
-                                  name: "pcm\(index)", arguments: shape)
-        }
-        try daemon.waitUntil("the subscribers to join") { try daemon.subscriberCount("radio") == 2 }
-        daemon.feed(Data(reference.bytes))
-        try daemon.closeInput()
-
-        for subscriber in subscribers {
-            let result = subscriber.finish()
+        for result in try Self.subscribe(2, arguments: shape, feeding: Data(reference.bytes)) {
             #expect(result.status == 0, "\(result.errors)")
             #expect(try md5([UInt8](result.output)) == expected.f32Md5)
-            let pcm = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
-            #expect(pcm.reduce(0) { $0 + ($1["frames"] as! Int) } == expected.frames)
-            #expect(pcm.allSatisfy { $0["sampleRate"] as? Int == expected.sampleRate && $0["channels"] as? Int == expected.channels })
+            #expect(Self.pcmFrames(result) == expected.frames)
+            #expect(Self.pcmLines(result).allSatisfy {
+                $0["sampleRate"] as? Int == expected.sampleRate && $0["channels"] as? Int == expected.channels
+            })
         }
     }
 
     /// A stream spliced from AAC to MP3 changes decoder mid-stream; a subscriber that fixed its format keeps it.
     @Test func aSplicedStreamKeepsAFixedFormat() throws {
         let splice = Fixtures.codecs.first { $0.name == "adts-splice-adts-mp3.aac" }!
-        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
-        let subscriber = try SubscriberProcess(
-            socket: daemon.path("radio.sock"), kinds: "pcm", folder: daemon.folder, name: "pcm",
-            arguments: ["--format", "s16", "--rate", "16000", "--channels", "1"])
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
-        daemon.feed(Data(splice.bytes))
-        try daemon.closeInput()
-
-        let result = subscriber.finish()
+        let result = try Self.subscribe(arguments: ["--format", "s16", "--rate", "16000", "--channels", "1"],
+                                        feeding: Data(splice.bytes))[0]
         #expect(result.status == 0, "\(result.errors)")
-        let pcm = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "pcm" }
+        let pcm = Self.pcmLines(result)
         #expect(!pcm.isEmpty)
         #expect(pcm.allSatisfy { $0["sampleRate"] as? Int == 16000 && $0["channels"] as? Int == 1 })
-        #expect(result.output.count == pcm.reduce(0) { $0 + ($1["frames"] as! Int) } * 2)
+        #expect(result.output.count == Self.pcmFrames(result) * 2)
     }
 
     /// A subscriber that asks for artwork gets the tag's front cover, byte for byte as mutagen read it.
@@ -161,16 +115,10 @@ import Testing
         let frames = try #require(((fixture.recordedTags?["tags"] as? [[String: Any]])?.first?["frames"])
             as? [[String: Any]])
         let cover = try #require(frames.first { $0["id"] as? String == "APIC" && $0["type"] as? Int == 3 })
-        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
-        let picture = daemon.path("cover")
-        let subscriber = try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets,metadata",
-                                               folder: daemon.folder, name: "artwork", arguments: ["--artwork", picture])
-        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
-        daemon.feed(Data(fixture.bytes))
-        try daemon.closeInput()
-
-        let result = subscriber.finish()
+        let picture = FileManager.default.temporaryDirectory.appendingPathComponent("cover-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: picture) }
+        let result = try Self.subscribe(kinds: "packets,metadata", arguments: ["--artwork", picture],
+                                        feeding: Data(fixture.bytes))[0]
         #expect(result.status == 0, "\(result.errors)")
         let artwork = result.lines.compactMap(Self.object).filter { $0["event"] as? String == "artwork" }
         #expect(artwork.count == 1)
@@ -233,6 +181,30 @@ import Testing
         try daemon.waitForSocket("music.sock")
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
+    }
+
+    /// What a subscriber got: its exit status, JSON lines, payload and standard error.
+    typealias Received = (status: Int32, lines: [String], output: Data, errors: String)
+
+    /// Starts a daemon reading standard input, joins `count` subscribers of `kinds` (each run with `arguments`),
+    /// feeds `bytes` and closes the input, and gives what each subscriber got by the stream's end.
+    static func subscribe(_ count: Int = 1, kinds: String = "pcm", arguments: [String], feeding bytes: Data) throws
+        -> [Received] {
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        let subscribers = try (0..<count).map { _ in try daemon.subscribe("radio", kinds: kinds, arguments: arguments) }
+        daemon.feed(bytes)
+        try daemon.closeInput()
+        return subscribers.map { $0.finish() }
+    }
+
+    /// The `pcm` lines a subscriber printed.
+    static func pcmLines(_ received: Received) -> [[String: Any]] {
+        received.lines.compactMap(object).filter { $0["event"] as? String == "pcm" }
+    }
+
+    /// Frames in the `pcm` lines.
+    static func pcmFrames(_ received: Received) -> Int {
+        pcmLines(received).reduce(0) { $0 + ($1["frames"] as! Int) }
     }
 
     static func object(_ line: String) -> [String: Any]? {

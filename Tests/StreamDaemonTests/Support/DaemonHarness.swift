@@ -74,12 +74,14 @@ final class DaemonHarness {
         try waitUntil("\(name) to listen", timeout: timeout) { (try? WireClient(path: path(name))) != nil }
     }
 
-    /// Starts `audiostream subscribe` on stream `name` (socket `NAME.sock`) once it listens, and waits until the
-    /// daemon counts it among the stream's subscribers.
-    func subscribe(_ name: String, kinds: String) throws -> SubscriberProcess {
+    /// Starts `audiostream subscribe` on stream `name` (socket `NAME.sock`, with `arguments`) once it listens, and
+    /// waits until the daemon counts it among the stream's subscribers.
+    func subscribe(_ name: String, kinds: String, arguments: [String] = []) throws -> SubscriberProcess {
         try waitForSocket("\(name).sock")
-        let subscriber = try SubscriberProcess(socket: path("\(name).sock"), kinds: kinds, folder: folder, name: name)
-        try waitUntil("the subscriber of \(name) to join") { try subscriberCount(name) == 1 }
+        let joined = try subscriberCount(name)
+        let subscriber = try SubscriberProcess(socket: path("\(name).sock"), kinds: kinds, folder: folder,
+                                               name: "\(name)-\(joined)", arguments: arguments)
+        try waitUntil("the subscriber of \(name) to join") { try subscriberCount(name) > joined }
         return subscriber
     }
 
