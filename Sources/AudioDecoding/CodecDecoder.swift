@@ -137,6 +137,8 @@ public final class CodecDecoder: PacketDecoder {
         let frames = Int(frame.nb_samples)
         guard channels > 0, frames > 0, let planes = frame.extended_data else { return }
         output.announce(PCMFormat(sampleRate: Int(frame.sample_rate), channels: channels, sampleFormat: sampleFormat))
+        output.trimmer.decodedFramesPerStatedFrame = Self.framesPerStatedFrame(decodedAt: Int(frame.sample_rate),
+                                                                                statedAt: dataFormat?.sampleRate)
         let frameFormat = AVSampleFormat(rawValue: frame.format)
         let isPlanar = av_sample_fmt_is_planar(frameFormat) != 0
         // The sample of `channel` at `index`, whether each channel has its plane or all share the first.
@@ -162,6 +164,15 @@ public final class CodecDecoder: PacketDecoder {
         default:
             output.report(.error(DecodeError("libavcodec gave samples of an unknown format (\(frame.format))")))
         }
+    }
+
+    /// How many frames decode from each frame the packet table counts: the ratio of the decoded rate to the
+    /// DataFormat's when it is a whole one (HE-AAC's SBR doubles its core's rate, which the DataFormat states,
+    /// as does the MP4 edit list the table comes from), else 1.
+    private static func framesPerStatedFrame(decodedAt decodedRate: Int, statedAt statedRate: Double?) -> Int64 {
+        guard let statedRate, statedRate > 0, Double(decodedRate) > statedRate,
+              Double(decodedRate).truncatingRemainder(dividingBy: statedRate) == 0 else { return 1 }
+        return Int64(Double(decodedRate) / statedRate)
     }
 
     /// libavcodec's decoder for packets of `formatID`.

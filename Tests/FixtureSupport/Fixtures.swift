@@ -62,6 +62,12 @@ public enum Fixtures {
         in: directory.appendingPathComponent("mp4"), expectedIn: expected.appendingPathComponent("mp4"),
         extensions: ["m4a", "mp4", "mov"])
 
+    /// The HE-AAC and HE-AACv2 fixtures (Tests/Fixtures/make_heaac_fixtures.py): AAC-LC in MP4 with SBR, and PS,
+    /// signalled explicitly; ffprobe's packets and facts.
+    public static let heaac: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("heaac"), expectedIn: expected.appendingPathComponent("heaac"),
+        extensions: ["m4a"])
+
     /// The IETF FLAC conformance files (Tests/Fixtures/flac-conformance, CC0) with ffprobe's packet lists.
     public static let flacConformance: [Fixture] = fixtures(
         in: directory.appendingPathComponent("flac-conformance"),

@@ -221,6 +221,10 @@ python3 "$FIX/make_pcm_fixtures.py"
 # beside audio, QuickTime tags and mutagen-tagged M4As, with ffprobe's and mutagen's values.
 python3 "$FIX/make_mp4_fixtures.py"
 
+# ---- HE-AAC and HE-AACv2 fixtures (heaac/): ffmpeg's AAC-LC in MP4 with SBR (and PS) signalled explicitly in
+# the AudioSpecificConfig, since no HE-AAC encoder is at hand; removes and remakes heaac/ and expected/heaac/ only.
+python3 "$FIX/make_heaac_fixtures.py"
+
 # ---- Decoding references (expected/decode/): ffmpeg's s16le and f32le PCM of
 # the ADTS, AC-3, E-AC-3, Ogg and FLAC fixtures above, and FLAC's STREAMINFO
 # MD5; rewrites expected/decode/ only.
