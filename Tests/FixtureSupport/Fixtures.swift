@@ -68,6 +68,11 @@ public enum Fixtures {
         in: directory.appendingPathComponent("heaac"), expectedIn: expected.appendingPathComponent("heaac"),
         extensions: ["m4a"])
 
+    /// AIFC of Apple's IMA4 ADPCM (Tests/Fixtures/make_pcm_fixtures.py), with ffprobe's packets, one a block.
+    public static let ima4: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("ima4"), expectedIn: expected.appendingPathComponent("ima4"),
+        extensions: ["aifc"])
+
     /// The IETF FLAC conformance files (Tests/Fixtures/flac-conformance, CC0) with ffprobe's packet lists.
     public static let flacConformance: [Fixture] = fixtures(
         in: directory.appendingPathComponent("flac-conformance"),

@@ -212,9 +212,9 @@ python3 "$FIX/make_flac_fixtures.py"
 # removes and remakes caf/ and expected/caf/ only.
 python3 "$FIX/make_caf_fixtures.py"
 
-# ---- WAVE, RF64, AIFF and AIFC fixtures (pcm/) and their expected files
-# (expected/pcm/), from ffmpeg, ffprobe and mutagen; removes and remakes
-# pcm/ and expected/pcm/ only.
+# ---- WAVE, RF64, AIFF and AIFC fixtures (pcm/), the IMA4 AIFC (ima4/), and their
+# expected files (expected/pcm/, expected/ima4/), from ffmpeg, ffprobe and mutagen;
+# removes and remakes those folders only.
 python3 "$FIX/make_pcm_fixtures.py"
 
 # ---- MP4 fixtures (mp4/): AAC, ALAC, AC-3, E-AC-3, Opus and FLAC in MP4, fragmented, moov-at-end, video

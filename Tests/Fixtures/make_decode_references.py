@@ -59,7 +59,7 @@ LEFT_OUT = {
 def fixtures():
     patterns = ["adts-*.aac", "ac3-*.ac3", "eac3-*.eac3", "ogg/*.opus", "ogg/*.ogg", "ogg/*.oga", "flac-*.flac",
                 "flac-conformance/*.flac", "pcm/*.wav", "pcm/*.aiff", "pcm/*.aifc", "caf/*.caf", "mp4/*.m4a",
-                "mp4/*.mp4", "mp4/*.mov", "heaac/*.m4a"]
+                "mp4/*.mp4", "mp4/*.mov", "heaac/*.m4a", "ima4/*.aifc"]
     for pattern in patterns:
         for path in sorted(glob.glob(os.path.join(FIX, pattern))):
             if os.path.basename(path) not in LEFT_OUT:
