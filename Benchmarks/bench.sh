@@ -36,7 +36,8 @@
 #   BENCH_RUNS      timed runs per command                    (default 10, after 1 warm-up run)
 #   BENCH_SUBSCRIBERS  subscriber counts of the daemon benchmark (default "1 100 1000 5000")
 #   BENCH_WINDOW    seconds measured per count, after 3 s of warm-up (default 20)
-#   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored)
+#   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored; seeds may be
+#                   links to another checkout's)
 #   BENCH_DOC       report to write                           (default docs/benchmarks.md)
 set -euo pipefail
 
@@ -177,7 +178,7 @@ use_seed() {
     local format=$1
     seed=${seed_file[$format]}
     encode "${recipe[$format]}" "$seed"
-    seed_bytes=$(stat -c %s "$seed")
+    seed_bytes=$(stat -L -c %s "$seed")
     IFS=, read -r rate seed_packets < <(count_packets "$seed")
 }
 
