@@ -58,6 +58,19 @@ import Testing
     }
 }
 
+extension HEAACDecoderTests {
+    /// ffmpeg cannot read HE-AAC in CAF ('aach'), but the CAF holds the MP4's packets, config and trimming (at
+    /// SBR's rate): it decodes to ffmpeg's PCM of the MP4.
+    @Test func theCAFDecodesAsFFmpegDecodesTheSamePacketsInMP4() throws {
+        let fixture = Fixtures.heaacCAF
+        let twin = try #require(fixture.facts?["decodesAs"] as? String)
+        let reference = try #require(DecodeReference.all.first { $0.name == twin + ".m4a" })
+        let decoded = try decodeAny(fixture.bytes)
+        #expect(decoded.errors.isEmpty && decoded.frames == reference.frames)
+        #expect(try md5(decoded.pcm) == reference.s16Md5)
+    }
+}
+
 /// Passes every event to `decoder`, telling `onTable` the PacketTableInfo it sees.
 private final class TableSpy: PacketDecoder {
     let decoder: any PacketDecoder

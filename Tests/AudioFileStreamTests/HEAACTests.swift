@@ -48,4 +48,23 @@ import Testing
         #expect(Int(table.primingFrames) == facts["skipSamples"] as! Int)
         #expect(table.validFrames + Int64(table.primingFrames) + Int64(table.remainderFrames) == parse.frames)
     }
+
+    /// HE-AAC in CAF as afconvert writes it ('aach' at SBR's rate): the packets are where the fixture script put
+    /// them, the cookie is the AudioSpecificConfig inside the kuki's ES_Descriptor (what a decoder needs), and the
+    /// packet table is the pakt's.
+    @Test func cafOfHEAACGivesTheConfigAsItsCookie() throws {
+        let fixture = Fixtures.heaacCAF
+        let facts = try #require(fixture.facts)
+        let (packets, _) = try ADTSTests.parsePackets(fixture.bytes, chunking: .random(seed: 83))
+        #expect(packets == fixture.expectedPacketsWithFrames)
+        let parse = try MP4Tests.parse(fixture.bytes, chunking: .fixed(5))
+        let format = try #require(parse.formats.first)
+        #expect(format.formatID == AudioFormatID.mpeg4AACHighEfficiency && format.framesPerPacket == 2048)
+        #expect(format.sampleRate == Double(facts["sampleRate"] as! Int))
+        #expect(parse.cookie == MP4Tests.bytes(hex: facts["audioSpecificConfig"] as! String))
+        let table = try #require(facts["packetTableInfo"] as? [String: Int])
+        #expect(parse.table == PacketTableInfo(validFrames: Int64(table["validFrames"]!),
+                                               primingFrames: Int32(table["primingFrames"]!),
+                                               remainderFrames: Int32(table["remainderFrames"]!)))
+    }
 }

@@ -68,6 +68,12 @@ public enum Fixtures {
         in: directory.appendingPathComponent("heaac"), expectedIn: expected.appendingPathComponent("heaac"),
         extensions: ["m4a"])
 
+    /// heaac-sbr-stereo.m4a's packets and config in CAF, as afconvert lays out HE-AAC ('aach'), with the layout and
+    /// packet table the fixture script wrote.
+    public static let heaacCAF: Fixture = fixtures(
+        in: directory.appendingPathComponent("heaac"), expectedIn: expected.appendingPathComponent("heaac"),
+        extensions: ["caf"])[0]
+
     /// AIFC of Apple's IMA4 ADPCM (Tests/Fixtures/make_pcm_fixtures.py), with ffprobe's packets, one a block.
     public static let ima4: [Fixture] = fixtures(
         in: directory.appendingPathComponent("ima4"), expectedIn: expected.appendingPathComponent("ima4"),

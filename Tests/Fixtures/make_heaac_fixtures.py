@@ -14,8 +14,11 @@ is ffmpeg's. Both signalling forms are made:
   audioObjectType 5, sbrPresentFlag 1 and the extension's sampling frequency index (44100);
 - heaacv2-ps-mono.m4a: hierarchical signalling, audioObjectType 29 (PS), the extension's rate, then the
   core's audioObjectType 2 and GASpecificConfig.
-No CAF is made: afconvert writes HE-AAC with a desc of 'aach', which ffmpeg 5.1's CAF demuxer does not know, so
-there would be no independent reference to test against.
+- caf-heaac-sbr-stereo.caf: the packets of heaac-sbr-stereo.m4a (at the offsets ffprobe lists) and its config in
+  CAF, laid out as afconvert writes HE-AAC: a desc of 'aach' at SBR's rate with 2048 frames a packet, kuki (an
+  ES_Descriptor around the config), pakt (the MP4 edit's priming and length, counted at SBR's rate), data.
+  ffmpeg 5.1's CAF demuxer does not know 'aach', so its truth is the MP4's: the same packets, config and trimming
+  must decode to ffmpeg's PCM of the MP4 (expected/heaac/NAME.json names that reference).
 
 The MP4s are ffmpeg's faststart files with the `esds` box of the audio track rebuilt around the new config: the
 boxes that hold it grow, and the chunk offsets (`stco`) move by as much, since the movie box precedes the media.
@@ -35,7 +38,7 @@ OUT = os.path.join(HERE, "heaac")
 EXP = os.path.join(HERE, "expected", "heaac")
 sys.path.insert(0, HERE)
 from make_codec_fixtures import FFMPEG, run, source_wav, write_json  # noqa: E402
-from make_caf_fixtures import es_descriptor  # noqa: E402
+from make_caf_fixtures import chunk, chunks, es_descriptor, varint  # noqa: E402
 from make_mp4_fixtures import BITEXACT, FASTSTART, extradata_hex, ffprobe_json, packets  # noqa: E402
 from fixture_folders import remade  # noqa: E402
 
@@ -154,10 +157,44 @@ def make_mp4(work, name, channels, asc, signalling):
         CORE_RATE, channels, " ".join(encode), asc.hex(), signalling))
 
 
+def make_caf(name, mp4_name, asc):
+    """The MP4's packets and config in afconvert's CAF layout (see the module comment)."""
+    mp4 = os.path.join(OUT, mp4_name + ".m4a")
+    data = open(mp4, "rb").read()
+    rows, skip = packets(mp4)
+    units = [data[offset:offset + size] for offset, size, _ in rows]
+    stream = ffprobe_json(mp4, "-select_streams", "a:0", "-show_entries", "stream=duration_ts,channels")["streams"][0]
+    ratio = OUTPUT_RATE // CORE_RATE
+    # The edit's priming (ffprobe's skip samples) and length (duration_ts), in core frames, at SBR's rate.
+    priming, valid = skip * ratio, int(stream["duration_ts"]) * ratio
+    remainder = len(units) * 2048 - priming - valid
+    channels = int(stream["channels"])
+    desc = struct.pack(">d4sIIIII", OUTPUT_RATE, b"aach", 5, 0, 2048, channels, 0)  # flags: object type 5 (SBR)
+    pakt = struct.pack(">qqii", len(units), valid, priming, remainder) + b"".join(varint(len(u)) for u in units)
+    body = (chunk("desc", desc) + chunk("kuki", es_descriptor(asc, BITRATE)) + chunk("pakt", pakt)
+            + chunk("data", b"\x00\x00\x00\x00" + b"".join(units)))
+    path = os.path.join(OUT, name + ".caf")
+    open(path, "wb").write(b"caff\x00\x01\x00\x00" + body)
+    layout = chunks(open(path, "rb").read())
+    data_start = next(pos for kind, pos, _ in layout if kind == "data") + 12 + 4  # after the edit count
+    offsets = [data_start + sum(len(u) for u in units[:index]) for index in range(len(units))]
+    with open(os.path.join(EXP, name + ".packets.csv"), "w") as f:
+        f.write("offset,size,frames\n")
+        f.writelines("%d,%d,%d\n" % (offset, len(unit), 2048) for offset, unit in zip(offsets, units))
+    write_json(os.path.join(EXP, name + ".json"), {
+        "madeWith": "the packets and config of %s.m4a: desc aach, kuki, pakt, data" % mp4_name,
+        "sampleRate": OUTPUT_RATE, "channels": channels, "audioSpecificConfig": asc.hex(),
+        "packetTableInfo": {"validFrames": valid, "primingFrames": priming, "remainderFrames": remainder},
+        "decodesAs": mp4_name, "chunks": [[kind, pos, size] for kind, pos, size in layout],
+    })
+    print("make_heaac_fixtures: %s (%d bytes, %d packets)" % (os.path.basename(path), os.path.getsize(path), len(units)))
+
+
 def main():
     with remade(OUT, EXP) as work:
         make_mp4(work, "heaac-sbr-stereo", 2, backward_compatible_sbr(2), "backward-compatible SBR")
         make_mp4(work, "heaacv2-ps-mono", 1, hierarchical_ps(), "hierarchical PS")
+        make_caf("caf-heaac-sbr-stereo", "heaac-sbr-stereo", backward_compatible_sbr(2))
 
 
 if __name__ == "__main__":
