@@ -12,6 +12,9 @@
 #   m4a:    `audiostream scan` of an M4A (AAC, moov first) against FFmpeg and, when its qtdemux is installed,
 #           GStreamer ("## M4A parse speed (audiostream scan)")
 #   decode: `audiostream decode --raw` against `mpg123 -s`   ("## Decode speed (audiostream decode)")
+#   codecs: `audiostream decode --raw` of AAC-LC (ADTS) and of Opus against `ffmpeg -f s16le`, the same library
+#           (libavcodec) behind another demuxer  ("## AAC decode speed (audiostream decode)", "## Opus decode
+#           speed (audiostream decode)"), with the instructions both execute (callgrind) when valgrind is installed
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
 # The parse benchmarks also count the instructions `audiostream scan` executes (valgrind's callgrind, when
@@ -19,7 +22,7 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode or daemon (default all eight)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs or daemon (default all nine)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_M4A_MB    size of the M4A input in MB, encoded whole (default 120: two hours of audio)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
@@ -27,10 +30,14 @@
 #                   ours, on inputs where it finds the same packets (default none)
 #   BENCH_BASELINE_REV  that revision                         (default: HEAD of the checkout holding the binary)
 #   BENCH_DECODE_MIN  minutes of audio in the decode input    (default 40: ~1.5 s per decode)
+#   BENCH_CODEC_MIN   minutes of audio in each codecs input   (default 20: ~2 s per AAC decode)
+#   BENCH_CODEC_COUNT_MIN  minutes of audio in the larger input whose decode instructions are counted (default 3;
+#                   0: no count)
 #   BENCH_RUNS      timed runs per command                    (default 10, after 1 warm-up run)
 #   BENCH_SUBSCRIBERS  subscriber counts of the daemon benchmark (default "1 100 1000 5000")
 #   BENCH_WINDOW    seconds measured per count, after 3 s of warm-up (default 20)
-#   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored)
+#   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored; seeds may be
+#                   links to another checkout's)
 #   BENCH_DOC       report to write                           (default docs/benchmarks.md)
 set -euo pipefail
 
@@ -44,6 +51,8 @@ m4a_mb=${BENCH_M4A_MB:-120}
 count_mb=${BENCH_COUNT_MB:-50}
 baseline=${BENCH_BASELINE:-}
 decode_minutes=${BENCH_DECODE_MIN:-40}
+codec_minutes=${BENCH_CODEC_MIN:-20}
+codec_count_minutes=${BENCH_CODEC_COUNT_MIN:-3}
 runs=${BENCH_RUNS:-10}
 subscriber_counts=${BENCH_SUBSCRIBERS:-1 100 1000 5000}
 window=${BENCH_WINDOW:-20}
@@ -52,8 +61,9 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | m4a | decode | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode or daemon, not '$only'" >&2; exit 1 ;;
+    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs or daemon, not '$only'" >&2
+       exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
 
@@ -74,6 +84,7 @@ if [[ -n $baseline ]]; then
     [[ -x $baseline ]] || { echo "bench: BENCH_BASELINE $baseline is not an executable" >&2; exit 1; }
 fi
 if wants decode; then need mpg123; fi
+if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
 if wants daemon; then
@@ -94,6 +105,8 @@ fi
 #   wave: the 16-bit stereo samples themselves; a WAVE file has one header, so it too is written whole.
 #   m4a:  FFmpeg's AAC-LC encoder at 128 kb/s into an M4A with its moov first (+faststart); one moov indexes the
 #         whole file, so an input of N minutes is encoded whole too.
+#   opus: opusenc at 64 kb/s as for ogg, but encoded whole: one stream, not a chain, so that its decode is ffmpeg's
+#         (ffmpeg decodes a chain as one stream, without trimming each link).
 mkdir -p "$data"
 wav_recipe="sox -R -n -r 44100 -c 2 -b 16 seed.wav synth 60 pinknoise sine 440 vol 0.5"
 # flac_recipe SECONDS: the command that encodes SECONDS of the signal to seed.flac.
@@ -110,12 +123,19 @@ m4a_recipe() {
     echo "sox -R -n -r 44100 -c 2 -b 16 -t raw - synth $1 pinknoise sine 440 vol 0.5 | ffmpeg -f s16le -ar 44100" \
         "-ac 2 -i - -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -movflags +faststart seed.m4a"
 }
-# whole_recipe FORMAT SECONDS: the recipe of a format whose inputs are made whole (flac, wave, m4a), else nothing.
+# opus_recipe SECONDS: the command that encodes SECONDS of the signal to seed.opus, as one stream.
+opus_recipe() {
+    echo "sox -R -n -r 44100 -c 2 -b 16 -t raw - synth $1 pinknoise sine 440 vol 0.5 | opusenc --quiet --bitrate 64" \
+        "--serial 1 --raw --raw-rate 44100 --raw-chan 2 --raw-bits 16 - seed.opus"
+}
+# whole_recipe FORMAT SECONDS: the recipe of a format whose inputs are made whole (flac, wave, m4a, opus), else
+# nothing.
 whole_recipe() {
     case $1 in
         flac) flac_recipe "$2" ;;
         wave) wave_recipe "$2" ;;
         m4a) m4a_recipe "$2" ;;
+        opus) opus_recipe "$2" ;;
     esac
 }
 declare -A recipe=(
@@ -125,10 +145,11 @@ declare -A recipe=(
     [ogg]="$wav_recipe; opusenc --quiet --bitrate 64 --serial 1 seed.wav seed.opus"
     [wave]=$(wave_recipe 60)
     [m4a]=$(m4a_recipe 60)
+    [opus]=$(opus_recipe 60)
 )
 declare -A seed_file=([mpeg]=$data/seed-60s-cbr128.mp3 [adts]=$data/seed-60s-aac128.aac
                       [flac]=$data/seed-60s-flac5.flac [ogg]=$data/seed-60s-opus64.opus [wave]=$data/seed-60s-s16.wav
-                      [m4a]=$data/seed-60s-aac128.m4a)
+                      [m4a]=$data/seed-60s-aac128.m4a [opus]=$data/seed-60s-opus64-whole.opus)
 
 # encode RECIPE FILE: runs RECIPE, as the reports quote it, in a scratch folder and moves the seed it writes to
 # FILE (once).
@@ -157,7 +178,7 @@ use_seed() {
     local format=$1
     seed=${seed_file[$format]}
     encode "${recipe[$format]}" "$seed"
-    seed_bytes=$(stat -c %s "$seed")
+    seed_bytes=$(stat -L -c %s "$seed")
     IFS=, read -r rate seed_packets < <(count_packets "$seed")
 }
 
@@ -344,6 +365,64 @@ bench_decode() {
     echo "bench: wrote the decode section of $doc"
 }
 
+# --- AAC and Opus decode speed ----------------------------------------------
+# codec_instructions COMMAND...: the instructions COMMAND executes, start-up included, its output discarded
+# (logged); valgrind 3.19 cannot read the DWARF 5 Swift writes, so ours runs as a copy without debug information.
+codec_instructions() {
+    echo "bench: counting the instructions of $*" >&2
+    run_logged valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : //p'
+}
+
+# bench_codec_decode FORMAT: `audiostream decode --raw` against `ffmpeg -f s16le` on BENCH_CODEC_MIN minutes of
+# FORMAT (adts or opus), after checking their PCM is the same; before that, when valgrind is installed, the
+# instructions both execute on FORMAT's seed and on a BENCH_CODEC_COUNT_MIN-minute input, whose difference over
+# the packets the larger one adds is the cost per packet, start-up excluded.
+bench_codec_decode() {
+    local format=$1 ours theirs copy
+    commands=$data/$format-decode-commands.txt
+    : >"$commands"
+    unset BENCH_IR_FILE
+    if (( codec_count_minutes > 0 )) && command -v valgrind >/dev/null; then
+        need objcopy
+        use_seed "$format"
+        use_input "$format" "$codec_count_minutes"
+        copy=$data/audiostream-$BENCH_REV
+        run_logged objcopy --strip-debug "$audiostream" "$copy"
+        export BENCH_IR_FILE=$data/$format-decode-instructions.tsv BENCH_IR_SEED=$seed \
+            BENCH_IR_SEED_PACKETS=$seed_packets BENCH_IR_INPUT=$input BENCH_IR_PACKETS=$packets \
+            BENCH_V_VALGRIND=$(valgrind --version)
+        # One line a command, ours first: instructions on the seed, then on the larger input.
+        {
+            printf '%s\t%s\n' "$(codec_instructions "$copy" decode --raw "$seed")" \
+                "$(codec_instructions "$copy" decode --raw "$input")"
+            printf '%s\t%s\n' "$(codec_instructions ffmpeg -v error -nostdin -i "$seed" -f s16le -y /dev/null)" \
+                "$(codec_instructions ffmpeg -v error -nostdin -i "$input" -f s16le -y /dev/null)"
+        } >"$BENCH_IR_FILE"
+    fi
+    use_input "$format" "$codec_minutes"
+
+    # Refuse to time a decoder whose output is not ffmpeg's, byte for byte.
+    ours=$(pcm_digest "$audiostream" decode --raw "$input")
+    theirs=$(pcm_digest ffmpeg -v error -nostdin -i "$input" -f s16le -)
+    [[ $ours == "$theirs" ]] ||
+        { echo "bench: audiostream decode gives (MD5 bytes) $ours, ffmpeg $theirs: not timing" >&2; exit 1; }
+
+    local cmd_as="$audiostream decode --raw $input"
+    local cmd_ff="ffmpeg -v error -nostdin -i $input -f s16le -y /dev/null"
+    local json=$data/$format-decode-speed.json
+    hyperfine --shell=none --output=null --warmup 1 --runs "$runs" --export-json "$json" \
+        -n "audiostream decode --raw" "$cmd_as" \
+        -n "ffmpeg -f s16le" "$cmd_ff"
+
+    BENCH_JSON=$json BENCH_CMD_AS=$cmd_as BENCH_CMD_FF=$cmd_ff BENCH_IR_COMMANDS=$commands \
+    BENCH_PCM_MD5=${ours% *} BENCH_PCM_BYTES=${ours#* } \
+    BENCH_V_FFMPEG=$(ffmpeg -version | head -n1 | sed "s/ Copyright.*//") \
+    BENCH_V_LIBAVCODEC=$(pkg-config --modversion libavcodec 2>/dev/null || echo unknown) \
+        python3 "$here/codec_decode_report.py"
+    echo "bench: wrote the $format decode section of $doc"
+}
+
 # --- Live fan-out -----------------------------------------------------------
 # icecast_config PORT CLIENTS PASSWORD FOLDER: an Icecast 2.4 configuration on 127.0.0.1 with room for
 # CLIENTS clients, no burst on connect (listeners start at the live edge, as audiostreamd's subscribers
@@ -476,4 +555,8 @@ if wants m4a; then
     else echo "bench: GStreamer qtdemux missing (gstreamer1.0-plugins-good): M4A against FFmpeg alone" >&2; bench_parse m4a; fi
 fi
 if wants decode; then bench_decode; fi
+if wants codecs; then
+    bench_codec_decode adts
+    bench_codec_decode opus
+fi
 if wants daemon; then bench_daemon; fi

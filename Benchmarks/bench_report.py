@@ -36,6 +36,8 @@ FORMATS = {
     "wave": Format("16-bit PCM in WAVE,\n44.1 kHz stereo", "PCM frames", 1, "seed.wav"),
     "m4a": Format("128 kb/s AAC-LC in an M4A, moov first (+faststart),\n44.1 kHz stereo", "AAC packets", 1024,
                   "seed.m4a"),
+    "opus": Format("64 kb/s Opus in Ogg (20 ms packets, one stream encoded whole),\n48 kHz stereo", "Opus packets",
+                   960, "seed.opus"),
 }
 
 env = os.environ
@@ -55,6 +57,23 @@ def cpu(result):
 def wall(result):
     """Wall seconds as "mean ± σ"."""
     return f"{result['mean']:.3f} ± {(result['stddev'] or 0):.3f}"
+
+
+def versus(ours, peer, target):
+    """Our CPU time over the peer's, our wall time over the peer's, and whether the CPU ratio meets `target`."""
+    cpu_ratio = cpu(ours) / cpu(peer)
+    return cpu_ratio, ours["mean"] / peer["mean"], "met" if cpu_ratio <= target else "**not met**"
+
+
+def percent(ratio):
+    """A ratio as a signed percentage: 1.05 → "+5.0 %"."""
+    return f"{(ratio - 1) * 100:+.1f} %".replace("-", "−")
+
+
+def decode_row(result, peer, data):
+    """A decode table's row: command, wall, CPU (user+sys, user, sys), × realtime of `data`, CPU vs `peer`."""
+    return [result["command"], wall(result), f"{cpu(result):.3f}", f"{result['user']:.3f}",
+            f"{result['system']:.3f}", f"{data.realtime(result):,.0f}×", f"{cpu(result) / cpu(peer):.3f}×"]
 
 
 class Input:

@@ -5,7 +5,8 @@ commands in BENCH_CMD_AS and BENCH_CMD_MPG123 (in that order in the JSON), the v
 BENCH_V_MPG123, BENCH_V_LIBMPG123 and BENCH_DECODER, and the checked output in BENCH_PCM_BYTES and
 BENCH_PCM_MD5. Only this section is replaced.
 """
-from bench_report import Input, commands, context, cpu, env, results, runs, table, wall, write_section
+from bench_report import (Input, commands, context, cpu, decode_row, env, percent, results, runs, table, versus,
+                          write_section)
 
 HEADER = "## Decode speed (audiostream decode)"
 TARGET = 1.05  # audiostream's CPU time at most this times mpg123's
@@ -14,18 +15,11 @@ BYTES_PER_FRAME = 2 * 2  # s16 stereo
 data = Input()
 ours, mpg123 = results()
 pcm_bytes = int(env["BENCH_PCM_BYTES"])
-cpu_ratio = cpu(ours) / cpu(mpg123)
-wall_ratio = ours["mean"] / mpg123["mean"]
-verdict = "met" if cpu_ratio <= TARGET else "**not met**"
+cpu_ratio, wall_ratio, verdict = versus(ours, mpg123, TARGET)
 
 
 def row(r):
-    return [r["command"], wall(r), f"{cpu(r):.3f}", f"{r['user']:.3f}", f"{r['system']:.3f}",
-            f"{data.realtime(r):,.0f}×", f"{cpu(r) / cpu(mpg123):.3f}×"]
-
-
-def percent(ratio):
-    return f"{(ratio - 1) * 100:+.1f} %".replace("-", "−")
+    return decode_row(r, mpg123, data)
 
 
 section = f"""{HEADER}

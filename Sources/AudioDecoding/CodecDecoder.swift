@@ -135,33 +135,28 @@ public final class CodecDecoder: PacketDecoder {
     private func emit(_ frame: AVFrame) {
         let channels = Int(frame.ch_layout.nb_channels)
         let frames = Int(frame.nb_samples)
-        guard channels > 0, frames > 0, let planes = frame.extended_data else { return }
+        guard channels > 0, frames > 0, let pointers = frame.extended_data else { return }
         let frameFormat = AVSampleFormat(rawValue: frame.format)
         let packedFormat = av_get_packed_sample_fmt(frameFormat)
         output.announce(PCMFormat(
             sampleRate: Int(frame.sample_rate), channels: channels, sampleFormat: sampleFormat,
             codecSamples: Self.codecSamples(packedFormat)))
-        let isPlanar = av_sample_fmt_is_planar(frameFormat) != 0
-        // The sample of `channel` at `index`, whether each channel has its plane or all share the first.
-        func sample<Sample>(_ type: Sample.Type, _ index: Int, _ channel: Int) -> Sample {
-            let plane = UnsafeRawPointer(planes[isPlanar ? channel : 0]!)
-            return plane.load(fromByteOffset: (isPlanar ? index : index * channels + channel)
-                * MemoryLayout<Sample>.stride, as: Sample.self)
-        }
+        output.trimmer.decodedFramesPerStatedFrame = Self.framesPerStatedFrame(decodedAt: Int(frame.sample_rate),
+                                                                                statedAt: dataFormat?.sampleRate)
+        let planes = FramePlanes(pointers: pointers, isPlanar: av_sample_fmt_is_planar(frameFormat) != 0,
+                                 frames: frames, channels: channels)
         let toOutput = { (bytes: UnsafeRawBufferPointer) in self.output.emit(bytes) }
         switch packedFormat {
         case AV_SAMPLE_FMT_FLT:
-            converter.convertFloats(frames: frames, channels: channels, { sample(Float.self, $0, $1) }, body: toOutput)
+            converter.convertFloats(planes, as: Float.self, body: toOutput)
         case AV_SAMPLE_FMT_DBL:
-            converter.convertFloats(frames: frames, channels: channels, { sample(Double.self, $0, $1) }, body: toOutput)
+            converter.convertFloats(planes, as: Double.self, body: toOutput)
         case AV_SAMPLE_FMT_S16:
-            converter.convertIntegers(frames: frames, channels: channels,
-                                      { Int32(sample(Int16.self, $0, $1)) << 16 }, body: toOutput)
+            converter.convertIntegers(planes, as: Int16.self, leftAligned: { Int32($0) << 16 }, body: toOutput)
         case AV_SAMPLE_FMT_S32:
-            converter.convertIntegers(frames: frames, channels: channels, { sample(Int32.self, $0, $1) }, body: toOutput)
+            converter.convertIntegers(planes, as: Int32.self, leftAligned: { $0 }, body: toOutput)
         case AV_SAMPLE_FMT_U8:
-            converter.convertIntegers(frames: frames, channels: channels,
-                                      { (Int32(sample(UInt8.self, $0, $1)) - 128) << 24 }, body: toOutput)
+            converter.convertIntegers(planes, as: UInt8.self, leftAligned: { (Int32($0) - 128) << 24 }, body: toOutput)
         default:
             output.report(.error(DecodeError("libavcodec gave samples of an unknown format (\(frame.format))")))
         }
@@ -173,6 +168,15 @@ public final class CodecDecoder: PacketDecoder {
         case AV_SAMPLE_FMT_S32: .wideInteger
         default: .float
         }
+    }
+
+    /// How many frames decode from each frame the packet table counts: the ratio of the decoded rate to the
+    /// DataFormat's when it is a whole one (HE-AAC's SBR doubles its core's rate, which the DataFormat states,
+    /// as does the MP4 edit list the table comes from), else 1.
+    private static func framesPerStatedFrame(decodedAt decodedRate: Int, statedAt statedRate: Double?) -> Int64 {
+        guard let statedRate, statedRate > 0, Double(decodedRate) > statedRate,
+              Double(decodedRate).truncatingRemainder(dividingBy: statedRate) == 0 else { return 1 }
+        return Int64(Double(decodedRate) / statedRate)
     }
 
     /// libavcodec's decoder for packets of `formatID`.

@@ -17,6 +17,9 @@ struct GaplessTrimmer {
     private var statedLength: Int64 = 0
     /// The segment starts with the next decoded frame; tables noted until then describe it.
     private var startsAtNextFrame = true
+    /// Decoded frames per frame the tables count: tables count the DataFormat's frames, and HE-AAC's SBR
+    /// decodes twice as many as its core AAC DataFormat states.
+    var decodedFramesPerStatedFrame: Int64 = 1
 
     /// A new segment described by `table` starts with the next decoded frame (an MPEG LAME tag).
     mutating func startSegment(_ table: PacketTableInfo) {
@@ -59,9 +62,16 @@ struct GaplessTrimmer {
         }
         let start = position
         position += Int64(count)
-        guard let kept, start < statedLength else { return 0..<count }
-        let lower = max(start, kept.lowerBound)
-        let upper = min(position, kept.upperBound)
+        let scale = decodedFramesPerStatedFrame
+        guard let kept, start < Self.scaled(statedLength, by: scale) else { return 0..<count }
+        let lower = max(start, Self.scaled(kept.lowerBound, by: scale))
+        let upper = min(position, Self.scaled(kept.upperBound, by: scale))
         return lower < upper ? Int(lower - start)..<Int(upper - start) : 0..<0
+    }
+
+    /// `frames` times `scale`, Int64.max standing for "no end" whatever the scale.
+    private static func scaled(_ frames: Int64, by scale: Int64) -> Int64 {
+        let product = frames.multipliedReportingOverflow(by: scale)
+        return product.overflow ? .max : product.partialValue
     }
 }

@@ -4,7 +4,7 @@ import FixtureSupport
 import Testing
 
 /// Every decoder against ffmpeg itself: the fixture script recorded the MD5 of `ffmpeg -f s16le` and
-/// `-f f32le` for every ADTS, AC-3, E-AC-3, Ogg (Opus, Vorbis, FLAC), FLAC, WAVE, AIFF, CAF and MP4 fixture. ffmpeg
+/// `-f f32le` for every ADTS, AC-3, E-AC-3, Ogg (Opus, Vorbis, FLAC), FLAC, WAVE, AIFF, CAF, MP4 and HE-AAC fixture. ffmpeg
 /// trims as we do Opus pre-skip and Ogg end trimming from granule positions, nothing for ADTS and AC-3, which
 /// state no gapless information; where it applies a container's gapless information only in part (an MP4 edit's
 /// end, a CAF packet table), the reference is its PCM cut to what the container states. The fixtures left out, and why, are listed in make_decode_references.py (damaged streams that
@@ -13,7 +13,7 @@ import Testing
     static let references = DecodeReference.all
 
     @Test func everyReferenceIsThere() {
-        #expect(Self.references.count == 96)
+        #expect(Self.references.count == 99)
         #expect(Self.references.filter { $0.streamInfo != nil }.count == 12)
     }
 
@@ -58,6 +58,22 @@ import Testing
         let tail = try decodeAny(Array(bytes[cut.upperBound...]))
         let cutStream = try decodeAny(bytes, skips: [cut])
         #expect(try md5(cutStream.pcm) == md5(head.pcm + tail.pcm))
+    }
+
+    /// A gap in an AIFC's IMA4 samples: the packets before it decode as in the whole file, the packets it leaves
+    /// whole after it decode too (the codec starts afresh there), and only the packets it touches are lost.
+    @Test func aGapInIMA4LosesOnlyThePacketsItTouches() throws {
+        let fixture = try #require(Fixtures.ima4.first)
+        let rows = fixture.expectedPacketsWithFrames
+        let gap = Int(rows[0][0]) + 1001..<Int(rows[0][0]) + 1500
+        let whole = try decodeAny(fixture.bytes)
+        let cut = try decodeAny(fixture.bytes, skips: [gap])
+        let before = rows.filter { $0[0] + $0[1] <= gap.lowerBound }
+        let after = rows.filter { $0[0] >= gap.upperBound }
+        let bytesBefore = whole.pcm.count / rows.count * before.count
+        #expect(cut.errors.isEmpty && before.count + after.count < rows.count - 1)
+        #expect(cut.frames == (before + after).reduce(0) { $0 + Int($1[2]) })
+        #expect(cut.pcm.prefix(bytesBefore) == whole.pcm.prefix(bytesBefore))
     }
 
     /// A stream spliced from AAC to MP3 and back changes decoder at each DataFormat: the MP3 part decodes as

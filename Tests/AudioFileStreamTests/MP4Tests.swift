@@ -65,8 +65,8 @@ import FixtureSupport
 
     /// Offsets and sizes are ffprobe's. Frames are the sample table's, ffprobe's durations; for AAC, AC-3 and
     /// E-AC-3 every packet holds the codec's frames, and the table's shorter last duration is the padding the
-    /// packet table trims.
-    @Test(arguments: streamable)
+    /// packet table trims. The HE-AAC fixtures' packets are the same AAC packets, so they are here too.
+    @Test(arguments: streamable + Fixtures.heaac)
     func packetsMatchFFprobeInAnyChunking(fixture: Fixtures.Fixture) throws {
         let expected = fixture.expectedPacketsWithFrames
         for chunking in [Chunking.whole, .fixed(1), .random(seed: 5), .fixed(4093)] {

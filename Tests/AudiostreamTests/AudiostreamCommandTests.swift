@@ -209,7 +209,7 @@ extension AudiostreamCommandTests {
     }
 
     @Test func everyDecodeReferenceIsThere() {
-        #expect(DecodeReference.all.count == 96)
+        #expect(DecodeReference.all.count == 99)
     }
 
     @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {

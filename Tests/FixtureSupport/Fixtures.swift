@@ -62,6 +62,23 @@ public enum Fixtures {
         in: directory.appendingPathComponent("mp4"), expectedIn: expected.appendingPathComponent("mp4"),
         extensions: ["m4a", "mp4", "mov"])
 
+    /// The HE-AAC and HE-AACv2 fixtures (Tests/Fixtures/make_heaac_fixtures.py): AAC-LC in MP4 with SBR, and PS,
+    /// signalled explicitly; ffprobe's packets and facts.
+    public static let heaac: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("heaac"), expectedIn: expected.appendingPathComponent("heaac"),
+        extensions: ["m4a"])
+
+    /// heaac-sbr-stereo.m4a's packets and config in CAF, as afconvert lays out HE-AAC ('aach'), with the layout and
+    /// packet table the fixture script wrote.
+    public static let heaacCAF: Fixture = fixtures(
+        in: directory.appendingPathComponent("heaac"), expectedIn: expected.appendingPathComponent("heaac"),
+        extensions: ["caf"])[0]
+
+    /// AIFC of Apple's IMA4 ADPCM (Tests/Fixtures/make_pcm_fixtures.py), with ffprobe's packets, one a block.
+    public static let ima4: [Fixture] = fixtures(
+        in: directory.appendingPathComponent("ima4"), expectedIn: expected.appendingPathComponent("ima4"),
+        extensions: ["aifc"])
+
     /// The IETF FLAC conformance files (Tests/Fixtures/flac-conformance, CC0) with ffprobe's packet lists.
     public static let flacConformance: [Fixture] = fixtures(
         in: directory.appendingPathComponent("flac-conformance"),

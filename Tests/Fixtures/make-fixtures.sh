@@ -212,14 +212,18 @@ python3 "$FIX/make_flac_fixtures.py"
 # removes and remakes caf/ and expected/caf/ only.
 python3 "$FIX/make_caf_fixtures.py"
 
-# ---- WAVE, RF64, AIFF and AIFC fixtures (pcm/) and their expected files
-# (expected/pcm/), from ffmpeg, ffprobe and mutagen; removes and remakes
-# pcm/ and expected/pcm/ only.
+# ---- WAVE, RF64, AIFF and AIFC fixtures (pcm/), the IMA4 AIFC (ima4/), and their
+# expected files (expected/pcm/, expected/ima4/), from ffmpeg, ffprobe and mutagen;
+# removes and remakes those folders only.
 python3 "$FIX/make_pcm_fixtures.py"
 
 # ---- MP4 fixtures (mp4/): AAC, ALAC, AC-3, E-AC-3, Opus and FLAC in MP4, fragmented, moov-at-end, video
 # beside audio, QuickTime tags and mutagen-tagged M4As, with ffprobe's and mutagen's values.
 python3 "$FIX/make_mp4_fixtures.py"
+
+# ---- HE-AAC and HE-AACv2 fixtures (heaac/): ffmpeg's AAC-LC in MP4 with SBR (and PS) signalled explicitly in
+# the AudioSpecificConfig, since no HE-AAC encoder is at hand; removes and remakes heaac/ and expected/heaac/ only.
+python3 "$FIX/make_heaac_fixtures.py"
 
 # ---- Decoding references (expected/decode/): ffmpeg's s16le and f32le PCM of
 # the ADTS, AC-3, E-AC-3, Ogg and FLAC fixtures above, and FLAC's STREAMINFO

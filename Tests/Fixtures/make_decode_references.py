@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records what ffmpeg decodes each AAC ADTS, AC-3, E-AC-3, Ogg and FLAC fixture to, as references for the
+"""Records what ffmpeg decodes each AAC ADTS, AC-3, E-AC-3, Ogg, FLAC, PCM container, CAF, MP4 and HE-AAC fixture to, as references for the
 decoders: Tests/Fixtures/expected/decode/NAME.json holds the MD5 and frame count of
 `ffmpeg -i F -f s16le -acodec pcm_s16le -` and of its f32le counterpart, with the rate and channels ffprobe
 gives, and for FLAC the MD5 its encoder stored in STREAMINFO (of the samples at their own bit depth).
@@ -17,7 +17,8 @@ Left out, each for its reason (the tests name them too):
 - splices and mid-stream rate changes of one codec stream: ffmpeg does not follow a codec or rate change.
 
 Containers that state gapless information ffmpeg does not apply whole: an MP4's edit list, whose start ffmpeg
-trims but whose end it leaves (its reference is ffmpeg's PCM cut to the edit's length, ffprobe's duration_ts), and
+trims but whose end it leaves (its reference is ffmpeg's PCM cut to the edit's length, ffprobe's duration_ts, at
+the output rate: twice the media's time scale for HE-AAC, whose media counts core frames), and
 a CAF packet table, which ffmpeg ignores (its reference is ffmpeg's PCM from the table's priming frames on, as
 many as its valid frames, read from the pakt chunk here).
 
@@ -67,7 +68,7 @@ LEFT_OUT = {
 def fixtures():
     patterns = ["adts-*.aac", "ac3-*.ac3", "eac3-*.eac3", "ogg/*.opus", "ogg/*.ogg", "ogg/*.oga", "flac-*.flac",
                 "flac-conformance/*.flac", "pcm/*.wav", "pcm/*.aiff", "pcm/*.aifc", "caf/*.caf", "mp4/*.m4a",
-                "mp4/*.mp4", "mp4/*.mov"]
+                "mp4/*.mp4", "mp4/*.mov", "heaac/*.m4a", "ima4/*.aifc"]
     for pattern in patterns:
         for path in sorted(glob.glob(os.path.join(FIX, pattern))):
             if os.path.basename(path) not in LEFT_OUT:
@@ -178,10 +179,14 @@ def gapless_frames(path):
     applies neither). (0, None) for anything else."""
     # A fragmented file's duration_ts counts its fragments, not an edit: neither decoder trims one.
     if path.endswith((".m4a", ".mp4", ".mov")) and b"moof" not in open(path, "rb").read():
-        output = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
-                                 "stream=duration_ts", "-of", "csv=p=0", path], check=True,
-                                capture_output=True, text=True).stdout.strip().split(",")[0]
-        return (0, int(output)) if output.isdigit() else (0, None)
+        stream = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                                            "stream=duration_ts,time_base,sample_rate", "-of", "json", path],
+                                           check=True, capture_output=True).stdout)["streams"][0]
+        if "duration_ts" not in stream:
+            return 0, None
+        # The edit counts the media's time scale; HE-AAC's is the core rate, half the rate ffmpeg outputs.
+        scale, rate = int(stream["time_base"].split("/")[1]), int(stream["sample_rate"])
+        return 0, int(stream["duration_ts"]) * rate // scale
     if path.endswith(".caf"):
         table = caf_chunks(open(path, "rb").read()).get("pakt")
         if table:

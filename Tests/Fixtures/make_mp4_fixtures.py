@@ -5,7 +5,7 @@
 
 make-fixtures.sh calls it. Needs sox, ffmpeg/ffprobe 5.1 (Debian, with libopus) and Python 3 with mutagen.
 The source signal is make-fixtures.sh's (`sox -R`) and every encode is bit-exact, so output is the same from run to
-run. HE-AAC needs an encoder Debian's FFmpeg lacks (libfdk_aac): it is left out.
+run. HE-AAC needs an encoder Debian's FFmpeg lacks (libfdk_aac): make_heaac_fixtures.py signals it instead.
 
 Writes Tests/Fixtures/mp4/NAME.{m4a,mp4,mov} and, per fixture, expected/mp4/NAME.packets.csv (`offset,size,frames`:
 ffprobe's packet position, size and duration, -1 where ffprobe gives none) and expected/mp4/NAME.json: facts from

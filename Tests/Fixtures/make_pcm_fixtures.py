@@ -11,6 +11,11 @@ Writes Tests/Fixtures/pcm/NAME.{wav,aiff,aifc} and, per fixture, expected/pcm/NA
 `offset,size,frames`: the whole sample data, as PCM frames are delivered in batches of any size),
 expected/pcm/NAME.json and, for the tagged ones, expected/pcm/NAME.tags.json.
 
+Also Tests/Fixtures/ima4/aifc-ima4-44k-stereo.aifc, AIFC of Apple's IMA4 ADPCM (`ffmpeg -c:a adpcm_ima_qt -f
+aiff`: constant 34-byte packets of 64 frames a channel), with expected/ima4/NAME.packets.csv (ffprobe's packets,
+one a block: `offset,size,frames`) and expected/ima4/NAME.json (ffprobe's stream, and the walk's COMM fields,
+whose frame count AIFC's IMA4 states in packets). It is not PCM, so it is kept apart from pcm/.
+
 The truth: the format (codec, rate, channels, layout, bits, frames) from ffprobe's stream; the data offset from
 ffprobe's first packet position and the data size from the sum of its packet sizes; both cross-checked against a
 walk of the chunks written here from the RIFF and AIFF specifications, which also gives the raw facts ffprobe does
@@ -28,6 +33,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "pcm")
 EXP = os.path.join(HERE, "expected", "pcm")
+IMA4_OUT = os.path.join(HERE, "ima4")
+IMA4_EXP = os.path.join(HERE, "expected", "ima4")
 sys.path.insert(0, HERE)
 from make_codec_fixtures import ffprobe_packets, ffprobe_stream, run, source_wav, write_json  # noqa: E402
 from fixture_folders import remade  # noqa: E402
@@ -234,8 +241,30 @@ AIFFS = [
 ]
 
 
+def make_ima4(work):
+    """The IMA4 AIFC and its expected values: ffprobe's packets as they are, every one a whole block."""
+    name = "aifc-ima4-44k-stereo"
+    path = encode(work, name, 44100, 2, 0.2, "adpcm_ima_qt", fmt="aiff")
+    data = open(path, "rb").read()
+    file_type, chunks = walk(data)
+    facts = sound_facts(data, file_type, chunks)
+    stream, _ = ffprobe_stream(path)
+    packets = [(pos, size, duration) for pos, size, duration, _ in ffprobe_packets(path)]
+    assert packets[0][0] == facts["dataOffset"] and sum(p[1] for p in packets) == facts["dataBytes"], name
+    assert facts["commFrames"] == len(packets), f"{name}: COMM does not count ffprobe's packets"
+    facts.update(how="ffmpeg -f aiff -c:a adpcm_ima_qt", codec=stream["codec_name"],
+                 codecTag=stream["codec_tag_string"], sampleRate=int(stream["sample_rate"]),
+                 channels=stream["channels"], channelLayout=stream.get("channel_layout", ""),
+                 packetCount=len(packets), frames=sum(p[2] for p in packets), chunks=[[c, p, s] for c, p, s in chunks])
+    write_json(os.path.join(IMA4_EXP, name + ".json"), facts)
+    with open(os.path.join(IMA4_EXP, name + ".packets.csv"), "w") as f:
+        f.write("offset,size,frames\n")
+        f.writelines("%d,%d,%d\n" % row for row in packets)
+    shutil.copyfile(path, os.path.join(IMA4_OUT, name + ".aifc"))
+
+
 def main():
-    with remade(OUT, EXP) as work:
+    with remade(OUT, EXP, IMA4_OUT, IMA4_EXP) as work:
         for name, rate, ch, seconds, codec, flags in WAVES:
             path = encode(work, name, rate, ch, seconds, codec, flags=flags)
             record(path, name, f"ffmpeg -c:a {codec} {' '.join(flags)}".strip())
@@ -271,6 +300,8 @@ def main():
                 "comment=Text Annotation", "-metadata", "copyright=2024 Text"]
         path = encode(work, "aiff-text", 22050, 1, 0.1, "pcm_s16be", fmt="aiff", flags=text)
         record(path, "aiff-text", "ffmpeg -f aiff " + " ".join(text[1::2]))
+
+        make_ima4(work)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 /// An AIFF or AIFC `COMM` chunk as the samples it describes: channels, sample size, the 80-bit sample rate,
-/// and in AIFC the compression type, of which the uncompressed ones and G.711 are read.
+/// and in AIFC the compression type, of which the uncompressed ones, G.711 and Apple's IMA4 are read.
 enum AIFFCommonChunk {
     /// numChannels, numSampleFrames, sampleSize, sampleRate: AIFF's COMM.
     static let aiffLength = 18
@@ -15,7 +15,14 @@ enum AIFFCommonChunk {
         case unsigned
         case float(bytes: UInt32)
         case companded(FourCharCode)
+        /// Apple's IMA4 ADPCM (`ima4`): constant-size packets of 64 frames, 34 bytes a channel (a 2-byte
+        /// predictor and step index, then 64 4-bit samples), the channels' blocks one after the other.
+        case ima4
     }
+
+    /// IMA4's frames in a packet and bytes per channel in a packet, as Apple's Sound Manager defined them.
+    private static let ima4FramesPerPacket: UInt32 = 64
+    private static let ima4BytesPerChannel: UInt32 = 34
 
     /// The AIFC compression types read, by their codes as Apple's and ffmpeg's writers spell them.
     private static let encodings: [FourCharCode: Encoding] = [
@@ -25,6 +32,7 @@ enum AIFFCommonChunk {
         "fl32": .float(bytes: 4), "FL32": .float(bytes: 4), "fl64": .float(bytes: 8), "FL64": .float(bytes: 8),
         "ulaw": .companded(AudioFormatID.uLaw), "ULAW": .companded(AudioFormatID.uLaw),
         "alaw": .companded(AudioFormatID.aLaw), "ALAW": .companded(AudioFormatID.aLaw),
+        "ima4": .ima4,
     ]
 
     /// The samples the chunk (`body`, its header at `offset`) describes; `isCompressible` for AIFC.
@@ -54,7 +62,7 @@ enum AIFFCommonChunk {
         guard let encoding = encodings[compression] else {
             throw AudioFileStreamFailure(.unsupportedDataFormat, at: offset, "the AIFC compression type "
                 + "'\(compression)' of the COMM chunk at \(offset) is not read; only uncompressed samples "
-                + "(NONE, twos, sowt, raw , fl32, fl64), µ-law and A-law are")
+                + "(NONE, twos, sowt, raw , fl32, fl64), µ-law, A-law and IMA4 are")
         }
         let layout = AudioChannelLayout(impliedByCount: channels)
         switch encoding {
@@ -75,6 +83,11 @@ enum AIFFCommonChunk {
                                                isSigned: true), layout: layout)
         case .companded(let formatID):
             return PCMSound(format: .interleaved(formatID, sampleRate: rate, channels: channels), layout: layout)
+        case .ima4:
+            // Compressed: no bytes or bits per frame, as CAF's `desc` of IMA4 states it.
+            return PCMSound(format: AudioStreamBasicDescription(
+                sampleRate: rate, formatID: AudioFormatID.appleIMA4, bytesPerPacket: ima4BytesPerChannel * channels,
+                framesPerPacket: ima4FramesPerPacket, channelsPerFrame: channels), layout: layout)
         }
     }
 }

@@ -8,12 +8,13 @@ enum CAFMagicCookie {
     private static let alacConfigLength = 24
 
     /// The cookie of `formatID` in `bytes`, or nil when they do not hold what the format needs:
-    /// - AAC: the kuki is an ES_Descriptor; the cookie is its AudioSpecificConfig, as the ADTS and MP4 readers give.
+    /// - AAC, HE-AAC and HE-AACv2 (afconvert's `aach`, `aacp`): the kuki is an ES_Descriptor; the cookie is its
+    ///   AudioSpecificConfig, as the ADTS and MP4 readers give.
     /// - ALAC: the 24-byte ALACSpecificConfig, alone or after `frma` and `alac` atoms, which are unwrapped.
     /// - Any other format (Opus: whatever its writer stored; ffmpeg stores none): the bytes as stored.
     static func cookie(_ bytes: UnsafeRawBufferPointer, formatID: FourCharCode) -> [UInt8]? {
         switch formatID {
-        case AudioFormatID.mpeg4AAC:
+        case AudioFormatID.mpeg4AAC, AudioFormatID.mpeg4AACHighEfficiency, AudioFormatID.mpeg4AACHighEfficiencyV2:
             let info = ElementaryStreamDescriptor(bytes)?.decoderSpecificInfo
             return info?.isEmpty == false ? info : nil
         case AudioFormatID.appleLossless:

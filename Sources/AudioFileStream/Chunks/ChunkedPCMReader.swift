@@ -10,7 +10,8 @@
 /// its frames go on being numbered from the first file's DataOffset; other bytes are frames at the offset given.
 ///
 /// Batches hold at most `largestBatchFrames` frames, so a large read does not become one huge packet message on
-/// the wire nor hold back the first frames' delivery; a batch never splits a frame.
+/// the wire nor hold back the first frames' delivery; a batch never splits a frame. A compressed format of
+/// constant-size packets (AIFC's IMA4) is delivered the same way, in whole packets instead of frames.
 struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
     /// The most frames in one batch: about 0.1 s at 44.1 kHz, 16 KiB of stereo 16-bit samples.
     static var largestBatchFrames: Int { 4096 }
@@ -42,7 +43,10 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         let end: Int64?
         /// The end of the chunk with its pad byte, where the next chunk starts.
         let paddedEnd: Int64?
-        let bytesPerFrame: Int
+        /// A frame's bytes, or a packet's for a format of several frames a packet (IMA4): the unit delivered.
+        let bytesPerPacket: Int
+        /// The most packets in one batch: as many as hold `largestBatchFrames` frames, at least one.
+        let packetsPerBatch: Int
     }
 
     private var container: Container
@@ -210,11 +214,12 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
     /// offset and readiness are announced.
     private mutating func begin(bodyStart: Int64, size: Int64?, skipping: Int, into output: ParserOutput) {
         let sound = container.sound!
-        let bytesPerFrame = Int(sound.format.bytesPerFrame)
+        let bytesPerPacket = Int(sound.format.bytesPerPacket)
         let start = bodyStart + Int64(skipping)
         let end = size.map { max(bodyStart + $0, start) }
         data = SoundData(start: start, end: end, paddedEnd: size.map { bodyStart + ChunkHeader.padded($0) },
-                         bytesPerFrame: bytesPerFrame)
+                         bytesPerPacket: bytesPerPacket,
+                         packetsPerBatch: max(1, Self.largestBatchFrames / Int(sound.format.framesPerPacket)))
         output.announce(.dataFormat, .format(sound.format))
         output.announce(.formatList, .formatList([AudioFormatListItem(format: sound.format,
                                                                       channelLayoutTag: sound.layout.tag)]))
@@ -222,7 +227,7 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         if let end {
             let byteCount = end - start
             output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
-            output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerFrame))))
+            output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerPacket))))
         }
         isRestarting = false
         // A restarted source's frames are numbered on from the first file's DataOffset, as the stream's offsets go on.
@@ -253,23 +258,23 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         }
         let left = data.end.map { Int(min($0 - offset, Int64(Int.max))) } ?? .max
         let available = min(left, rest.count)
-        let misalignment = Int((offset - data.start) % Int64(data.bytesPerFrame))
+        let misalignment = Int((offset - data.start) % Int64(data.bytesPerPacket))
         if misalignment > 0 {
             // A discontinuity without a frame-aligned offset: the rest of the frame it cut is dropped.
-            return drop(min(data.bytesPerFrame - misalignment, left), of: rest, at: offset, input: input, into: output)
+            return drop(min(data.bytesPerPacket - misalignment, left), of: rest, at: offset, input: input, into: output)
         }
-        let frames = min(available / data.bytesPerFrame, Self.largestBatchFrames)
-        if frames > 0 {
-            output.constantPackets(at: position, count: frames)
+        let packets = min(available / data.bytesPerPacket, data.packetsPerBatch)
+        if packets > 0 {
+            output.constantPackets(at: position, count: packets)
             output.flush()
-            return ReadProgress(consumed: frames * data.bytesPerFrame, needed: 0)
+            return ReadProgress(consumed: packets * data.bytesPerPacket, needed: 0)
         }
-        if left < data.bytesPerFrame {
+        if left < data.bytesPerPacket {
             // The sound chunk ends inside a frame.
             return drop(left, of: rest, at: offset, input: input, into: output)
         }
         // A frame cut by the read waits for its rest; one cut by the end of the input is dropped.
-        return drop(data.bytesPerFrame, of: rest, at: offset, input: input, into: output)
+        return drop(data.bytesPerPacket, of: rest, at: offset, input: input, into: output)
     }
 
     /// Drops the `count` bytes of a partial frame at the start of `rest` once they are all there, so that the

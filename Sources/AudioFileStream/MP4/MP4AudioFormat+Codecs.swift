@@ -1,14 +1,16 @@
 extension MP4AudioFormat {
     /// AAC from its AudioSpecificConfig, which is also the cookie (as the ADTS reader gives it); the sample
-    /// entry's channel count stands in when a program config element gives the channels.
+    /// entry's channel count stands in when a program config element gives the channels. The DataFormat is the
+    /// core's; explicitly signalled HE-AAC (v2) adds its layers to the FormatList.
     init(aac config: AudioSpecificConfig, cookie: [UInt8], channels: Int) {
-        format = AudioStreamBasicDescription(
-            sampleRate: Double(config.sampleRate), formatID: config.formatID,
-            formatFlags: UInt32(config.audioObjectType), framesPerPacket: UInt32(config.framesPerPacket),
-            channelsPerFrame: UInt32(config.channelCount ?? channels))
+        format = config.dataFormat(channels: config.channelCount ?? channels)
         magicCookie = cookie
-        channelLayout = config.channelCount.map { _ in AudioChannelLayout(aacChannelConfiguration: config.channelConfiguration) }
+        let layout = config.channelCount.map { _ in AudioChannelLayout(aacChannelConfiguration: config.channelConfiguration) }
+        channelLayout = layout
         hasConstantFrames = true
+        extensionLayers = layout.map {
+            config.extensionLayers(channels: Int(format.channelsPerFrame), layoutTag: $0.tag)
+        } ?? []
     }
 
     /// ALAC from its 24-byte ALACSpecificConfig (frameLength, compatibleVersion, bitDepth, three tuning bytes,

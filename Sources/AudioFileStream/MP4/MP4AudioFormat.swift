@@ -12,6 +12,8 @@ struct MP4AudioFormat {
     /// True when every packet holds the format's frames per packet (AAC, AC-3, E-AC-3), so the last packet's
     /// shorter duration in the sample table is padding to trim, not fewer frames.
     var hasConstantFrames: Bool
+    /// The FormatList's items before the DataFormat's: HE-AAC's and HE-AACv2's layers, richest first.
+    var extensionLayers: [AudioFormatListItem] = []
 
     /// The sample entry's codec four-character code, for messages about tracks not read.
     static func codecName(ofDescriptions box: MP4Box, in bytes: UnsafeRawBufferPointer) -> String {

@@ -29,19 +29,29 @@ struct MP4EditList: Equatable {
         duration = edits[0].duration
     }
 
-    /// The packet table the edit gives a track of `totalFrames` frames, when the movie ticks `movieTimescale`
-    /// a second and the track `mediaTimescale`: priming is the media time, valid frames the edit's duration in
-    /// the track's time (an edit of duration 0 lasts to the end), the remainder what is left.
-    func packetTable(totalFrames: Int64, movieTimescale: Int, mediaTimescale: Int) -> PacketTableInfo? {
-        guard movieTimescale > 0, mediaTime <= totalFrames, mediaTime <= Int64(Int32.max) else { return nil }
-        let available = totalFrames - mediaTime
-        // Rounded to the nearest frame; a product past Int64 is past any stream, so the edit lasts to the end.
-        let scaled = duration.multipliedReportingOverflow(by: Int64(mediaTimescale))
-        let rounded = scaled.partialValue.addingReportingOverflow(Int64(movieTimescale / 2))
-        let valid = duration == 0 || scaled.overflow || rounded.overflow ? available
-            : min(rounded.partialValue / Int64(movieTimescale), available)
-        guard totalFrames - mediaTime - valid <= Int64(Int32.max) else { return nil }
-        return PacketTableInfo(validFrames: valid, primingFrames: Int32(mediaTime),
-                               remainderFrames: Int32(totalFrames - mediaTime - valid))
+    /// The packet table the edit gives a track of `totalFrames` frames at `sampleRate`, when the movie ticks
+    /// `movieTimescale` a second and the track `mediaTimescale`: priming is the media time, valid frames the
+    /// edit's duration (an edit of duration 0 lasts to the end), the remainder what is left, each in frames at
+    /// `sampleRate`. The media's time scale is usually the rate, but HE-AAC's may be SBR's output rate, twice
+    /// the core's rate its DataFormat states.
+    func packetTable(totalFrames: Int64, sampleRate: Int, movieTimescale: Int, mediaTimescale: Int) -> PacketTableInfo? {
+        guard movieTimescale > 0, mediaTimescale > 0, let priming = Self.frames(mediaTime, at: sampleRate,
+                                                                               timescale: mediaTimescale),
+              priming <= totalFrames, priming <= Int64(Int32.max) else { return nil }
+        let available = totalFrames - priming
+        // A duration past Int64 in frames is past any stream, so the edit lasts to the end.
+        let valid = duration == 0 ? available
+            : min(Self.frames(duration, at: sampleRate, timescale: movieTimescale) ?? available, available)
+        guard totalFrames - priming - valid <= Int64(Int32.max) else { return nil }
+        return PacketTableInfo(validFrames: valid, primingFrames: Int32(priming),
+                               remainderFrames: Int32(totalFrames - priming - valid))
+    }
+
+    /// `ticks` of a clock ticking `timescale` a second, in frames at `sampleRate`, rounded to the nearest; nil
+    /// past Int64.
+    private static func frames(_ ticks: Int64, at sampleRate: Int, timescale: Int) -> Int64? {
+        let scaled = ticks.multipliedReportingOverflow(by: Int64(sampleRate))
+        let rounded = scaled.partialValue.addingReportingOverflow(Int64(timescale / 2))
+        return scaled.overflow || rounded.overflow ? nil : rounded.partialValue / Int64(timescale)
     }
 }

@@ -120,10 +120,12 @@ struct MP4Movie {
         if case .text(let values)? = comment?.value, let table = values.first.flatMap(ITunesGaplessInfo.packetTable) {
             return table
         }
-        let frames = track.format.map { $0.hasConstantFrames
-            ? Int64(track.table.sampleCount) * Int64($0.format.framesPerPacket) : track.table.totalDuration }
-        guard let frames, frames > 0 else { return nil }
-        return track.editList?.packetTable(totalFrames: frames, movieTimescale: timescale,
+        guard let format = track.format else { return nil }
+        let frames = format.hasConstantFrames
+            ? Int64(track.table.sampleCount) * Int64(format.format.framesPerPacket) : track.table.totalDuration
+        let rate = format.hasConstantFrames ? Int(format.format.sampleRate) : track.timescale
+        guard frames > 0 else { return nil }
+        return track.editList?.packetTable(totalFrames: frames, sampleRate: rate, movieTimescale: timescale,
                                            mediaTimescale: track.timescale)
     }
 }

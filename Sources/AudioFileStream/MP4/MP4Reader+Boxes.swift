@@ -31,8 +31,8 @@ extension MP4Reader {
     private func announce(_ format: MP4AudioFormat, of track: MP4Track, in movie: MP4Movie, output: ParserOutput) {
         output.announce(.dataFormat, .format(format.format))
         if let layout = format.channelLayout {
-            output.announce(.formatList, .formatList([AudioFormatListItem(format: format.format,
-                                                                          channelLayoutTag: layout.tag)]))
+            output.announce(.formatList, .formatList(format.extensionLayers
+                + [AudioFormatListItem(format: format.format, channelLayoutTag: layout.tag)]))
             output.announce(.channelLayout, .channelLayout(layout))
         }
         if let cookie = format.magicCookie { output.announce(.magicCookieData, .data(cookie)) }
