@@ -34,6 +34,8 @@ final class Hub {
     private var nextMountWaiter = 0
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
+    /// What was published since the last `flush`: caught-up subscribers take it then, in one write each.
+    private var batch = PublishedBatch()
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -67,6 +69,8 @@ final class Hub {
         let subscriber = Subscriber(
             id: nextSubscriberID, hello: hello, transport: transport, sink: sink, limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
+        // What was published before it came is in the state it gets now.
+        subscriber.batchStart = batch.count
         subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcmEncoding) }
         var opening = welcome.map { [$0] } ?? []
@@ -211,11 +215,7 @@ final class Hub {
 
     /// PCM in the encoding each subscriber asked for.
     func publishPCM(_ messages: [WirePCMEncoding: QueuedMessage]) {
-        let now = NIODeadline.now()
-        for subscriber in subscribers where subscriber.wanted & Hello.Kind.pcm.bit != 0 {
-            guard let message = messages[subscriber.hello.pcmEncoding] else { continue }
-            deliver(message, to: subscriber, now: now)
-        }
+        publish(.pcm(messages), to: Hello.Kind.pcm.bit)
     }
 
     /// An event about the PCM, for its subscribers only: packet subscribers are not concerned.
@@ -223,9 +223,19 @@ final class Hub {
         publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.pcm.bit)
     }
 
-    /// Hands what was published to the sockets; called once per chunk of input so writes are batched.
+    /// Hands what was published to the sockets: the batch in one write to each subscriber that takes it so, and
+    /// whatever else is queued.
     func flush() {
-        for subscriber in subscribers { subscriber.drain() }
+        let now = NIODeadline.now()
+        for subscriber in subscribers {
+            if subscriber.batchStart == 0, subscriber.takesJoinedWrite, let joined = batch.joinedBytes(for: subscriber) {
+                subscriber.write(joined: joined)
+            } else if queueBatch(for: subscriber, now: now) {
+                subscriber.drain()
+            }
+            subscriber.batchStart = 0
+        }
+        batch.removeAll()
     }
 
     /// Sends the end event to everyone; each connection closes once it has written it.
@@ -233,6 +243,7 @@ final class Hub {
         endMessage = message
         releaseMountWaiters()
         publishEvent(message)
+        flush()
         for subscriber in subscribers { subscriber.finish() }
     }
 
@@ -254,23 +265,45 @@ final class Hub {
 
     /// Delivers to the subscribers that asked for any kind of `audience` (`Hello.Kind.bit`s).
     private func publish(_ message: QueuedMessage, to audience: UInt8) {
+        publish(.message(message, audience: audience), to: audience)
+    }
+
+    /// Adds the entry to the batch, and queues it at once for the subscribers behind, so that the policy counts it
+    /// from now: those caught up take the batch at the next `flush`.
+    private func publish(_ entry: PublishedBatch.Entry, to audience: UInt8) {
+        batch.append(entry)
         let now = NIODeadline.now()
-        for subscriber in subscribers where subscriber.wanted & audience != 0 {
-            deliver(message, to: subscriber, now: now)
+        for subscriber in subscribers where subscriber.wanted & audience != 0 && !subscriber.isCaughtUp {
+            // One disconnected for staying behind has left the hub: nothing more to do for it.
+            _ = queueBatch(for: subscriber, now: now)
         }
     }
 
-    private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) {
+    /// Queues what the subscriber has not been given of the batch.
+    /// - Returns: false when it was disconnected for staying behind.
+    private func queueBatch(for subscriber: Subscriber, now: NIODeadline) -> Bool {
+        let start = subscriber.batchStart
+        subscriber.batchStart = batch.count
+        for entry in batch.entries[start...] {
+            guard let message = PublishedBatch.message(of: entry, for: subscriber) else { continue }
+            guard deliver(message, to: subscriber, now: now) else { return false }
+        }
+        return true
+    }
+
+    /// Queues the message; false when the subscriber was disconnected for staying behind.
+    private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) -> Bool {
         let droppedBefore = subscriber.droppedPackets
         let keep = subscriber.enqueue(message, now: now)
         if let dropped, subscriber.droppedPackets > droppedBefore {
             dropped.increment(by: subscriber.droppedPackets - droppedBefore)
         }
-        guard !keep else { return }
+        guard !keep else { return true }
         disconnectedSlow += 1
         logger.warning("subscriber \(subscriber.id) disconnected: behind for \(limits.disconnectAfter) s or more")
         remove(subscriber)
         subscriber.close()
+        return false
     }
 
     /// Keeps the packet for bursts, forgetting the oldest beyond `historySeconds`.
