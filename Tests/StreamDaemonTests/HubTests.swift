@@ -1,6 +1,7 @@
 import AudioFileStream
 import Foundation
 import NIOCore
+import NIOEmbedded
 @testable import StreamDaemon
 import Testing
 
@@ -429,6 +430,40 @@ import Testing
 
         #expect(try early.received() == [.welcome, format.received] + packets.map(Received.packet))
         #expect(try newcomer.received() == [.welcome, format.received] + packets[2...].map(Received.packet))
+    }
+
+    /// On a loop, what is published waits for each subscriber's slot: the slots write at phases spread over the
+    /// write interval, so each subscriber gets a chunk within the interval, in one write, every message in order.
+    @Test func eachSlotWritesWithinTheWriteIntervalAtItsOwnPhase() throws {
+        let loop = EmbeddedEventLoop()
+        let hub = Hub(limits: SubscriberLimits(writeInterval: 0.08), eventLoop: loop)
+        let members = (0..<WriteSlot.count).map { _ in Member(hub, [.packets]) }
+        let packets = TestPacket.run(2)
+        hub.apply(packets.map { .packet($0.message) })
+        #expect(try members.allSatisfy { try $0.received() == [.welcome] })
+
+        // Eight slots over 80 ms: one every 10 ms.
+        let expected = [.welcome] + packets.map(Received.packet)
+        for written in 1...WriteSlot.count {
+            loop.advanceTime(by: .milliseconds(10))
+            let done = try members.map { try $0.received() == expected }
+            #expect(done.filter { $0 }.count == written)
+        }
+        #expect(members.allSatisfy { $0.sink.writes == 2 })
+    }
+
+    /// With an interval of 0 each chunk is written at once; whatever the interval, the end does not wait.
+    @Test(arguments: [0, 0.1])
+    func theEndAndAZeroIntervalWriteAtOnce(writeInterval: Double) throws {
+        let loop = EmbeddedEventLoop()
+        let hub = Hub(limits: SubscriberLimits(writeInterval: writeInterval), eventLoop: loop)
+        let member = Member(hub, [.packets])
+        let packet = TestPacket.run(1)[0]
+        hub.apply([.packet(packet.message)])
+        #expect(try member.received() == [.welcome] + (writeInterval > 0 ? [] : [.packet(packet)]))
+        hub.apply([.end(TestEvent.end.buffer)])
+        #expect(try member.received() == [.welcome, .packet(packet), TestEvent.end.received])
+        #expect(member.sink.closing == .afterPendingWrites)
     }
 }
 

@@ -1,6 +1,6 @@
 import NIOCore
 
-/// What a hub published since it last wrote to its subscribers, in order.
+/// What a hub published since it last wrote to the subscribers of one `WriteSlot`, in order.
 ///
 /// A subscriber with nothing queued takes it at the write-out; the messages each kind of subscriber gets of it
 /// are joined into one buffer once, shared by all of that kind, so that each costs one write, not one per message.

@@ -44,7 +44,9 @@ final class Subscriber {
     private var finishing = false
     private(set) var droppedPackets = 0
     private(set) var sentBytes = 0
-    /// The first entry of its hub's `PublishedBatch` it has not been given (queued or written) yet.
+    /// Its hub's `WriteSlot`.
+    var slot = 0
+    /// The first entry of its slot's `PublishedBatch` it has not been given (queued or written) yet.
     var batchStart = 0
 
     init(id: Int, hello: Hello, transport: Transport = .socket, sink: SubscriberSink, limits: SubscriberLimits,
