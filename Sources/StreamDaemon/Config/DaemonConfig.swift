@@ -150,7 +150,7 @@ public struct SubscriberLimits: Equatable, Sendable {
         self.writeInterval = writeInterval
     }
 
-    /// Chosen from docs/benchmarks.md's fan-out figures: about Icecast's own latency, at a fraction of its CPU.
+    /// The longest whose latency stays under Icecast's at 5,000 subscribers (docs/benchmarks.md, "Live fan-out").
     public static let defaultWriteInterval = 0.1
     /// A longer wait would be a delay, not a batching of writes.
     public static let maximumWriteInterval = 1.0
