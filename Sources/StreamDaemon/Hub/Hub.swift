@@ -38,6 +38,7 @@ final class Hub {
     private var nextMountWaiter = 0
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
+    /// The subscribers in shares written at different phases of the interval; newcomers join them in turn.
     private var slots = Array(repeating: WriteSlot(), count: WriteSlot.count)
     private var nextSlot = 0
     private var history = CircularBuffer<QueuedMessage>()
