@@ -21,10 +21,14 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Serve the stream over HTTP on this loopback port and connect the subscribers as HTTP listeners.")
     var httpPort: Int?
 
+    @Option(help: "The stream's writeInterval in seconds (default: audiostreamd's own).")
+    var writeInterval: Double?
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let (log, frames) = try load.prepare(rule: .nextFrameHeader)
-        let daemon = try DaemonProcess(executable: daemon, folder: folder, httpPort: httpPort)
+        let daemon = try DaemonProcess(executable: daemon, folder: folder, httpPort: httpPort,
+                                       writeInterval: writeInterval)
         let status = { try DaemonStatus(controlSocket: daemon.controlSocket).view }
         try MonotonicClock.wait(for: "audiostreamd's control socket", timeout: 10) { (try? status()) != nil }
 

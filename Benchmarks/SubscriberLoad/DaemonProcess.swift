@@ -1,7 +1,8 @@
 import Foundation
 
 /// audiostreamd started for one run: one `stdin` stream, its configuration in `folder`, its standard input a
-/// pipe that the pacer writes to, served over HTTP at `/bench` when given a port. Its log goes to
+/// pipe that the pacer writes to, served over HTTP at `/bench` when given a port, with the `writeInterval` given
+/// or else the daemon's default. Its log goes to
 /// `folder/audiostreamd.log`.
 final class DaemonProcess {
     let streamSocket: String
@@ -9,7 +10,7 @@ final class DaemonProcess {
     private let process = Process()
     private let input = Pipe()
 
-    init(executable: String, folder: String, httpPort: Int? = nil) throws {
+    init(executable: String, folder: String, httpPort: Int? = nil, writeInterval: Double? = nil) throws {
         streamSocket = folder + "/bench.sock"
         controlSocket = folder + "/control.sock"
         let config = folder + "/config.yaml"
@@ -17,13 +18,14 @@ final class DaemonProcess {
         // Listeners connect before the first byte is fed: they wait for the stream's format as long as the
         // connecting takes.
         let http = httpPort.map { "http: {listen: \"127.0.0.1:\($0)\", formatWait: 600}\n" } ?? ""
+        let interval = writeInterval.map { "\n    writeInterval: \($0)" } ?? ""
         try """
         # Written by SubscriberLoad: one stream read from standard input, default subscriber limits.
         control: \(controlSocket)
         \(http)streams:
           - name: bench
             source: stdin
-            socket: \(streamSocket)
+            socket: \(streamSocket)\(interval)
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
         guard FileManager.default.createFile(atPath: logPath, contents: nil),

@@ -114,6 +114,18 @@ import Testing
         #expect(try none.load().metrics == nil)
     }
 
+    /// `writeInterval` is a latency budget: 0 writes every chunk at once, and a second is the most it may be.
+    @Test func aWriteIntervalIsReadAsWrittenOrDefaults() throws {
+        let file = try ConfigFile("""
+            streams:
+              - {name: batched, source: stdin, socket: batched.sock, writeInterval: 0.25}
+              - {name: immediate, source: "file:\(Self.music)", socket: immediate.sock, writeInterval: 0}
+              - {name: default, source: "file:\(Self.music)", socket: default.sock}
+            """)
+        let intervals = try file.load().streams.map(\.limits.writeInterval)
+        #expect(intervals == [0.25, 0, SubscriberLimits.defaultWriteInterval])
+    }
+
     /// A file the loader must refuse, and what the message must mention besides its line and key.
     struct Refusal: Sendable, CustomTestStringConvertible {
         let name: String
@@ -278,6 +290,20 @@ import Testing
                 socket: radio.sock
                 historySeconds: -2  # ← streams[0].historySeconds
             """, mentions: "seconds"),
+        Refusal(name: "negative writeInterval", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                writeInterval: -0.1  # ← streams[0].writeInterval
+            """, mentions: "at most 1"),
+        Refusal(name: "writeInterval over a second", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                writeInterval: 1.5  # ← streams[0].writeInterval
+            """, mentions: "at most 1"),
         Refusal(name: "duplicate stream names", yaml: """
             streams:
               - name: radio

@@ -1,6 +1,7 @@
 import AudioFileStream
 import Foundation
 import NIOCore
+import NIOEmbedded
 @testable import StreamDaemon
 import Testing
 
@@ -385,12 +386,91 @@ import Testing
         let received = try reading.received()
         #expect(received == [.welcome] + packets.map(Received.packet))
     }
+
+    /// Between two flushes a subscriber that keeps up gets everything published for it, in order, in one write
+    /// made once for all its kind; one that asked for other kinds gets its own; one behind queues them.
+    @Test func caughtUpSubscribersGetWhatWasPublishedInOneWriteInOrder() throws {
+        let hub = Hub(limits: Self.roomy)
+        let readers = [Member(hub, [.packets]), Member(hub, [.packets])]
+        let metadataOnly = Member(hub, [.metadata])
+        let stalled = Member(hub, [.packets], writable: false)
+        let writesBefore = readers.map(\.sink.writes)
+        let packets = TestPacket.run(6)
+        let title = TestEvent.metadata("title")
+        let gap = TestEvent.inputDiscontinuity(at: packets[3].offset)
+        for packet in packets[..<3] { hub.publishPacket(packet.message) }
+        title.publish(to: hub)
+        gap.publish(to: hub)
+        for packet in packets[3...] { hub.publishPacket(packet.message) }
+        hub.flush()
+
+        let expected = [.welcome] + packets[..<3].map(Received.packet) + [gap.received]
+            + packets[3...].map(Received.packet)
+        for (reader, before) in zip(readers, writesBefore) {
+            #expect(try reader.received() == expected)
+            #expect(reader.sink.writes == before + 1)
+        }
+        #expect(try metadataOnly.received() == [.welcome, title.received, gap.received])
+        #expect(try stalled.received() == [])
+        stalled.resume()
+        #expect(try stalled.received() == expected)
+    }
+
+    /// A subscriber that joins between two flushes gets the state then, and only what is published after it.
+    @Test func aNewcomerBetweenTwoFlushesGetsWhatFollowsItOnce() throws {
+        let hub = Hub(limits: Self.roomy)
+        let early = Member(hub, [.packets, .properties])
+        let packets = TestPacket.run(4)
+        let format = TestEvent.property(.dataFormat, 1)
+        format.publish(to: hub)
+        for packet in packets[..<2] { hub.publishPacket(packet.message) }
+        let newcomer = Member(hub, [.packets, .properties])
+        for packet in packets[2...] { hub.publishPacket(packet.message) }
+        hub.flush()
+
+        #expect(try early.received() == [.welcome, format.received] + packets.map(Received.packet))
+        #expect(try newcomer.received() == [.welcome, format.received] + packets[2...].map(Received.packet))
+    }
+
+    /// On a loop, what is published waits for each subscriber's slot: the slots write at phases spread over the
+    /// write interval, so each subscriber gets a chunk within the interval, in one write, every message in order.
+    @Test func eachSlotWritesWithinTheWriteIntervalAtItsOwnPhase() throws {
+        let loop = EmbeddedEventLoop()
+        let hub = Hub(limits: SubscriberLimits(writeInterval: 0.08), eventLoop: loop)
+        let members = (0..<WriteSlot.count).map { _ in Member(hub, [.packets]) }
+        let packets = TestPacket.run(2)
+        hub.apply(packets.map { .packet($0.message) })
+        #expect(try members.allSatisfy { try $0.received() == [.welcome] })
+
+        // Eight slots over 80 ms: one every 10 ms.
+        let expected = [.welcome] + packets.map(Received.packet)
+        for written in 1...WriteSlot.count {
+            loop.advanceTime(by: .milliseconds(10))
+            let done = try members.map { try $0.received() == expected }
+            #expect(done.filter { $0 }.count == written)
+        }
+        #expect(members.allSatisfy { $0.sink.writes == 2 })
+    }
+
+    /// With an interval of 0 each chunk is written at once; whatever the interval, the end does not wait.
+    @Test(arguments: [0, 0.1])
+    func theEndAndAZeroIntervalWriteAtOnce(writeInterval: Double) throws {
+        let loop = EmbeddedEventLoop()
+        let hub = Hub(limits: SubscriberLimits(writeInterval: writeInterval), eventLoop: loop)
+        let member = Member(hub, [.packets])
+        let packet = TestPacket.run(1)[0]
+        hub.apply([.packet(packet.message)])
+        #expect(try member.received() == [.welcome] + (writeInterval > 0 ? [] : [.packet(packet)]))
+        hub.apply([.end(TestEvent.end.buffer)])
+        #expect(try member.received() == [.welcome, .packet(packet), TestEvent.end.received])
+        #expect(member.sink.closing == .afterPendingWrites)
+    }
 }
 
 // MARK: - A subscriber in memory
 
 /// A subscriber of a hub, or on its own, with its in-memory sink.
-private struct Member {
+struct Member {
     let subscriber: Subscriber
     let sink: MemorySink
 
@@ -421,12 +501,14 @@ private struct Member {
 }
 
 /// A subscriber's socket in memory: takes messages while writable and records how it was closed.
-private final class MemorySink: SubscriberSink {
+final class MemorySink: SubscriberSink {
     enum Closing: Equatable { case now, afterPendingWrites }
 
     var isWritable: Bool
     private(set) var closing: Closing?
     private var written: [ByteBuffer] = []
+    /// Writes made so far, however many messages each held.
+    var writes: Int { written.count }
 
     init(writable: Bool) {
         isWritable = writable
@@ -444,15 +526,19 @@ private final class MemorySink: SubscriberSink {
         closing = afterPendingWrites ? .afterPendingWrites : .now
     }
 
-    /// Every message written so far, framed and decoded as a client reads it.
+    /// Every message written so far, framed and decoded as a client reads its socket's bytes: a write may hold
+    /// several messages (`PublishedBatch`), never part of one.
     func received() throws -> [Received] {
-        try written.map { buffer in
+        try written.flatMap { buffer in
             var buffer = buffer
-            guard let length = buffer.readInteger(as: UInt32.self), let type = buffer.readInteger(as: UInt8.self) else {
-                throw WireError.truncated
+            var messages: [Received] = []
+            while buffer.readableBytes > 0 {
+                guard let length = buffer.readInteger(as: UInt32.self), let type = buffer.readInteger(as: UInt8.self),
+                      let payload = buffer.readSlice(length: Int(length) - 1)
+                else { throw WireError.truncated }
+                messages.append(try Received(WireMessage(type: type, payload: ArraySlice(payload.readableBytesView))))
             }
-            #expect(Int(length) == 1 + buffer.readableBytes, "the length counts the type byte and the payload")
-            return try Received(WireMessage(type: type, payload: ArraySlice(buffer.readableBytesView)))
+            return messages
         }
     }
 }
@@ -460,7 +546,7 @@ private final class MemorySink: SubscriberSink {
 // MARK: - What a client reads
 
 /// A received message in a form tests compare whole.
-private enum Received: Equatable, CustomStringConvertible {
+enum Received: Equatable, CustomStringConvertible {
     case welcome
     case event(String)
     case overflow(Overflow)
@@ -504,7 +590,7 @@ private enum Received: Equatable, CustomStringConvertible {
 }
 
 /// The fields of an `overflow` discontinuity event.
-private struct Overflow: Equatable, Decodable {
+struct Overflow: Equatable, Decodable {
     let offset: Int64
     let skippedBytes: Int
     let droppedPackets: Int
@@ -534,7 +620,7 @@ private struct Overflow: Equatable, Decodable {
 }
 
 /// The fields of a PCM message before its samples.
-private struct PCMFields: Equatable {
+struct PCMFields: Equatable {
     let timestamp: Int64
     let sampleRate: Int
     let channels: Int
@@ -544,7 +630,7 @@ private struct PCMFields: Equatable {
 // MARK: - What tests publish
 
 /// A packet a test publishes, and what a client must read back.
-private struct TestPacket: Equatable {
+struct TestPacket: Equatable {
     static let sampleRate = 1000
 
     let offset: Int64
@@ -573,7 +659,7 @@ private struct TestPacket: Equatable {
 }
 
 /// Decoded PCM a test publishes: interleaved stereo float samples at 1000 Hz.
-private struct TestPCM {
+struct TestPCM {
     let samples: [Float]
     let encoding: WirePCMEncoding
 
@@ -598,13 +684,13 @@ private struct TestPCM {
 }
 
 /// The welcome a hub's subscribers get first, as the stream service builds it.
-private enum Welcome {
+enum Welcome {
     static let json = JSON.object([("protocol", .number(WireProtocol.version)), ("stream", .string("test"))])
     static var buffer: ByteBuffer { WireEncoding.message(.welcome, json: json, allocator: .init()) }
 }
 
 /// An event a test publishes, and what a client must read back.
-private struct TestEvent {
+struct TestEvent {
     /// How the hub is given the event, which decides who gets it.
     enum Kind {
         case property(AudioFileStreamPropertyID)
@@ -662,7 +748,7 @@ private struct TestEvent {
 
 /// A stream's state before a newcomer joins: properties (one changed since it first appeared), two metadata
 /// events, and 5 s of packets.
-private struct StreamState {
+struct StreamState {
     let packets: [Received]
     /// The latest value of each property, in the order they first appeared.
     let properties: [Received]

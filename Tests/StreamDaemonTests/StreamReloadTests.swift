@@ -23,6 +23,7 @@ import Testing
         Change(what: "queueSeconds", change: { $0.limits.queueSeconds = 2 }, restarts: false),
         Change(what: "disconnectAfter", change: { $0.limits.disconnectAfter = 30 }, restarts: false),
         Change(what: "historySeconds", change: { $0.limits.historySeconds = 0 }, restarts: false),
+        Change(what: "writeInterval", change: { $0.limits.writeInterval = 0 }, restarts: false),
         Change(what: "every limit and the mode, owner and group", change: {
             $0.limits = SubscriberLimits(queueSeconds: 1, disconnectAfter: 2, historySeconds: 3)
             $0.socket.mode = 0o600

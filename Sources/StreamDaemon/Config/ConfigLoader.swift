@@ -123,7 +123,7 @@ public struct ConfigLoader {
 
     private static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
-        "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs",
+        "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs",
     ]
     private static let fileKeys = ["pace", "loop"]
     private static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -143,7 +143,9 @@ public struct ConfigLoader {
             disconnectAfter: try seconds(fields["disconnectAfter"], key: "\(key).disconnectAfter")
                 ?? defaults.disconnectAfter,
             historySeconds: try seconds(fields["historySeconds"], key: "\(key).historySeconds", allowZero: true)
-                ?? defaults.historySeconds)
+                ?? defaults.historySeconds,
+            writeInterval: try seconds(fields["writeInterval"], key: "\(key).writeInterval", allowZero: true,
+                                       maximum: SubscriberLimits.maximumWriteInterval) ?? defaults.writeInterval)
         let mount = try fields["mount"].map { try self.mount($0, key: "\(key).mount") }
         let http = try fields["http"].map { try bool($0, key: "\(key).http") } ?? true
         let outputs = try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } ?? []
@@ -368,12 +370,12 @@ public struct ConfigLoader {
     /// Longest accepted duration: a day is already far beyond any sensible queue or wait.
     private static let maximumSeconds = 86400.0
 
-    private func seconds(_ node: Node?, key: String, allowZero: Bool = false) throws -> Double? {
+    private func seconds(_ node: Node?, key: String, allowZero: Bool = false,
+                         maximum: Double = maximumSeconds) throws -> Double? {
         guard let node else { return nil }
         let lowest = allowZero ? "0" : "more than 0"
-        guard node.scalar != nil, let value = node.float, value <= Self.maximumSeconds,
-              value > 0 || (allowZero && value == 0)
-        else { throw error(node, key, "expected seconds, \(lowest) and at most \(Int(Self.maximumSeconds))") }
+        guard node.scalar != nil, let value = node.float, value <= maximum, value > 0 || (allowZero && value == 0)
+        else { throw error(node, key, "expected seconds, \(lowest) and at most \(Int(maximum))") }
         return value
     }
 

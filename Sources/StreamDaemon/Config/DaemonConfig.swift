@@ -128,7 +128,8 @@ public struct SocketConfig: Equatable, Sendable {
     }
 }
 
-/// How far a subscriber may fall behind, all in seconds of audio (queue, history) or of wall-clock time.
+/// How far a subscriber may fall behind, all in seconds of audio (queue, history) or of wall-clock time, and how
+/// long its messages may wait to go out together.
 public struct SubscriberLimits: Equatable, Sendable {
     /// Audio a subscriber's queue holds before the oldest packets are dropped.
     public var queueSeconds: Double
@@ -136,10 +137,21 @@ public struct SubscriberLimits: Equatable, Sendable {
     public var disconnectAfter: Double
     /// Recent audio kept for bursts on connect: the most a hello's `burst` can get.
     public var historySeconds: Double
+    /// The longest a message waits so that what is due for a subscriber goes out in one write: the latency each
+    /// subscriber pays for the fan-out's lower cost (a write per subscriber per interval, not per packet).
+    /// 0 writes every chunk of input as it is parsed.
+    public var writeInterval: Double
 
-    public init(queueSeconds: Double = 5, disconnectAfter: Double = 10, historySeconds: Double = 10) {
+    public init(queueSeconds: Double = 5, disconnectAfter: Double = 10, historySeconds: Double = 10,
+                writeInterval: Double = SubscriberLimits.defaultWriteInterval) {
         self.queueSeconds = queueSeconds
         self.disconnectAfter = disconnectAfter
         self.historySeconds = historySeconds
+        self.writeInterval = writeInterval
     }
+
+    /// The longest whose latency stays under Icecast's at 5,000 subscribers (docs/benchmarks.md, "Live fan-out").
+    public static let defaultWriteInterval = 0.1
+    /// A longer wait would be a delay, not a batching of writes.
+    public static let maximumWriteInterval = 1.0
 }

@@ -151,6 +151,16 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
             return 0
         }
         guard let bytes = message.listenerPayload else { return 0 }
+        return writeAudio(bytes)
+    }
+
+    /// Listener bytes joined by the hub, with ICY blocks between them when asked.
+    override func writeAndFlush(joined bytes: ByteBuffer) -> Int {
+        defer { flush() }
+        return writeAudio(bytes)
+    }
+
+    private func writeAudio(_ bytes: ByteBuffer) -> Int {
         guard interleaver != nil else {
             write(bytes)
             return bytes.readableBytes

@@ -5,11 +5,15 @@ import NIOCore
 
 /// Fans one stream's messages out to the subscribers on one event loop, each message encoded once.
 ///
+/// What is published waits up to the limits' `writeInterval`, so that each subscriber gets it in one write
+/// (`PublishedBatch`); the subscribers are spread over `WriteSlot`s written at different moments of the interval.
 /// Keeps what a newcomer needs: the current properties, the last metadata, the source's last condition and the
 /// recent packets for a burst. Confined to its event loop.
 final class Hub {
     /// Applied to every subscriber, present and future; a reload may change them with `update(limits:)`.
     private(set) var limits: SubscriberLimits
+    /// Where write-outs are scheduled; without one (tests), `flush()` writes.
+    private let eventLoop: EventLoop?
     private let demand: PCMDemand
     private let logger: Logger
     private(set) var subscribers: [Subscriber] = []
@@ -34,6 +38,9 @@ final class Hub {
     private var nextMountWaiter = 0
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
+    /// The subscribers in shares written at different phases of the interval; newcomers join them in turn.
+    private var slots = Array(repeating: WriteSlot(), count: WriteSlot.count)
+    private var nextSlot = 0
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -46,9 +53,11 @@ final class Hub {
     /// Counts the packets subscribers lose, for the metrics.
     private let dropped: Counter?
 
-    init(limits: SubscriberLimits, demand: PCMDemand = PCMDemand(), logger: Logger = Logger(label: "audiostreamd"),
-         firstSubscriberID: Int = 1, subscriberIDStride: Int = 1, dropped: Counter? = nil) {
+    init(limits: SubscriberLimits, eventLoop: EventLoop? = nil, demand: PCMDemand = PCMDemand(),
+         logger: Logger = Logger(label: "audiostreamd"), firstSubscriberID: Int = 1, subscriberIDStride: Int = 1,
+         dropped: Counter? = nil) {
         self.limits = limits
+        self.eventLoop = eventLoop
         self.dropped = dropped
         self.demand = demand
         self.logger = logger
@@ -67,7 +76,12 @@ final class Hub {
         let subscriber = Subscriber(
             id: nextSubscriberID, hello: hello, transport: transport, sink: sink, limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
+        subscriber.slot = nextSlot
+        nextSlot = (nextSlot + 1) % slots.count
+        // What was published before it came is in the state it gets now.
+        subscriber.batchStart = slots[subscriber.slot].batch.count
         subscribers.append(subscriber)
+        slots[subscriber.slot].subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
         var opening = welcome.map { [$0] } ?? []
         opening += properties.filter { subscriber.wanted & Audience.of($0.id) != 0 }.map(\.message)
@@ -97,11 +111,12 @@ final class Hub {
     func remove(_ subscriber: Subscriber) {
         guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
         subscribers.remove(at: index)
+        slots[subscriber.slot].subscribers.removeAll { $0 === subscriber }
         departedSentBytes += subscriber.sentBytes
         if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcm) }
     }
 
-    /// Publishes a chunk's messages in order, then writes them out.
+    /// Publishes a chunk's messages in order; they are written out within `writeInterval`.
     func apply(_ messages: [HubMessage]) {
         for message in messages {
             switch message {
@@ -119,7 +134,7 @@ final class Hub {
             case .artwork(let buffer): publishArtwork(buffer)
             }
         }
-        flush()
+        scheduleWriteOuts()
     }
 
     /// HTTP listeners waiting for the stream to be servable.
@@ -209,11 +224,11 @@ final class Hub {
         publish(message, to: Hello.Kind.packets.bit)
     }
 
-    /// PCM in the format each subscriber asked for.
+    /// PCM in the format each subscriber asked for: one entry for each message a request has, in order.
     func publishPCM(_ messages: [PCMRequest: [QueuedMessage]]) {
-        let now = NIODeadline.now()
-        for subscriber in subscribers where subscriber.wanted & Hello.Kind.pcm.bit != 0 {
-            for message in messages[subscriber.hello.pcm] ?? [] { deliver(message, to: subscriber, now: now) }
+        let rounds = messages.values.map(\.count).max() ?? 0
+        for round in 0..<rounds {
+            publish(.pcm(messages.compactMapValues { round < $0.count ? $0[round] : nil }), to: Hello.Kind.pcm.bit)
         }
     }
 
@@ -222,9 +237,39 @@ final class Hub {
         publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.pcm.bit)
     }
 
-    /// Hands what was published to the sockets; called once per chunk of input so writes are batched.
+    /// Hands what was published to the sockets now, in every slot.
     func flush() {
-        for subscriber in subscribers { subscriber.drain() }
+        for index in slots.indices { writeOut(slot: index) }
+    }
+
+    /// Has every slot holding something written out at its next phase of `writeInterval`; at once without an
+    /// interval or a loop.
+    private func scheduleWriteOuts() {
+        guard let eventLoop, limits.writeInterval > 0 else { return flush() }
+        let interval = TimeAmount.nanoseconds(Int64(limits.writeInterval * 1e9))
+        let hub = NIOLoopBound(self, eventLoop: eventLoop)
+        for index in slots.indices where slots[index].writeOut == nil && slots[index].batch.count > 0 {
+            let deadline = WriteSlot.nextWriteOut(of: index, interval: interval, after: eventLoop.now)
+            slots[index].writeOut = eventLoop.scheduleTask(deadline: deadline) { hub.value.writeOut(slot: index) }
+        }
+    }
+
+    /// Writes the slot's batch in one write to each of its subscribers that takes it so, and whatever else its
+    /// subscribers have queued.
+    private func writeOut(slot index: Int) {
+        slots[index].writeOut?.cancel()
+        slots[index].writeOut = nil
+        let now = NIODeadline.now()
+        for subscriber in slots[index].subscribers {
+            if subscriber.batchStart == 0, subscriber.takesJoinedWrite,
+               let joined = slots[index].batch.joinedBytes(for: subscriber) {
+                subscriber.write(joined: joined)
+            } else if queueBatch(for: subscriber, now: now) {
+                subscriber.drain()
+            }
+            subscriber.batchStart = 0
+        }
+        slots[index].batch.removeAll()
     }
 
     /// Sends the end event to everyone; each connection closes once it has written it.
@@ -232,6 +277,7 @@ final class Hub {
         endMessage = message
         releaseMountWaiters()
         publishEvent(message)
+        flush()
         for subscriber in subscribers { subscriber.finish() }
     }
 
@@ -253,23 +299,46 @@ final class Hub {
 
     /// Delivers to the subscribers that asked for any kind of `audience` (`Hello.Kind.bit`s).
     private func publish(_ message: QueuedMessage, to audience: UInt8) {
+        publish(.message(message, audience: audience), to: audience)
+    }
+
+    /// Adds the entry to the batch, and queues it at once for the subscribers behind, so that the policy counts it
+    /// from now: those caught up take the batch at the next `flush`.
+    private func publish(_ entry: PublishedBatch.Entry, to audience: UInt8) {
+        for index in slots.indices { slots[index].batch.append(entry) }
         let now = NIODeadline.now()
-        for subscriber in subscribers where subscriber.wanted & audience != 0 {
-            deliver(message, to: subscriber, now: now)
+        for subscriber in subscribers where subscriber.wanted & audience != 0 && !subscriber.isCaughtUp {
+            // One disconnected for staying behind has left the hub: nothing more to do for it.
+            _ = queueBatch(for: subscriber, now: now)
         }
     }
 
-    private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) {
+    /// Queues what the subscriber has not been given of its slot's batch.
+    /// - Returns: false when it was disconnected for staying behind.
+    private func queueBatch(for subscriber: Subscriber, now: NIODeadline) -> Bool {
+        let batch = slots[subscriber.slot].batch
+        let start = subscriber.batchStart
+        subscriber.batchStart = batch.count
+        for entry in batch.entries[start...] {
+            guard let message = PublishedBatch.message(of: entry, for: subscriber) else { continue }
+            guard deliver(message, to: subscriber, now: now) else { return false }
+        }
+        return true
+    }
+
+    /// Queues the message; false when the subscriber was disconnected for staying behind.
+    private func deliver(_ message: QueuedMessage, to subscriber: Subscriber, now: NIODeadline) -> Bool {
         let droppedBefore = subscriber.droppedPackets
         let keep = subscriber.enqueue(message, now: now)
         if let dropped, subscriber.droppedPackets > droppedBefore {
             dropped.increment(by: subscriber.droppedPackets - droppedBefore)
         }
-        guard !keep else { return }
+        guard !keep else { return true }
         disconnectedSlow += 1
         logger.warning("subscriber \(subscriber.id) disconnected: behind for \(limits.disconnectAfter) s or more")
         remove(subscriber)
         subscriber.close()
+        return false
     }
 
     /// Keeps the packet for bursts, forgetting the oldest beyond `historySeconds`.

@@ -5,7 +5,8 @@ import NIOCore
 ///
 /// Subscriber connections are spread over the loops and join the hub of their own loop. The pipeline, on the
 /// stream's loop, queues each chunk's messages with `send` and hands them to every hub at once with `flush`: one
-/// task per other loop and chunk, and every message encoded once for all.
+/// task per other loop and chunk, and every message encoded once for all. Each hub writes them out within the
+/// limits' `writeInterval`.
 final class HubGroup: @unchecked Sendable {
     let demand = PCMDemand()
     private let shards: [(loop: EventLoop, hub: Hub)]
@@ -17,8 +18,9 @@ final class HubGroup: @unchecked Sendable {
         self.home = home
         let demand = self.demand
         shards = loops.enumerated().map { index, loop in
-            let hub = Hub(limits: limits, demand: demand, logger: logger, firstSubscriberID: index + 1,
-                          subscriberIDStride: loops.count, dropped: metrics.droppedPackets)
+            let hub = Hub(limits: limits, eventLoop: loop, demand: demand, logger: logger,
+                          firstSubscriberID: index + 1, subscriberIDStride: loops.count,
+                          dropped: metrics.droppedPackets)
             return (loop, hub)
         }
     }

@@ -22,6 +22,8 @@ final class Subscriber {
     let transport: Transport
     /// The hello's kinds as bits (`Hello.Kind.bit`), tested for every message.
     let wanted: UInt8
+    /// Which subscribers get the same bytes of a `PublishedBatch` as this one.
+    let batchKind: PublishedBatch.Kind
     let connectedAt: NIODeadline
     private let sink: SubscriberSink
     /// Its hub's limits, changed by a reload.
@@ -42,6 +44,10 @@ final class Subscriber {
     private var finishing = false
     private(set) var droppedPackets = 0
     private(set) var sentBytes = 0
+    /// Its hub's `WriteSlot`.
+    var slot = 0
+    /// The first entry of its slot's `PublishedBatch` it has not been given (queued or written) yet.
+    var batchStart = 0
 
     init(id: Int, hello: Hello, transport: Transport = .socket, sink: SubscriberSink, limits: SubscriberLimits,
          now: NIODeadline) {
@@ -50,6 +56,7 @@ final class Subscriber {
         self.transport = transport
         wanted = hello.kinds.reduce(
             (transport == .socket ? 0 : Audience.listeners) | (hello.artwork ? Audience.artwork : 0)) { $0 | $1.bit }
+        batchKind = PublishedBatch.Kind(wanted: wanted, hello: hello, transport: transport)
         self.sink = sink
         self.limits = limits
         connectedAt = now
@@ -103,6 +110,18 @@ final class Subscriber {
         }
         if wrote { sink.flush() }
         if finishing && queue.isEmpty { sink.close(afterPendingWrites: true) }
+    }
+
+    /// Whether it takes what is published as it comes: nothing queued, no drop to report, not closing.
+    var isCaughtUp: Bool { queue.isEmpty && pendingOverflow == nil && !finishing }
+
+    /// Whether a batch's messages may go to it in one joined write now: caught up, and its sink takes them as
+    /// they come (an Icecast output paces its packets one by one).
+    var takesJoinedWrite: Bool { isCaughtUp && transport != .output && sink.isWritable }
+
+    /// Writes messages joined into one buffer by `PublishedBatch`; only when `takesJoinedWrite`.
+    func write(joined bytes: ByteBuffer) {
+        sentBytes += sink.writeAndFlush(joined: bytes)
     }
 
     /// Closes the connection once everything queued has been written.

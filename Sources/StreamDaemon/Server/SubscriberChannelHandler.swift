@@ -95,6 +95,12 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
         return message.buffer.readableBytes
     }
 
+    /// As they are: an HTTP listener overrides it.
+    func writeAndFlush(joined bytes: ByteBuffer) -> Int {
+        context?.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        return bytes.readableBytes
+    }
+
     func flush() {
         context?.flush()
     }
