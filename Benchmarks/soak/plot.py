@@ -18,7 +18,9 @@ PANELS = [  # (title, [(column, label)])
     ("descriptors", [("fds", "audiostreamd's open fds"), ("harness_connections", "clients connected (harness)")]),
     ("clients", [("subscribers", "socket subscribers"), ("listeners", "HTTP listeners")]),
     ("threads", [("threads", "audiostreamd")]),
-    ("running totals", [("dropped", "packets dropped for slow clients"), ("reconnects", "ICY source reconnects")]),
+    ("packets dropped\n(running total)", [("dropped", "for slow clients, summed over them")]),
+    ("running totals", [("reconnects", "ICY source reconnects"), ("reloads", "reloads"),
+                        ("checker_reconnects", "well-behaved clients' reconnects")]),
     ("CPU (% of one core)", [("daemon_cpu_percent", "audiostreamd"), ("harness_cpu_percent", "harness")]),
 ]
 
@@ -34,12 +36,12 @@ def main(csv_path, summary_path, output):
             axis.plot(minutes, [row[column] for row in rows], label=label, linewidth=1)
         axis.axvspan(0, summary["warmup_seconds"] / 60, color="0.9", label="warm-up")
         for reload in reloads:
-            axis.axvline(reload, color="0.75", linewidth=0.5, linestyle=":")
+            axis.axvline(reload, color="tab:purple", alpha=0.6, linewidth=0.8, linestyle="--")
         axis.set_ylabel(title, fontsize=8)
         axis.set_ylim(bottom=0)
         axis.legend(fontsize=7, loc="lower right")
-        axis.grid(alpha=0.3)
-    axes[-1].set_xlabel("minutes (dotted: a reload, SIGHUP)")
+        axis.grid(alpha=0.3, axis="y")
+    axes[-1].set_xlabel("minutes (dashed: a reload, SIGHUP)")
     verdict = "passed" if not summary["failures"] else f"FAILED ({len(summary['failures'])})"
     figure.suptitle(f"audiostreamd soak: {summary['minutes']:g} min, {summary['socket_clients']} socket + "
                     f"{summary['http_clients']} HTTP clients, 10 streams: {verdict}", fontsize=10)

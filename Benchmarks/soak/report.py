@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 os.environ.setdefault("BENCH_RUNS", "1")  # bench_report reads bench.sh's environment, unused by write_section
@@ -29,6 +30,10 @@ ROWS = [  # (what, column, format)
 ]
 
 
+def paragraph(*sentences):
+    return textwrap.fill(" ".join(sentence for sentence in sentences if sentence), width=115)
+
+
 def main(csv_path, summary_path, doc, plot):
     rows = [{key: float(value) for key, value in row.items()} for row in csv.DictReader(open(csv_path))]
     summary = json.load(open(summary_path))
@@ -47,8 +52,15 @@ def main(csv_path, summary_path, doc, plot):
     if "rss_growth" in summary:
         rules = (f"Medians of the first and last {summary['window_samples']} samples after the warm-up: RSS "
                  f"{summary['rss_after_warmup']:.1f} → {summary['rss_end']:.1f} MiB ({summary['rss_growth']:+.1%}; "
-                 f"limit +5 %); descriptors beyond the clients the harness holds open "
-                 f"{summary['excess_fds_after_warmup']:.0f} → {summary['excess_fds_end']:.0f} (limit +16).")
+                 f"limit +5 %); descriptors beyond the daemon's subscribers and listeners "
+                 f"{summary['excess_fds_after_warmup']:.0f} → {summary['excess_fds_end']:.0f} (limit +32). "
+                 f"Descriptors before the crowd came: {summary['fds_before_crowd']}; once it had left: "
+                 f"{summary['fds_after_crowd']} (limit +2).")
+    checked = (f"The well-behaved clients checked {summary['checked_packets']:,} packets; connecting again at once "
+               f"after `restartedByReload`, {summary['refused_after_restart']} time(s) they were let in and then "
+               f"closed or reset before the welcome (the stream was not serving yet), and connected again.")
+    cpu = (f"Mean CPU: audiostreamd {mean('daemon_cpu_percent'):.1f} %, the harness (Python asyncio: clients, standard "
+           f"input and sampling in one process, the station in another) {mean('harness_cpu_percent'):.1f} % of one core.")
     section = f"""{HEADER}
 
 audiostreamd serving 10 live streams to {summary['socket_clients']} unruly socket subscribers and
@@ -60,11 +72,7 @@ Run on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC at revi
 
 {table}
 
-{rules} The well-behaved clients checked {summary['checked_packets']:,} packets; connecting again at once
-after `restartedByReload`, {summary['refused_after_restart']} time(s) they reached the old stream's closing
-socket and were reset before the welcome, and connected again. Mean CPU: audiostreamd
-{mean('daemon_cpu_percent'):.1f} %, the harness (clients, station, standard input, sampling: Python asyncio, one
-core at most) {mean('harness_cpu_percent'):.1f} % of one core.
+{paragraph(rules, checked, cpu)}
 
 ![The soak over time]({os.path.relpath(plot, os.path.dirname(doc) or '.')})
 
@@ -84,7 +92,8 @@ previous one's plus its frames, an HTTP body equal to the file's bytes looped; o
 them, and they connect again.
 
 **Fails when**, after the warm-up ({summary['warmup_seconds']:.0f} s: 10 % of the run, at least a minute): RSS
-grows by more than 5 %; descriptors beyond the clients connected grow by more than 16; a well-behaved client
+grows by more than 5 %; descriptors beyond the clients connected grow by more than 32, or the daemon holds more
+than 2 descriptors more once the crowd has left than before it came; a well-behaved client
 misses anything; a stream's packet count (the random stream's bytes read, as it never has a packet) stands
 still for 15 s, since none of the sources ends.
 """

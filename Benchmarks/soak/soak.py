@@ -27,6 +27,21 @@ from sampler import Sampler
 
 MP3_RATE = 16000  # bytes per second of the 128 kb/s CBR MP3 that the station and standard input play
 CHECKED_PCM = ["aac-adts", "ogg-opus"]  # streams whose PCM a well-behaved subscriber also checks
+CROWD_DELAY = 3  # seconds between the well-behaved clients' start and the crowd's
+QUIET_WAIT = 10  # seconds the daemon gets to notice that the crowd has left
+
+
+def open_descriptors(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def quiet_descriptors(pid, before):
+    """The daemon's descriptors once it has closed the crowd's connections: as soon as they are back to
+    `before`, else after QUIET_WAIT seconds."""
+    deadline = time.monotonic() + QUIET_WAIT
+    while (count := open_descriptors(pid)) > before and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    return count
 
 
 def free_port():
@@ -111,25 +126,36 @@ async def main(folder, daemon_path):
                                  [f"{folder}/{file}" for file in stream.files])
           for stream in streams.STREAMS if stream.files),
     ]
-    crowd = [*unruly.socket_slots(socket_clients, census, stopping, socket_paths),
-             *unruly.http_slots(http_clients, census, stopping, [stream.name for stream in streams.STREAMS],
-                                http_port)]
-    tasks = [asyncio.ensure_future(work) for work in [
+    sampling = asyncio.ensure_future(sampler.run(interval, stopping))
+    tasks = [sampling, *(asyncio.ensure_future(work) for work in [
         feed_stdin(daemon, open(f"{folder}/cbr128.mp3", "rb").read()),
-        reload_every(reload_seconds, write_config, daemon, findings, reloads, stopping),
-        sampler.run(interval, stopping), *well_behaved, *crowd]]
+        reload_every(reload_seconds, write_config, daemon, findings, reloads, stopping), *well_behaved])]
+    await asyncio.sleep(CROWD_DELAY)  # the well-behaved clients connected: what the daemon holds without the crowd
+    fds_before_crowd = open_descriptors(daemon.pid)
+    crowd_leaving = asyncio.Event()
+    crowd = [asyncio.ensure_future(slot) for slot in [
+        *unruly.socket_slots(socket_clients, census, crowd_leaving, socket_paths),
+        *unruly.http_slots(http_clients, census, crowd_leaving, [stream.name for stream in streams.STREAMS],
+                           http_port)]]
     print(f"soak: {minutes:g} min, warm-up {warmup:.0f} s, {socket_clients} socket and {http_clients} HTTP "
           f"clients, daemon pid {daemon.pid}; samples in {folder}/soak.csv", flush=True)
-    ended_early = None
+    ended_early, fds_after_crowd = None, fds_before_crowd
     try:
-        await asyncio.wait_for(daemon.wait(), minutes * 60)
+        await asyncio.wait_for(daemon.wait(), minutes * 60 - CROWD_DELAY)
         ended_early = f"the daemon exited with status {daemon.returncode} during the soak (see daemon.log)"
     except asyncio.TimeoutError:
+        sampling.cancel()  # the samples describe the run, not the crowd's leaving
         await sampler.sample()  # the last row, at the end of the run
+        crowd_leaving.set()  # set first: asyncio.wait_for can swallow a cancellation that meets a timeout
+        for task in crowd:
+            task.cancel()
+        await asyncio.wait(crowd, timeout=QUIET_WAIT)
+        fds_after_crowd = await quiet_descriptors(daemon.pid, fds_before_crowd)
     stopping.set()
-    for task in tasks:
+    crowd_leaving.set()
+    for task in tasks + crowd:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.wait(tasks + crowd, timeout=QUIET_WAIT)
     if daemon.returncode is None:
         daemon.terminate()  # SIGTERM: subscribers get end (daemonStopping), the daemon exits 0
         try:
@@ -141,7 +167,8 @@ async def main(folder, daemon_path):
     await station.wait()
 
     rows = sampler.rows()
-    failures, figures = verdict.judge(rows, warmup, streams.STREAMS, findings.failures)
+    failures, figures = verdict.judge(rows, warmup, streams.STREAMS, findings.failures, fds_before_crowd,
+                                      fds_after_crowd)
     if ended_early:
         failures.insert(0, ended_early)
     elif daemon.returncode != 0:
@@ -149,6 +176,7 @@ async def main(folder, daemon_path):
     summary = {"minutes": minutes, "warmup_seconds": warmup, "socket_clients": socket_clients,
                "http_clients": http_clients, "reloads": reloads[0], "checked_packets": findings.packets,
                "refused_after_restart": findings.refused_after_restart,
+               "fds_before_crowd": fds_before_crowd, "fds_after_crowd": fds_after_crowd,
                "failures": failures, **figures}
     with open(f"{folder}/summary.json", "w") as file:
         json.dump(summary, file, indent=1)

@@ -4,7 +4,7 @@
 # from the samples, passed or not; exits 1 when the soak failed, with the reasons on standard error.
 #
 # Environment (all optional): SOAK_MINUTES (30), SOAK_DATA (.build-soak, git-ignored), SOAK_DAEMON
-# (.build/release/audiostreamd), SOAK_DOC (docs/benchmarks.md); soak.py reads the others (its --help).
+# (.build/release/audiostreamd), SOAK_DOC (docs/benchmarks.md); soak.py reads the others (its docstring lists them).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
