@@ -39,7 +39,7 @@ class Sampler:
         self.census, self.findings, self.reloads = census, findings, reloads
         self.started = time.monotonic()
         self.totals = dict.fromkeys(RUNNING_TOTALS.values(), 0.0)
-        self.previous, self.taken = {}, []
+        self.previous, self.taken, self.unanswered = {}, [], []
         self.cpu = (self.started, cpu_seconds(daemon_pid), self.harness_cpu())
         self.file = open(path, "w", newline="")
         progress = [f"progress:{stream.name}" for stream in streams]
@@ -94,7 +94,11 @@ class Sampler:
             try:
                 await asyncio.wait_for(stopping.wait(), interval)
             except asyncio.TimeoutError:
-                row = await self.sample()
+                try:
+                    row = await self.sample()
+                except (OSError, asyncio.TimeoutError) as error:  # the daemon did not answer: a failure of its own
+                    self.unanswered.append(f"{time.monotonic() - self.started:.0f} s: {error!r}")
+                    continue
                 print(f"soak: {row['seconds']:>6.0f} s  RSS {row['rss_mib']:.1f} MiB  fds {row['fds']}  "
                       f"threads {row['threads']}  subscribers {row['subscribers']}+{row['listeners']}  "
                       f"daemon {row['daemon_cpu_percent']} %  harness {row['harness_cpu_percent']} %  "

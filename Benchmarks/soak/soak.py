@@ -169,6 +169,7 @@ async def main(folder, daemon_path):
     rows = sampler.rows()
     failures, figures = verdict.judge(rows, warmup, streams.STREAMS, findings.failures, fds_before_crowd,
                                       fds_after_crowd)
+    failures += [f"the metrics did not answer at {what}" for what in sampler.unanswered]
     if ended_early:
         failures.insert(0, ended_early)
     elif daemon.returncode != 0:

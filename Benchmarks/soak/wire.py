@@ -2,7 +2,7 @@
 import json
 import struct
 
-HELLO, WELCOME, EVENT, PACKET, PCM, ERROR, REQUEST, RESPONSE = 1, 2, 3, 4, 5, 6, 7, 8
+HELLO, WELCOME, EVENT, PACKET, PCM, ERROR = 1, 2, 3, 4, 5, 6  # message types a subscriber meets
 LARGEST_MESSAGE = 16 * 1024 * 1024  # a longer length is a broken peer (docs/protocol.md, Framing)
 
 
