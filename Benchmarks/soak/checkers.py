@@ -23,7 +23,6 @@ class Findings:
 
     def __init__(self):
         self.failures, self.reconnects, self.packets = [], 0, 0
-        self.refused_after_restart = 0  # connections closed before their welcome just after a restart
         self.restarts = {}  # stream name: time of the last reload that restarted it
 
     def fail(self, who, what):
@@ -45,22 +44,13 @@ async def socket_subscriber(findings, census, stopping, stream, path, kinds, sil
         except OSError:  # the stream is restarting: its socket comes back within moments
             await asyncio.sleep(0.2)
             continue
-        welcomed = []
         try:
             with census.holding():
                 writer.write(wire.hello(kinds))
-                reason = await _follow(findings, who, reader, welcomed, None if silent_for_long else READ_TIMEOUT)
+                reason = await _follow(findings, who, reader, None if silent_for_long else READ_TIMEOUT)
         except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError) as error:
             reason = None
-            if stopping.is_set():
-                pass
-            elif not welcomed and findings.restarted_recently(stream):
-                # Connected again at once after `restartedByReload` and let in, but closed or reset before the
-                # welcome: a race of the daemon's restart (counted and reported, as its docs say connecting again
-                # works), taken as a refusal: connect again.
-                findings.refused_after_restart += 1
-                await asyncio.sleep(0.2)
-            else:
+            if not stopping.is_set():
                 findings.fail(who, f"connection lost without an end event ({error!r})")
         finally:
             writer.close()
@@ -71,14 +61,12 @@ async def socket_subscriber(findings, census, stopping, stream, path, kinds, sil
             await asyncio.sleep(1)
 
 
-async def _follow(findings, who, reader, welcomed, timeout):
-    """Reads until `end`, checking continuity; returns the end's reason. Appends to `welcomed` at the welcome."""
+async def _follow(findings, who, reader, timeout):
+    """Reads until `end`, checking continuity; returns the end's reason."""
     next_timestamp = {wire.PACKET: None, wire.PCM: None}
     while True:
         kind, payload = await asyncio.wait_for(wire.read_message(reader), timeout)
-        if kind == wire.WELCOME:
-            welcomed.append(True)
-        elif kind in next_timestamp:
+        if kind in next_timestamp:
             if kind == wire.PACKET:
                 _offset, timestamp, frames = wire.packet_header(payload)
                 findings.packets += 1

@@ -176,7 +176,6 @@ async def main(folder, daemon_path):
         failures.insert(0, f"the daemon exited with status {daemon.returncode} after SIGTERM")
     summary = {"minutes": minutes, "warmup_seconds": warmup, "socket_clients": socket_clients,
                "http_clients": http_clients, "reloads": reloads[0], "checked_packets": findings.packets,
-               "refused_after_restart": findings.refused_after_restart,
                "fds_before_crowd": fds_before_crowd, "fds_after_crowd": fds_after_crowd,
                "failures": failures, **figures}
     with open(f"{folder}/summary.json", "w") as file:

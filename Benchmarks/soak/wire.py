@@ -2,7 +2,7 @@
 import json
 import struct
 
-HELLO, WELCOME, EVENT, PACKET, PCM, ERROR = 1, 2, 3, 4, 5, 6  # message types a subscriber meets
+HELLO, EVENT, PACKET, PCM, ERROR = 1, 3, 4, 5, 6  # the message types the soak sends or reads
 LARGEST_MESSAGE = 16 * 1024 * 1024  # a longer length is a broken peer (docs/protocol.md, Framing)
 
 
