@@ -5,10 +5,10 @@ SWIFT ?= swift
 # (ffmpeg) listen to them, chromium plays one in a page, systemd and binutils check the units and binaries.
 BUILD_PACKAGES := libmpg123-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 icecast2 ffmpeg curl chromium systemd binutils
-# Debian packages that make and check fixtures and benchmarks (never needed by make test).
+# Debian packages that make and check fixtures, benchmarks and the soak (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 flac vorbis-tools opus-tools gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils
 
-.PHONY: run test bench fixtures fuzz deps build-deps tool-deps build install
+.PHONY: run test bench soak fixtures fuzz deps build-deps tool-deps build install
 
 ## make run: serve config.yaml (the bundled demo stream, looped at real time) until Ctrl-C.
 run: build
@@ -28,6 +28,15 @@ test: deps
 bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh
+
+## make soak: audiostreamd for SOAK_MINUTES (default 30) with 10 live streams, 500 unruly socket subscribers and 500
+## unruly HTTP listeners, well-behaved clients that check nothing is missed, and a reload every minute; fails if, after
+## the warm-up, RSS grows over 5 %, a descriptor leaks, a well-behaved client misses a packet or a stream stops.
+## Writes "## Soak (make soak)" in docs/benchmarks.md and docs/soak.png (see Benchmarks/soak/soak.sh). Never part of make test.
+SOAK_MINUTES ?= 30
+soak: tool-deps
+	$(SWIFT) build -c release --product audiostreamd
+	SOAK_MINUTES=$(SOAK_MINUTES) bash Benchmarks/soak/soak.sh
 
 ## make fuzz: build the parser's libFuzzer target (Fuzz/) with AddressSanitizer, seed it from the fixtures and fuzz
 ## for FUZZ_SECONDS; corpus and crash inputs stay in .build-fuzz/. Never part of make test.
@@ -63,3 +72,4 @@ build-deps:
 tool-deps:
 	@bash scripts/apt-install.sh $(TOOL_PACKAGES)
 	@python3 -c 'import mutagen' 2>/dev/null || pip install --quiet mutagen
+	@python3 -c 'import matplotlib' 2>/dev/null || pip install --quiet matplotlib

@@ -97,9 +97,13 @@ final class StreamService: @unchecked Sendable {
         return eventLoop.flatSubmit { [self] in
             httpSource?.stop()
             for output in outputs { output.stop() }
+            // Stop listening before subscribers hear `end`: one that connects again at once (as after
+            // `restartedByReload`) must find no socket, or the new stream's, never this listener's backlog,
+            // whose connections its closing resets.
+            let closed = stopListening()
             if state != .ended { pipeline.finish(reason) }
             state = .stopped
-            return finish(grace: grace)
+            return finish(afterClosing: closed, grace: grace)
         }
     }
 
@@ -236,13 +240,19 @@ final class StreamService: @unchecked Sendable {
         }
         pipeline.finish(reason)
         state = .ended
-        finish(grace: .nanoseconds(Int64(config.limits.disconnectAfter * 1e9))).whenComplete { [self] _ in onEnd(self) }
+        finish(afterClosing: stopListening(), grace: .nanoseconds(Int64(config.limits.disconnectAfter * 1e9)))
+            .whenComplete { [self] _ in onEnd(self) }
     }
 
-    /// Stops listening, waits up to `grace` for subscribers to take their queues, then closes what is left.
-    private func finish(grace: TimeAmount) -> EventLoopFuture<Void> {
-        let closed = listener?.close() ?? eventLoop.makeSucceededVoidFuture()
-        listener = nil
+    /// Stops listening: the socket file the daemon made goes at once, the listening channel when the future says.
+    private func stopListening() -> EventLoopFuture<Void> {
+        defer { listener = nil }
+        return listener?.close() ?? eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Once the listener has `closed`, waits up to `grace` for subscribers to take their queues, then closes what
+    /// is left.
+    private func finish(afterClosing closed: EventLoopFuture<Void>, grace: TimeAmount) -> EventLoopFuture<Void> {
         metrics.destroy()
         let deadline = NIODeadline.now() + grace
         return closed.recover { _ in }.flatMap { [self] in waitForSubscribers(until: deadline) }.flatMap { [self] in

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Writes the section "## Soak (make soak)" of docs/benchmarks.md from soak.csv and summary.json.
+
+Usage: report.py SOAK_CSV SUMMARY_JSON DOC PLOT_PNG
+"""
+import csv
+import datetime
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+os.environ.setdefault("BENCH_RUNS", "1")  # bench_report reads bench.sh's environment, unused by write_section
+import bench_report  # noqa: E402  (one way of rewriting a section of the report, shared with make bench)
+
+HEADER = "## Soak (make soak)"
+ROWS = [  # (what, column, format)
+    ("RSS (MiB)", "rss_mib", "{:.1f}"),
+    ("open descriptors", "fds", "{:.0f}"),
+    ("clients the harness holds open", "harness_connections", "{:.0f}"),
+    ("threads", "threads", "{:.0f}"),
+    ("socket subscribers", "subscribers", "{:.0f}"),
+    ("HTTP listeners", "listeners", "{:.0f}"),
+    ("packets dropped for slow clients (running total)", "dropped", "{:,.0f}"),
+    ("ICY source reconnects (running total)", "reconnects", "{:.0f}"),
+    ("reloads (SIGHUP)", "reloads", "{:.0f}"),
+    ("well-behaved clients' reconnects after `restartedByReload`", "checker_reconnects", "{:.0f}"),
+]
+
+
+def paragraph(*sentences):
+    return textwrap.fill(" ".join(sentence for sentence in sentences if sentence), width=115)
+
+
+def main(csv_path, summary_path, doc, plot):
+    rows = [{key: float(value) for key, value in row.items()} for row in csv.DictReader(open(csv_path))]
+    summary = json.load(open(summary_path))
+    warm = next((row for row in rows if row["seconds"] >= summary["warmup_seconds"]), rows[-1])
+    cells = lambda column, form: [form.format(row[column]) for row in (rows[0], warm, rows[-1])]
+    table = bench_report.table(
+        ["", f"start ({rows[0]['seconds']:.0f} s)", f"after warm-up ({warm['seconds']:.0f} s)",
+         f"end ({rows[-1]['seconds']:.0f} s)"],
+        [[what, *cells(column, form)] for what, column, form in ROWS])
+    mean = lambda column: sum(row[column] for row in rows[1:]) / max(1, len(rows) - 1)
+    revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    failures = summary["failures"]
+    verdict = ("**Passed.**" if not failures else
+               "**Failed:**\n" + "\n".join(f"- {failure}" for failure in failures))
+    rules = ""
+    if "rss_growth" in summary:
+        rules = (f"Medians of the first and last {summary['window_samples']} samples after the warm-up: RSS "
+                 f"{summary['rss_after_warmup']:.1f} → {summary['rss_end']:.1f} MiB ({summary['rss_growth']:+.1%}; "
+                 f"limit +5 %); descriptors beyond the daemon's subscribers and listeners "
+                 f"{summary['excess_fds_after_warmup']:.0f} → {summary['excess_fds_end']:.0f} (limit +32). "
+                 f"Descriptors before the crowd came: {summary['fds_before_crowd']}; once it had left: "
+                 f"{summary['fds_after_crowd']} (limit +2).")
+    checked = f"The well-behaved socket subscribers checked {summary['checked_packets']:,} packets."
+    cpu = (f"Mean CPU: audiostreamd {mean('daemon_cpu_percent'):.1f} %, the harness (Python asyncio: clients, standard "
+           f"input and sampling in one process, the station in another) {mean('harness_cpu_percent'):.1f} % of one core.")
+    section = f"""{HEADER}
+
+audiostreamd serving 10 live streams to {summary['socket_clients']} unruly socket subscribers and
+{summary['http_clients']} unruly HTTP listeners for {summary['minutes']:g} minutes, with a reload every minute.
+
+Run on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC at revision `{revision}` by
+`{os.environ.get('SOAK_COMMAND', 'make soak')}` ({os.cpu_count()} CPUs, load average
+{open('/proc/loadavg').read().split()[0]} at the end). {verdict}
+
+{table}
+
+{paragraph(rules, checked, cpu)}
+
+![The soak over time]({os.path.relpath(plot, os.path.dirname(doc) or '.')})
+
+**What runs** (Benchmarks/soak/; samples every 5 s in `.build-soak/soak.csv`). Streams: files paced at real time
+and looped (128 kb/s CBR MP3, VBR MP3 `lame -V 2`, 64 kb/s mono MP3, AAC-LC in ADTS at 128 kb/s stereo and 48 kb/s
+mono, Ogg Vorbis, Ogg Opus: one minute of pink noise and a tone; no M4A, as a looped M4A file ends after its first
+pass), an ICY station on 127.0.0.1 (MP3 with `icy-metaint` titles; it drops
+each connection after 5 to 45 s), random bytes over HTTP (16,000 B/s) and standard input (MP3 at real time).
+Reloads alternate: odd ones move `mp3-swap` to its other file (a restart: its subscribers get
+`restartedByReload`), even ones change `ogg-vorbis`'s `queueSeconds` (applied live: nobody is dropped). The crowd:
+each client connects to a random stream and, for 2 to 40 s, reads promptly, reads a few KiB every 0.5 to 2 s, or
+stalls (through a 4 KiB receive buffer, so the daemon's queue fills), or sends no hello, a bad hello, a request
+for a missing mount or half a request head; half leave with a reset; another takes its place. Well-behaved
+clients, one socket subscriber per stream (two more of PCM) and one HTTP listener per MP3 file stream, read at
+once and check that nothing is missing: no `overflow`, each packet's (and PCM message's) timestamp the
+previous one's plus its frames, an HTTP body equal to the file's bytes looped; only a reload's restart may end
+them, and they connect again.
+
+**Fails when**, after the warm-up ({summary['warmup_seconds']:.0f} s: 10 % of the run, at least a minute): RSS
+grows by more than 5 %; descriptors beyond the clients connected grow by more than 32, or the daemon holds more
+than 2 descriptors more once the crowd has left than before it came; a well-behaved client
+misses anything; a stream's packet count (the random stream's bytes read, as it never has a packet) stands
+still for 15 s, since none of the sources ends.
+"""
+    os.environ["BENCH_DOC"] = doc
+    bench_report.write_section(HEADER, section)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])

@@ -1,0 +1,67 @@
+"""The soak's ten streams, the configuration that serves them, and the change each reload makes.
+
+Every kind of source the daemon has is here: files paced at real time and looped (MP3 CBR and VBR, AAC in ADTS
+at two rates, Ogg Vorbis, Ogg Opus), an ICY station that drops its listeners (icy_server.py), random bytes over
+HTTP, and standard input (fed by soak.py).
+"""
+import os
+from typing import NamedTuple
+
+
+class Stream(NamedTuple):
+    name: str
+    source: str  # as config.yaml says it; FILE: and HTTP: are filled in by `source_line`
+    files: tuple = ()  # input files whose bytes an MP3 mount serves unchanged (checked by HTTP listeners)
+    has_audio: bool = True  # false: random bytes; it is alive while bytes come in, as it never makes a packet
+
+
+STREAMS = [
+    Stream("mp3-cbr", "FILE:cbr128.mp3", ("cbr128.mp3",)),
+    Stream("mp3-vbr", "FILE:vbr-v2.mp3", ("vbr-v2.mp3",)),
+    # Each odd-numbered reload moves this one between two files: its source changed, so it restarts.
+    Stream("mp3-swap", "FILE:mono64.mp3", ("mono64.mp3", "cbr128.mp3")),
+    Stream("aac-adts", "FILE:aac128.aac"),
+    # Not an M4A: a looped M4A file ends after its first pass ("no audio in FILE"), a daemon bug of its own.
+    Stream("aac-mono", "FILE:aac48-mono.aac"),
+    Stream("ogg-vorbis", "FILE:vorbis-q3.ogg"),
+    Stream("ogg-opus", "FILE:opus64.opus"),
+    Stream("icy", "HTTP:/radio.mp3"),
+    Stream("random", "HTTP:/random", has_audio=False),
+    Stream("stdin", "stdin"),
+]
+SWAPPED, RETUNED = "mp3-swap", "ogg-vorbis"
+
+
+def restarted_by(reload_number):
+    """The stream a reload restarts (odd reloads swap mp3-swap's file), or None (even reloads change only
+    ogg-vorbis's queueSeconds, which the running stream takes without dropping anyone)."""
+    return SWAPPED if reload_number % 2 else None
+
+
+def write_config(path, folder, http_port, metrics_port, station_port, reload_number):
+    """config.yaml for the state after `reload_number` reloads (0: the start)."""
+    lines = [
+        f"control: {folder}/control.sock",
+        f"metrics: 127.0.0.1:{metrics_port}",
+        f"http: {{listen: \"127.0.0.1:{http_port}\", headerTimeout: 10, formatWait: 10}}",
+        "streams:",
+    ]
+    for stream in STREAMS:
+        source = stream.source
+        if stream.name == SWAPPED:
+            source = f"FILE:{stream.files[(reload_number + 1) // 2 % 2]}"
+        lines += [f"  - name: {stream.name}", f"    socket: {folder}/{stream.name}.sock"]
+        if source.startswith("FILE:"):
+            lines += [f"    source: file:{folder}/{source[5:]}", "    pace: realtime", "    loop: true"]
+        elif source.startswith("HTTP:"):
+            # Short waits, so the station's drops cost seconds, not the minute of the default backoff.
+            lines += [f"    source: http://127.0.0.1:{station_port}{source[5:]}", "    stallTimeout: 5",
+                      "    reconnect: {initialDelay: 0.5, maxDelay: 2}"]
+        else:
+            lines += [f"    source: {source}"]
+        if stream.name == RETUNED:
+            lines += [f"    queueSeconds: {5 + reload_number // 2 % 2}"]
+    text = "\n".join(lines) + "\n"
+    with open(path + ".new", "w") as file:
+        file.write(text)
+    os.replace(path + ".new", path)  # the daemon never reads half a file
