@@ -78,7 +78,12 @@ final class DaemonHarness {
     /// waits until the daemon counts it among the stream's subscribers.
     func subscribe(_ name: String, kinds: String, arguments: [String] = []) throws -> SubscriberProcess {
         try waitForSocket("\(name).sock")
-        let joined = try subscriberCount(name)
+        // The control socket may come up after the stream's: wait until the count can be read.
+        var joined = 0
+        try waitUntil("the status of \(name)") {
+            joined = try subscriberCount(name)
+            return true
+        }
         let subscriber = try SubscriberProcess(socket: path("\(name).sock"), kinds: kinds, folder: folder,
                                                name: "\(name)-\(joined)", arguments: arguments)
         try waitUntil("the subscriber of \(name) to join") { try subscriberCount(name) > joined }
