@@ -32,12 +32,12 @@ public enum Daemon {
         if let registry { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
         let supervisor = Supervisor(configFile: configFile, config: config, group: group, systemd: systemd)
         signals.attach(supervisor)
-        var httpChannel: Channel?
-        defer { httpChannel?.close(promise: nil) }
+        var httpListener: SubscriberListener?
+        defer { try? httpListener?.close().wait() }
         do {
             try supervisor.start().wait()
             if let http = supervisor.httpServer {
-                httpChannel = try http.start(group: group).wait()
+                httpListener = try http.start(group: group, logger: logger)
                 logger.info("HTTP on \(http.config.address)")
             }
         } catch {

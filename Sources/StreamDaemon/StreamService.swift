@@ -63,14 +63,10 @@ final class StreamService: @unchecked Sendable {
 
     /// Listens on the stream's socket, then starts reading the source.
     func start() -> EventLoopFuture<Void> {
-        let bootstrap = ServerBootstrap.forSubscribers(group: eventLoop, childGroup: group)
-            .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(SubscriberConnection(stream: self))
-                }
-            }
-        return ListeningSocket.listen(bootstrap, on: config.socket, name: config.name, inherited: inherited,
-                                      eventLoop: eventLoop)
+        return ListeningSocket.listen(
+            subscribersOn: config.socket, name: config.name, inherited: inherited, group: group, eventLoop: eventLoop,
+            logger: logger
+        ) { [self] descriptor in SubscriberConnection(stream: self, descriptor: descriptor) }
             .flatMapThrowing { [self] listener in
                 // Stopped while binding: the socket is no one's.
                 guard state == .starting else {
@@ -269,18 +265,6 @@ final class StreamService: @unchecked Sendable {
                 waitForSubscribers(until: deadline)
             }
         }
-    }
-}
-
-extension ServerBootstrap {
-    /// A server for many subscribers, its connections spread over `childGroup`: a deep backlog, and small kernel
-    /// and NIO buffers so that what a slow subscriber lags is in its own queue, where it is counted in seconds
-    /// and bounded, not in buffers nobody sees.
-    static func forSubscribers(group: EventLoop, childGroup: EventLoopGroup) -> ServerBootstrap {
-        ServerBootstrap(group: group, childGroup: childGroup)
-            .serverChannelOption(.backlog, value: 4096)
-            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
     }
 }
 

@@ -4,7 +4,8 @@ import NIOHTTP1
 /// One HTTP client: reads its request head, then answers it, or joins the stream's hub on its event loop as a
 /// listener and writes the stream's packets (with ICY metadata blocks if asked) until either side closes.
 ///
-/// As the only handler of its channel, it writes audio straight to the socket. Confined to its event loop.
+/// As the only handler of its channel, it writes audio straight to the socket (`writeNow`). Confined to its event
+/// loop.
 final class HTTPListenerConnection: SubscriberChannelHandler {
     private let server: HTTPServer
     /// The request head received so far, until it is complete.
@@ -19,9 +20,10 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
     /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
 
-    init(server: HTTPServer) {
+    /// A handler for the connection on `descriptor`, when the daemon accepted it itself.
+    init(server: HTTPServer, descriptor: CInt?) {
         self.server = server
-        super.init(requestTimeout: server.headerTimeout, role: "HTTP listener")
+        super.init(requestTimeout: server.headerTimeout, role: "HTTP listener", descriptor: descriptor)
     }
 
     override func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -151,16 +153,16 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
             return 0
         }
         guard let bytes = message.listenerPayload else { return 0 }
-        return writeAudio(bytes)
+        return writeAudio(bytes, with: write)
     }
 
     /// Listener bytes joined by the hub, with ICY blocks between them when asked.
     override func writeAndFlush(joined bytes: ByteBuffer) -> Int {
-        defer { flush() }
-        return writeAudio(bytes)
+        writeAudio(bytes, with: writeNow)
     }
 
-    private func writeAudio(_ bytes: ByteBuffer) -> Int {
+    /// Writes `bytes` with `write`, in pieces between ICY metadata blocks for a listener that asked for them.
+    private func writeAudio(_ bytes: ByteBuffer, with write: (ByteBuffer) -> Void) -> Int {
         guard interleaver != nil else {
             write(bytes)
             return bytes.readableBytes

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 
@@ -28,16 +29,15 @@ final class HTTPServer: Sendable {
     /// How long a listener that comes before its stream's format is known waits for it.
     var formatWait: TimeAmount { .nanoseconds(Int64(config.formatWait * 1e9)) }
 
-    /// Listens on the configured address.
-    func start(group: EventLoopGroup) -> EventLoopFuture<Channel> {
-        ServerBootstrap.forSubscribers(group: group.next(), childGroup: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(HTTPListenerConnection(server: self))
-                }
-            }
-            .bind(host: config.host, port: config.port)
+    /// Listens on the configured address until the listener is closed; each connection is served on the next loop
+    /// of `group`.
+    /// - Throws: `IOError` when the address cannot be resolved or bound.
+    func start(group: EventLoopGroup, logger: Logger) throws -> SubscriberListener {
+        let address = try SocketAddress.makeAddressResolvingHost(config.host, port: config.port)
+        let descriptor = try ListeningDescriptor.open(address, reuseAddress: true)
+        return SubscriberListener(descriptor: descriptor, group: group, logger: logger) { [self] descriptor in
+            HTTPListenerConnection(server: self, descriptor: descriptor)
+        }
     }
 
     /// Whether `authorization` (the header's value) is Basic authentication with the relay password; any user

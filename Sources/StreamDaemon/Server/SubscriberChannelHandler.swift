@@ -1,8 +1,14 @@
+import Glibc
 import NIOCore
 
 /// What every subscriber's connection shares, whatever its protocol: a deadline for its request, then membership
-/// of its stream's hub on its own event loop, writes straight to the socket as the channel's only handler, and
-/// leaving the hub when the connection closes.
+/// of its stream's hub on its own event loop, writes straight to the socket, and leaving the hub when the
+/// connection closes.
+///
+/// The hub's joined writes (`writeAndFlush(joined:)`) go to the socket's descriptor with one `send` while NIO
+/// holds nothing of ours for it, as NIO's per-channel write path costs more than the system call: with thousands
+/// of subscribers, it was most of the fan-out's cost. What the socket does not take at once, and every other
+/// write, goes through NIO, in order, and NIO's writability still tells the hub when a subscriber is behind.
 ///
 /// Subclasses read the request (`channelRead`) and call `requestArrived()` then `join`. Confined to the
 /// channel's event loop.
@@ -17,10 +23,15 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
     private(set) var context: ChannelHandlerContext?
     private var requestDeadline: Scheduled<Void>?
     private(set) var subscription: (stream: StreamService, hub: Hub, subscriber: Subscriber)?
+    /// The connection's socket, when the daemon accepted it itself (`SubscriberListener`).
+    private let descriptor: CInt?
+    /// Writes handed to NIO that it has not completed: while there are any, a direct `send` would overtake them.
+    private var writesInNIO = 0
 
-    init(requestTimeout: TimeAmount, role: String) {
+    init(requestTimeout: TimeAmount, role: String, descriptor: CInt?) {
         self.requestTimeout = requestTimeout
         self.role = role
+        self.descriptor = descriptor
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -85,8 +96,14 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
     /// Kept from `channelWritabilityChanged`, as the hub asks it for every message of every subscriber.
     private(set) var isWritable = true
 
+    /// Hands the message to NIO, to go out at the next flush.
     func write(_ message: ByteBuffer) {
-        context?.write(wrapOutboundOut(message), promise: nil)
+        guard let context else { return }
+        writesInNIO += 1
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { _ in handler.value.writesInNIO -= 1 }
+        context.write(wrapOutboundOut(message), promise: promise)
     }
 
     /// The message's wire encoding; an HTTP listener overrides it.
@@ -97,8 +114,26 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
 
     /// As they are: an HTTP listener overrides it.
     func writeAndFlush(joined bytes: ByteBuffer) -> Int {
-        context?.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        writeNow(bytes)
         return bytes.readableBytes
+    }
+
+    /// Writes and flushes `bytes`: with one `send` to the socket unless NIO still holds earlier writes, and
+    /// whatever the socket does not take through NIO, which waits until it can. A connection NIO has closed has
+    /// no context: its descriptor, which NIO closed before any callout, is never touched.
+    func writeNow(_ bytes: ByteBuffer) {
+        guard let context else { return }
+        var rest = bytes
+        if let descriptor, writesInNIO == 0 {
+            let sent = bytes.withUnsafeReadableBytes {
+                send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            guard sent < bytes.readableBytes else { return }
+            // A failed send leaves it all to NIO, which meets the error itself and closes the channel.
+            rest.moveReaderIndex(forwardBy: max(sent, 0))
+        }
+        write(rest)
+        context.flush()
     }
 
     func flush() {

@@ -4,8 +4,7 @@ import NIOCore
 /// One subscriber's socket: waits for its hello, then joins the stream's hub on its event loop and writes what
 /// the hub queues.
 ///
-/// It reads the hello itself rather than behind a decoder handler: as the only handler of the channel, every
-/// write goes straight to the socket, which matters with thousands of subscribers per packet.
+/// It reads the hello itself rather than behind a decoder handler, as the channel's only handler.
 final class SubscriberConnection: SubscriberChannelHandler {
     /// How long a connection may stay silent before its hello.
     static let helloTimeout = TimeAmount.seconds(10)
@@ -14,9 +13,10 @@ final class SubscriberConnection: SubscriberChannelHandler {
     /// Bytes of the hello received so far.
     private var received: ByteBuffer?
 
-    init(stream: StreamService) {
+    /// A handler for the connection on `descriptor`, when the daemon accepted it itself.
+    init(stream: StreamService, descriptor: CInt?) {
         self.stream = stream
-        super.init(requestTimeout: Self.helloTimeout, role: "subscriber")
+        super.init(requestTimeout: Self.helloTimeout, role: "subscriber", descriptor: descriptor)
     }
 
     override func channelRead(context: ChannelHandlerContext, data: NIOAny) {

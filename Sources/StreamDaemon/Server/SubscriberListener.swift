@@ -1,0 +1,99 @@
+import Dispatch
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Accepts the connections of a listening socket itself, rather than through a NIO server channel, so that each
+/// connection's handler knows its descriptor: the hub's writes can then go straight to the socket
+/// (`SubscriberChannelHandler.writeNow`), without NIO's per-channel write path, the fan-out's main cost.
+///
+/// Connections are accepted on a dispatch queue as they come, each then served as a NIO channel on the next loop
+/// of the group, with small kernel and NIO buffers so that what a slow subscriber lags is in its own queue,
+/// where it is counted in seconds and bounded, not in buffers nobody sees.
+final class SubscriberListener: @unchecked Sendable {
+    // Unchecked: `source` and `backingOff` are touched on `queue` only.
+    private let queue = DispatchQueue(label: "audiostreamd.accept")
+    private let source: DispatchSourceRead
+    /// Whether accepting is paused for want of descriptors.
+    private var backingOff = false
+    private let closed: EventLoopPromise<Void>
+
+    /// How long accepting pauses when the process is out of descriptors, as NIO's server channels do: the
+    /// connection waits in the backlog meanwhile, instead of the queue spinning on it.
+    static let backoff = DispatchTimeInterval.seconds(1)
+
+    /// Starts accepting on `descriptor`, a listening socket it now owns: each connection becomes a channel whose
+    /// only handler is `handler(connection's descriptor)`, made on the channel's loop.
+    init(descriptor: CInt, group: EventLoopGroup, logger: Logger,
+         handler: @escaping @Sendable (CInt) -> ChannelHandler) {
+        closed = group.next().makePromise()
+        // accept4 must say when the backlog is empty, not wait for the next connection.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [self] in acceptAll(on: descriptor, group: group, logger: logger, handler: handler) }
+        source.setCancelHandler { [closed] in
+            Glibc.close(descriptor)
+            closed.succeed()
+        }
+        source.resume()
+    }
+
+    /// Stops accepting and closes the socket; connections already accepted stay. The future completes once the
+    /// socket is closed.
+    func close() -> EventLoopFuture<Void> {
+        queue.async { [self] in
+            source.cancel()
+            // A suspended source runs its cancel handler only once resumed.
+            if backingOff { source.resume() }
+            backingOff = false
+        }
+        return closed.futureResult
+    }
+
+    private func acceptAll(on descriptor: CInt, group: EventLoopGroup, logger: Logger,
+                           handler: @escaping @Sendable (CInt) -> ChannelHandler) {
+        while true {
+            // Glibc's module lacks accept4; NIO makes the connection non-blocking.
+            let connection = accept(descriptor, nil, nil)
+            guard connection < 0 else {
+                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                Self.serve(connection, group: group, logger: logger, handler: handler)
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                logger.error("cannot accept subscribers for now: \(String(cString: strerror(errno)))")
+                backOff()
+                return
+            default: return
+            }
+        }
+    }
+
+    private func backOff() {
+        backingOff = true
+        source.suspend()
+        queue.asyncAfter(deadline: .now() + Self.backoff) { [self] in
+            guard backingOff else { return }
+            backingOff = false
+            source.resume()
+        }
+    }
+
+    private static func serve(_ connection: CInt, group: EventLoopGroup, logger: Logger,
+                              handler: @escaping @Sendable (CInt) -> ChannelHandler) {
+        var sendBuffer: CInt = 64 * 1024
+        _ = setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
+        ClientBootstrap(group: group)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(handler(connection))
+                }
+            }
+            .withConnectedSocket(connection)
+            .whenFailure { error in logger.warning("could not serve a connection: \(error)") }
+    }
+}
