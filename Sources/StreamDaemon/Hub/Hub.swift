@@ -41,6 +41,9 @@ final class Hub {
     /// The subscribers in shares written at different phases of the interval; newcomers join them in turn.
     private var slots = Array(repeating: WriteSlot(), count: WriteSlot.count)
     private var nextSlot = 0
+    /// Every subscriber that is not caught up, and some that have caught up since: `publish` queues for these at
+    /// once, so that the policy counts from then, without a pass over the whole audience for every message.
+    private var behind: [Subscriber] = []
     private var history = CircularBuffer<QueuedMessage>()
     private var historySeconds = 0.0
     /// The end event, once the stream has ended.
@@ -105,6 +108,7 @@ final class Hub {
         } else {
             subscriber.drain()
         }
+        noteIfBehind(subscriber)
         return subscriber
     }
 
@@ -112,6 +116,7 @@ final class Hub {
         guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
         subscribers.remove(at: index)
         slots[subscriber.slot].subscribers.removeAll { $0 === subscriber }
+        if subscriber.isListedBehind { behind.removeAll { $0 === subscriber } }
         departedSentBytes += subscriber.sentBytes
         if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcm) }
     }
@@ -266,6 +271,7 @@ final class Hub {
                 subscriber.write(joined: joined)
             } else if queueBatch(for: subscriber, now: now) {
                 subscriber.drain()
+                noteIfBehind(subscriber)
             }
             subscriber.batchStart = 0
         }
@@ -278,7 +284,10 @@ final class Hub {
         releaseMountWaiters()
         publishEvent(message)
         flush()
-        for subscriber in subscribers { subscriber.finish() }
+        for subscriber in subscribers {
+            subscriber.finish()
+            noteIfBehind(subscriber)
+        }
     }
 
     /// Closes every subscriber's connection.
@@ -306,11 +315,24 @@ final class Hub {
     /// from now: those caught up take the batch at the next `flush`.
     private func publish(_ entry: PublishedBatch.Entry, to audience: UInt8) {
         for index in slots.indices { slots[index].batch.append(entry) }
+        guard !behind.isEmpty else { return }
         let now = NIODeadline.now()
-        for subscriber in subscribers where subscriber.wanted & audience != 0 && !subscriber.isCaughtUp {
+        for subscriber in behind where subscriber.wanted & audience != 0 && !subscriber.isCaughtUp {
             // One disconnected for staying behind has left the hub: nothing more to do for it.
             _ = queueBatch(for: subscriber, now: now)
         }
+        behind.removeAll { subscriber in
+            guard subscriber.isCaughtUp else { return false }
+            subscriber.isListedBehind = false
+            return true
+        }
+    }
+
+    /// Lists the subscriber in `behind` if it is not caught up: called after anything queues for it.
+    private func noteIfBehind(_ subscriber: Subscriber) {
+        guard !subscriber.isCaughtUp, !subscriber.isListedBehind else { return }
+        subscriber.isListedBehind = true
+        behind.append(subscriber)
     }
 
     /// Queues what the subscriber has not been given of its slot's batch.

@@ -48,6 +48,8 @@ final class Subscriber {
     var slot = 0
     /// The first entry of its slot's `PublishedBatch` it has not been given (queued or written) yet.
     var batchStart = 0
+    /// Whether its hub lists it among the subscribers that may be behind.
+    var isListedBehind = false
 
     init(id: Int, hello: Hello, transport: Transport = .socket, sink: SubscriberSink, limits: SubscriberLimits,
          now: NIODeadline) {
