@@ -16,7 +16,8 @@
 #           (libavcodec) behind another demuxer  ("## AAC decode speed (audiostream decode)", "## Opus decode
 #           speed (audiostream decode)"), with the instructions both execute (callgrind) when valgrind is installed
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
-#           many HTTP listeners, both fed and read by SubscriberLoad  ("## Live fan-out (audiostreamd)")
+#           many HTTP listeners, both fed and read by SubscriberLoad, and what their writes alone cost
+#           (SubscriberLoad floor)  ("## Live fan-out (audiostreamd)")
 # The parse benchmarks also count the instructions `audiostream scan` executes (valgrind's callgrind, when
 # installed) on a smaller input of the same kind: a figure that, unlike wall time, a busy machine does not move.
 #
@@ -509,7 +510,7 @@ bench_daemon() {
     password=bench-$RANDOM$RANDOM
     commands=$data/daemon-commands.txt
     : >"$commands"
-    local common=(--input "$seed" --warmup 3 --seconds "$window" --tail 2) reports=()
+    local common=(--input "$seed" --warmup 3 --seconds "$window" --tail 2) reports=() floors=()
     for n in $subscriber_counts; do
         echo "bench: audiostreamd, $n subscribers"
         mkdir "$work/daemon-$n"
@@ -527,9 +528,21 @@ bench_daemon() {
             --subscribers "$n" "${common[@]}" --report "$data/icecast-$n.json"
         stop_icecast
         reports+=("$data/daemon-$n.json" "$data/daemon-http-$n.json" "$data/icecast-$n.json")
+
+        # What the writes alone cost on each schedule: audiostreamd's (the stream's 16,000 B/s in one write per
+        # writeInterval of 0.1 s) over Unix sockets and TCP, and Icecast's (whole 1400-byte blocks) over TCP.
+        echo "bench: write floor, $n sockets"
+        local schedule transport bytes rate
+        for schedule in "unix 1600 10" "tcp 1600 10" "tcp 1400 11.43"; do
+            read -r transport bytes rate <<<"$schedule"
+            run_logged "$build/SubscriberLoad" floor --subscribers "$n" --bytes "$bytes" --rate "$rate" \
+                --seconds "$window" $([[ $transport == tcp ]] && echo --tcp) \
+                --report "$data/floor-$transport-$bytes-$n.json"
+            floors+=("$data/floor-$transport-$bytes-$n.json")
+        done
     done
 
-    BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SEED_FILE=$seed BENCH_SEED_BYTES=$seed_bytes \
+    BENCH_REPORTS="${reports[*]}" BENCH_FLOORS="${floors[*]}" BENCH_COMMANDS=$commands BENCH_SEED_FILE=$seed BENCH_SEED_BYTES=$seed_bytes \
     BENCH_SEED_PACKETS=$seed_packets BENCH_SEED=${recipe[mpeg]} BENCH_V_ICECAST=$(icecast2 -v) \
         python3 "$here/daemon_report.py"
     echo "bench: wrote the live fan-out section of $doc"

@@ -1,7 +1,8 @@
 """Turns SubscriberLoad's JSON reports into the "Live fan-out" section of docs/benchmarks.md.
 
 bench.sh sets BENCH_REPORTS (the JSON files: audiostreamd's with socket subscribers, audiostreamd's with HTTP
-listeners, then Icecast's, for each subscriber count),
+listeners, then Icecast's, for each subscriber count), BENCH_FLOORS (`SubscriberLoad floor`'s, on each schedule
+for each count),
 BENCH_COMMANDS (a file of the commands as they ran), BENCH_SEED_FILE, BENCH_SEED_BYTES, BENCH_SEED_PACKETS
 (ffprobe's frame count) and BENCH_V_ICECAST, besides the variables every section shares (see
 bench_report.py). Only this section is replaced.
@@ -15,6 +16,7 @@ TARGET_COUNT = 5000     # subscribers the targets apply to
 TARGET_CPU_SHARE = 1 / 3  # of Icecast's CPU in the same run; own-bytes latency p99 no worse than Icecast's
 
 reports = [json.load(open(path)) for path in env["BENCH_REPORTS"].split()]
+floors = [json.load(open(path)) for path in env["BENCH_FLOORS"].split()]
 seed_packets = int(env["BENCH_SEED_PACKETS"])
 for r in reports:
     if r["inputFrames"] != seed_packets:
@@ -64,9 +66,32 @@ HEAD = ["Relay", "Relay latency ms p50 / p99 / max", "Own-bytes latency ms p50 /
         "Missing / overflow (dropped) / closed early", "Relay's own count", "CPU % of one core", "RSS MiB (peak)",
         "Generator CPU %", "Connect s"]
 
+FLOOR_HEAD = ["Writes alone (SubscriberLoad floor)", "Transport", "Bytes per write", "Writes per second each",
+              "Writer CPU % of one core", "µs per write", "Short writes"]
+
+
+def floor_name(f):
+    return "Icecast's schedule: whole 1400-byte blocks" if f["bytes"] == 1400 else \
+        "audiostreamd's schedule: one write per 0.1 s"
+
+
+def floor_row(f):
+    return [floor_name(f), "loopback TCP" if f["transport"] == "tcp" else "Unix socket", f"{f['bytes']:,}",
+            f"{f['rate']:.2f}", f"{f['cpuPercent']:.1f}", f"{f['microsecondsPerWrite']:.2f}", f"{f['shortWrites']}"]
+
+
+def floor_of(r):
+    """The floor measured for a relay's own schedule and transport at its subscriber count."""
+    transport, size = ("unix", 1600) if r["relay"] == "audiostreamd" else \
+        ("tcp", 1600) if r["relay"] == "audiostreamd-http" else ("tcp", 1400)
+    return next((f for f in floors if f["subscribers"] == r["subscribers"] and f["transport"] == transport
+                 and f["bytes"] == size), None)
+
+
 counts = sorted({r["subscribers"] for r in reports})
 tables = "\n\n".join(
     f"### {n:,} subscriber{'s' if n > 1 else ''}\n\n" + table(HEAD, [row(r) for r in reports if r["subscribers"] == n])
+    + "\n\n" + table(FLOOR_HEAD, [floor_row(f) for f in floors if f["subscribers"] == n])
     for n in counts)
 
 
@@ -90,14 +115,22 @@ def verdict():
         limit, icecast_p99 = icecast["relayCPUPercent"] * TARGET_CPU_SHARE, icecast["ownBytesLatency"]["p99"]
         # CPU per subscriber and second of audio: what each listener costs, whatever the writes are made of.
         per_subscriber = cpu / 100 * 1e6 / TARGET_COUNT
+        floor = floor_of(r)
+        beneath = ("" if floor is None else
+                   f" The same writes alone cost {floor['cpuPercent']:.1f} %: "
+                   + ("the target is below what the kernel takes to send them." if floor["cpuPercent"] > limit
+                      else f"{cpu - floor['cpuPercent']:.1f} points are the daemon's own work."))
         lines.append(
             f"- {name(r)}: no drops — {'met' if no_drops(r) else '**not met**'}; CPU at most a third of Icecast's "
             f"— {judged(cpu <= limit, f'{cpu:.1f} % against {limit:.1f} %')}; own-bytes latency p99 no worse than "
             f"Icecast's — {judged(p99 <= icecast_p99, f'{p99:.1f} ms against {icecast_p99:.1f} ms')}; "
-            f"{per_subscriber:.1f} µs of CPU per subscriber and second of audio.")
+            f"{per_subscriber:.1f} µs of CPU per subscriber and second of audio.{beneath}")
     icecast_per = icecast["relayCPUPercent"] / 100 * 1e6 / TARGET_COUNT
+    icecast_floor = floor_of(icecast)
+    icecast_share = "" if icecast_floor is None else \
+        f"; its writes alone, on its schedule, cost {icecast_floor['cpuPercent']:.1f} %"
     return (f"**Targets at {TARGET_COUNT:,} subscribers** (Icecast: {icecast_per:.1f} µs of CPU per listener and "
-            f"second of audio):\n\n" + "\n".join(lines))
+            f"second of audio{icecast_share}):\n\n" + "\n".join(lines))
 
 
 mismatches = sum(r["mismatches"] for r in reports)
@@ -164,6 +197,14 @@ dropped); closed early: connections that ended before the feed did. Relay's own 
 (dropped packets summed over subscribers, largest queue, slow-subscriber disconnects) or Icecast's stats, taken
 after the feed. CPU: utime + stime from /proc/PID/stat over the window, as a percentage of one core; RSS:
 VmRSS at the end of the window, peak VmHWM. {checked}
+
+**Writes alone.** Beside each count, `SubscriberLoad floor` measures the least a relay can spend on the same
+sends: one thread does nothing but write to N connected sockets (Unix socket pairs, or loopback TCP with
+Nagle's delay off), in eight slots spread over each period, while another reads them all through epoll; the
+writer's thread CPU clock counts its system calls and, over loopback TCP, the receiving side's protocol work,
+which the kernel does within the sender's call. It is run on audiostreamd's schedule (the stream's 16,000 B/s in
+one write every writeInterval, 0.1 s) and on Icecast's (whole 1400-byte blocks, 11.43 a second), for
+{window_frames * frame_ms / 1000:.0f} s each.
 
 {tables}
 

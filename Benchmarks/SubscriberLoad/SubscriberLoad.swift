@@ -9,6 +9,6 @@ struct SubscriberLoad: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "SubscriberLoad",
         abstract: "Measure a live audio relay's latency, drops, CPU and memory under N local subscribers.",
-        subcommands: [DaemonCommand.self, IcecastCommand.self]
+        subcommands: [DaemonCommand.self, IcecastCommand.self, FloorCommand.self]
     )
 }
