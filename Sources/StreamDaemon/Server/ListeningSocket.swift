@@ -38,7 +38,7 @@ struct ListeningSocket {
     ) -> EventLoopFuture<ListeningSocket> {
         listen(on: socket, name: name, inherited: inherited, eventLoop: eventLoop) { descriptor in
             let listener = SubscriberListener(descriptor: descriptor, group: group, logger: logger, handler: handler)
-            return eventLoop.makeSucceededFuture(listener.close)
+            return eventLoop.makeSucceededFuture { listener.close().hop(to: eventLoop) }
         }
     }
 
