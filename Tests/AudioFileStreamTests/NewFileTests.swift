@@ -30,9 +30,24 @@ import FixtureSupport
             #expect(events.contains(.packet(offset: secondStart, size: once[0].size, followsDiscontinuity: true)))
             let gaps = events.compactMap { if case .discontinuity(let gap) = $0 { gap } else { nil } }
             #expect(gaps == [Discontinuity(offset: Int64(bytes.count), skippedBytes: 0, reason: .input)], "\(chunking)")
-            let formats = events.filter { if case .property(.dataFormat, _) = $0 { true } else { false } }
-            #expect(formats.count == 1, "the second file's header changes nothing, so it announces nothing again")
+            // The second file's header changes nothing, and its audio goes on in the stream the first made ready.
+            for id in [AudioFileStreamPropertyID.dataFormat, .dataOffset, .readyToProducePackets] {
+                #expect(events.filter { if case .property(id, _) = $0 { true } else { false } }.count == 1, "\(id)")
+            }
         }
+    }
+
+    /// A VBR MP3 whose Xing frame states its average bit rate keeps it in the next file, as in the first: the
+    /// next file's first frame does not announce its own.
+    @Test func aVBRMP3FedAgainKeepsItsStatedBitRate() throws {
+        let bytes = Fixtures.named("l3-vbr-v2.mp3").bytes
+        let (events, _) = try record { stream in
+            try stream.parse(bytes)
+            try stream.markNewFile()
+            try feed(bytes, to: stream)
+        }
+        let bitRates = events.compactMap { if case .property(.bitRate, let rate) = $0 { rate } else { nil } }
+        #expect(bitRates.count == 1)
     }
 
     /// The bytes so far end as at the end of the input: a packet they cut is dropped, and the new file is read
