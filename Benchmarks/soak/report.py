@@ -75,9 +75,9 @@ Run on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC at revi
 ![The soak over time]({os.path.relpath(plot, os.path.dirname(doc) or '.')})
 
 **What runs** (Benchmarks/soak/; samples every 5 s in `.build-soak/soak.csv`). Streams: files paced at real time
-and looped (128 kb/s CBR MP3, VBR MP3 `lame -V 2`, 64 kb/s mono MP3, AAC-LC in ADTS at 128 kb/s stereo and 48 kb/s
-mono, Ogg Vorbis, Ogg Opus: one minute of pink noise and a tone; no M4A, as a looped M4A file ends after its first
-pass), an ICY station on 127.0.0.1 (MP3 with `icy-metaint` titles; it drops
+and looped (128 kb/s CBR MP3, VBR MP3 `lame -V 2`, 64 kb/s mono MP3, AAC-LC at 128 kb/s stereo in ADTS and at 48
+kb/s mono in an M4A with its moov first, Ogg Vorbis, Ogg Opus: one minute of pink noise and a tone), an ICY
+station on 127.0.0.1 (MP3 with `icy-metaint` titles; it drops
 each connection after 5 to 45 s), random bytes over HTTP (16,000 B/s) and standard input (MP3 at real time).
 Reloads alternate: odd ones move `mp3-swap` to its other file (a restart: its subscribers get
 `restartedByReload`), even ones change `ogg-vorbis`'s `queueSeconds` (applied live: nobody is dropped). The crowd:

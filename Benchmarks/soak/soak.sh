@@ -30,7 +30,7 @@ declare -A recipe=(
     [vbr-v2.mp3]="lame --quiet -t -V 2 seed.wav vbr-v2.mp3"
     [mono64.mp3]="lame --quiet -t -m m --cbr -b 64 seed.wav mono64.mp3"
     [aac128.aac]="ffmpeg -v error -i seed.wav -c:a aac -b:a 128k -f adts aac128.aac"
-    [aac48-mono.aac]="ffmpeg -v error -i seed.wav -ac 1 -ar 22050 -c:a aac -b:a 48k -f adts aac48-mono.aac"
+    [aac48-mono.m4a]="ffmpeg -v error -i seed.wav -ac 1 -ar 22050 -c:a aac -b:a 48k -movflags +faststart aac48-mono.m4a"
     [vorbis-q3.ogg]="oggenc --quiet -q 3 -o vorbis-q3.ogg seed.wav"
     [opus64.opus]="opusenc --quiet --bitrate 64 seed.wav opus64.opus"
 )

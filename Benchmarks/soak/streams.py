@@ -1,7 +1,7 @@
 """The soak's ten streams, the configuration that serves them, and the change each reload makes.
 
 Every kind of source the daemon has is here: files paced at real time and looped (MP3 CBR and VBR, AAC in ADTS
-at two rates, Ogg Vorbis, Ogg Opus), an ICY station that drops its listeners (icy_server.py), random bytes over
+and in an M4A, Ogg Vorbis, Ogg Opus), an ICY station that drops its listeners (icy_server.py), random bytes over
 HTTP, and standard input (fed by soak.py).
 """
 import os
@@ -21,8 +21,8 @@ STREAMS = [
     # Each odd-numbered reload moves this one between two files: its source changed, so it restarts.
     Stream("mp3-swap", "FILE:mono64.mp3", ("mono64.mp3", "cbr128.mp3")),
     Stream("aac-adts", "FILE:aac128.aac"),
-    # Not an M4A: a looped M4A file ends after its first pass ("no audio in FILE"), a daemon bug of its own.
-    Stream("aac-mono", "FILE:aac48-mono.aac"),
+    # A container whose header places its packets: each pass is read as a new file.
+    Stream("aac-m4a", "FILE:aac48-mono.m4a"),
     Stream("ogg-vorbis", "FILE:vorbis-q3.ogg"),
     Stream("ogg-opus", "FILE:opus64.opus"),
     Stream("icy", "HTTP:/radio.mp3"),

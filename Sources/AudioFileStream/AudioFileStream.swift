@@ -10,6 +10,7 @@ public final class AudioFileStream {
 
     let output: ParserOutput
     private let limits: MetadataLimits
+    private let fileTypeHint: AudioFileType?
     private var reader: (any FormatReader)?
     private var sniffer: FormatSniffer
     /// Unconsumed bytes carried over to the next call: the stream's start while its type is sniffed, then a
@@ -19,6 +20,9 @@ public final class AudioFileStream {
     private var pendingOffset: Int64 = 0
     /// Bytes the reader needs, counted from `pending[0]`, before it can go on.
     private var needed = 0
+    /// The absolute stream offset of the first byte of the file being read: 0, or where `markNewFile()` said
+    /// the next file starts.
+    private var fileStart: Int64 = 0
     private(set) var isFinished = false
 
     /// Opens a stream. `fileTypeHint` names the type when the caller knows it (from a MIME type or file
@@ -27,6 +31,7 @@ public final class AudioFileStream {
     public init(fileTypeHint: AudioFileType? = nil, limits: MetadataLimits = MetadataLimits(),
                 handler: @escaping EventHandler) throws {
         self.limits = limits
+        self.fileTypeHint = fileTypeHint
         output = ParserOutput(handler: handler)
         sniffer = try FormatSniffer(hint: fileTypeHint)
         output.infoDictionary = { [unowned self] in infoDictionary }
@@ -78,16 +83,42 @@ public final class AudioFileStream {
         if let failure = output.failure { throw failure }
     }
 
+    /// Says that the next bytes start a file from its first byte, as when a looped file is read again: the bytes
+    /// so far are ended as `finish()` ends them, and the next ones are read as a new file, its type sniffed and
+    /// its headers read afresh. The stream goes on: offsets keep counting the bytes fed (positions the new file
+    /// states, such as MP4 chunk offsets, are placed from where it starts), packets keep their numbering,
+    /// properties are announced again only when their value changes, and a discontinuity event (reason `.input`)
+    /// marks where the new file starts. A discontinuity cannot say this: after one, a container's reader looks
+    /// for the rest of the file it was reading.
+    /// - Throws: `.illegalOperation` after `finish()`, the failure that ended the stream, or
+    ///   `.unsupportedFileType` when the bytes so far were too few to tell their type and are not one supported.
+    public func markNewFile() throws {
+        guard !isFinished else { throw AudioFileStreamError.illegalOperation }
+        if let failure = output.failure { throw failure }
+        try endInput()
+        reader = nil
+        sniffer = try FormatSniffer(hint: fileTypeHint)
+        fileStart = pendingOffset + Int64(pending.count)
+        output.discontinuity(at: fileStart, skippedBytes: 0, reason: .input)
+        if let failure = output.failure { throw failure }
+    }
+
     /// Ends the input: the last complete packet is delivered, a truncated one is reported as skipped bytes, and
     /// a tag the input ends inside gives the fields read before the end.
     /// - Throws: as `parse(_:discontinuity:offset:)` does.
     public func finish() throws {
         if let failure = output.failure { throw failure }
         guard !isFinished else { return }
-        if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
+        try endInput()
         isFinished = true
         output.announceMeasurements()
         if let failure = output.failure { throw failure }
+    }
+
+    /// Runs the reader over the held bytes as the end of the input, choosing it from them first if it is not
+    /// chosen yet: everything held is consumed.
+    private func endInput() throws {
+        if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
     }
 
     /// Ends the run of bytes fed so far as if the input ended there, so complete packets are kept and only a
@@ -101,7 +132,7 @@ public final class AudioFileStream {
         if output.index.packetCount > 0 || jumps {
             if reader == nil {
                 // The bytes held to sniff the type are all there is of this run: decide on them.
-                if try sniff(isEndOfInput: true) { feedSniffedBytes(isEndOfInput: true) }
+                try endInput()
             } else if !pending.isEmpty {
                 feed(UnsafeRawBufferPointer(start: nil, count: 0), isEndOfInput: true)
             }
@@ -173,8 +204,9 @@ public final class AudioFileStream {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[consumed...])
             let restOffset = offset + Int64(consumed)
             output.begin(buffer: rest, offset: restOffset)
-            let progress = reader!.read(ReaderInput(bytes: rest, offset: restOffset, isEndOfInput: isEndOfInput),
-                                        into: output)
+            let progress = reader!.read(
+                ReaderInput(bytes: rest, offset: restOffset, fileStart: fileStart, isEndOfInput: isEndOfInput),
+                into: output)
             output.flush()
             consumed += progress.consumed
             guard let replacement = progress.replacement else {

@@ -3,6 +3,10 @@ struct ReaderInput {
     var bytes: UnsafeRawBufferPointer
     /// The absolute stream offset of `bytes[0]`.
     var offset: Int64
+    /// The absolute stream offset of the first byte of the file being read: 0, unless the stream went on with
+    /// another file (`AudioFileStream.markNewFile()`). Positions a file states from its start (MP4 chunk
+    /// offsets) lie this far into the stream.
+    var fileStart: Int64
     /// True when no bytes will follow these: the reader must consume everything.
     var isEndOfInput: Bool
 }

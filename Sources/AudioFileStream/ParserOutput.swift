@@ -129,6 +129,14 @@ final class ParserOutput {
         ledger.reposition(to: offset)
     }
 
+    /// The audio starts at `offset`: DataOffset, then ReadyToProducePackets, are announced, once a stream. A later
+    /// file's audio (`AudioFileStream.markNewFile()`) goes on in the stream the first one made ready.
+    func announceReady(dataOffset offset: Int64) {
+        guard !isReady else { return }
+        announce(.dataOffset, .int64(offset))
+        announce(.readyToProducePackets, .uint32(1))
+    }
+
     /// Stores a property and announces it when it is new or changed, or always when `force` is set.
     func announce(_ id: AudioFileStreamPropertyID, _ value: AudioFileStreamPropertyValue, force: Bool = false) {
         guard force || properties[id] != value else { return }

@@ -276,10 +276,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             output.discontinuity(at: offset + Int64(length), skippedBytes: Int64(length), reason: .unsupportedFrame)
             return
         }
-        if !output.isReady {
-            output.announce(.dataOffset, .int64(offset))
-            output.announce(.readyToProducePackets, .uint32(1))
-        }
+        output.announceReady(dataOffset: offset)
         format.reportPackets(of: header, frameLength: length, at: position, into: output)
     }
 

@@ -199,8 +199,8 @@ final class StreamService: @unchecked Sendable {
     private func deliver(_ output: SourceReader.Output) -> Double? {
         let parsed = eventLoop.submit { [self] () -> Double? in
             switch output {
-            case .bytes(let bytes, let discontinuity):
-                let parsed = bytes.withUnsafeBytes { parse($0, discontinuity: discontinuity) }
+            case .bytes(let bytes, let restartsFile):
+                let parsed = bytes.withUnsafeBytes { parse($0, restartsFile: restartsFile) }
                 return parsed ? pipeline.audioSeconds : nil
             case .end(let failure):
                 end(.sourceEnded(failure: failure))
@@ -212,9 +212,9 @@ final class StreamService: @unchecked Sendable {
 
     /// Parses the source's next bytes; a stream the parser refuses ends at once.
     /// - Returns: false when the stream has ended.
-    private func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) -> Bool {
+    private func parse(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
         do {
-            try pipeline.ingest(bytes, discontinuity: discontinuity)
+            try pipeline.ingest(bytes, restartsFile: restartsFile)
             return true
         } catch {
             end(.unsupportedFormat(error: "\(error)"))
@@ -311,7 +311,7 @@ extension StreamService: HTTPSourceDelegate {
 
     func sourceReceived(audio: UnsafeRawBufferPointer) {
         guard state == .running else { return }
-        _ = parse(audio, discontinuity: false)
+        _ = parse(audio, restartsFile: false)
     }
 
     func sourceReceived(_ metadata: ICYMetadata) {

@@ -57,40 +57,4 @@ import Testing
         // Its only stream failed: the daemon exits with 1, for systemd to restart it.
         #expect(try daemon.waitForExit() == 1, "\(daemon.log)")
     }
-
-    /// A looped WAVE file: each loop starts with its header again, which the parser reads as one, so subscribers
-    /// get only frames, every loop's whole.
-    @Test func aLoopedWAVEFileSendsOnlyFrames() throws {
-        let fixture = try #require(Fixtures.pcm.first { $0.name == "wav-s16-stereo.wav" })
-        let facts = try #require(fixture.facts)
-        let dataOffset = facts["dataOffset"] as! Int
-        let dataBytes = facts["dataBytes"] as! Int
-        let daemon = try DaemonHarness(config: """
-            control: control.sock
-            streams:
-              - name: music
-                source: file:\(fixture.file.path)
-                pace: realtime
-                loop: true
-                socket: music.sock
-            """)
-        let subscriber = try daemon.subscribe("music", kinds: "packets")
-        try daemon.waitUntil("three loops") {
-            subscriber.events.contains { ($0["offset"] as? Int ?? 0) > 3 * fixture.bytes.count }
-        }
-        daemon.signal(SIGTERM)
-        let result = subscriber.finish()
-        #expect(result.status == 0, "\(result.errors)")
-        let packets = result.lines.compactMap(DaemonStdinTests.object).filter { $0["event"] as? String == "packet" }
-        var covered = [Int: Int]()
-        for packet in packets {
-            let (loop, position) = (packet["offset"] as! Int).quotientAndRemainder(dividingBy: fixture.bytes.count)
-            let size = packet["size"] as! Int
-            #expect(position >= dataOffset && position + size <= dataOffset + dataBytes, "header bytes sent as frames")
-            covered[loop, default: 0] += size
-        }
-        // The subscriber joins during the first loop: the next two are whole.
-        for loop in 1..<3 { #expect(covered[loop] == dataBytes, "loop \(loop)") }
-        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
-    }
 }

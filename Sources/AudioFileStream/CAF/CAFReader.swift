@@ -260,7 +260,6 @@ struct CAFReader: FormatReader {
         audio = (start, byteCount.map { start + $0 })
         cursor = CAFPacketTable.Cursor()
         state = .audio
-        output.announce(.dataOffset, .int64(start))
         if let byteCount {
             output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
             if description.isConstantSize {
@@ -268,7 +267,7 @@ struct CAFReader: FormatReader {
                                 .uint64(UInt64(byteCount) / UInt64(description.format.bytesPerPacket)))
             }
         }
-        output.announce(.readyToProducePackets, .uint32(1))
+        output.announceReady(dataOffset: start)
         return true
     }
 

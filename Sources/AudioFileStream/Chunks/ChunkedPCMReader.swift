@@ -231,9 +231,7 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         }
         isRestarting = false
         // A restarted source's frames are numbered on from the first file's DataOffset, as the stream's offsets go on.
-        guard !output.isReady else { return }
-        output.announce(.dataOffset, .int64(start))
-        output.announce(.readyToProducePackets, .uint32(1))
+        output.announceReady(dataOffset: start)
     }
 
     /// True when the sound chunk's samples end at `offset`, so the walk goes on to the next chunk even when no

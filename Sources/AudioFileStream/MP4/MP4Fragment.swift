@@ -11,10 +11,12 @@ enum MP4Fragment {
     static let largestSampleCount = 1 << 16
 
     /// Fills `table` with the samples of track `trackID` placed by the `moof` whose content is `moof` in
-    /// `bytes`, the box starting at stream offset `moofOffset`.
+    /// `bytes`, the box starting at stream offset `moofOffset` in a file starting at stream offset `fileStart`
+    /// (from which a `tfhd` base data offset counts).
     /// - Throws: `MP4Invalid` when a box is cut short or its counts lie.
-    static func read(_ moof: MP4Box, in bytes: UnsafeRawBufferPointer, at moofOffset: Int64, trackID: Int,
-                     defaults: [Int: MP4Movie.TrackDefaults], into table: inout MP4SampleTable) throws(MP4Invalid) {
+    static func read(_ moof: MP4Box, in bytes: UnsafeRawBufferPointer, at moofOffset: Int64, fileStart: Int64,
+                     trackID: Int, defaults: [Int: MP4Movie.TrackDefaults],
+                     into table: inout MP4SampleTable) throws(MP4Invalid) {
         table.removeAll()
         var previousEnd = moofOffset
         var isFirst = true
@@ -27,7 +29,8 @@ enum MP4Fragment {
             let movieDefaults = defaults[header.trackID] ?? MP4Movie.TrackDefaults()
             header.duration = header.duration ?? movieDefaults.duration
             header.size = header.size ?? movieDefaults.size
-            var dataEnd = header.baseOffset ?? (isFirst || header.isBasedOnMoof ? moofOffset : previousEnd)
+            var dataEnd = header.baseOffset.map { fileStart + $0 }
+                ?? (isFirst || header.isBasedOnMoof ? moofOffset : previousEnd)
             let base = dataEnd
             for trun in boxes where trun.type == "trun" {
                 dataEnd = try readRun(trun, in: bytes, base: base, follows: dataEnd, header: header,

@@ -17,7 +17,7 @@ extension MP4Reader {
         if let followed, let format = followed.format {
             try followed.table.validate(startingAtOrAfter: 0)
             track = followed
-            table = followed.table
+            table = followed.table.moved(by: input.fileStart)
             cursor = MP4SampleCursor(over: table)
             constantFrames = format.hasConstantFrames ? Int(format.format.framesPerPacket) : 0
             announce(format, of: followed, in: movie, output: output)
@@ -52,8 +52,8 @@ extension MP4Reader {
     mutating func takeFragment(_ moof: MP4Box, in input: ReaderInput) throws(MP4Invalid) {
         guard let movie, let track else { return }
         let offset = input.offset + Int64(moof.start)
-        try MP4Fragment.read(moof, in: input.bytes, at: offset, trackID: track.id, defaults: movie.fragmentDefaults,
-                             into: &table)
+        try MP4Fragment.read(moof, in: input.bytes, at: offset, fileStart: input.fileStart, trackID: track.id,
+                             defaults: movie.fragmentDefaults, into: &table)
         try table.validate(startingAtOrAfter: input.offset + Int64(moof.content.upperBound))
         cursor = MP4SampleCursor(over: table)
     }

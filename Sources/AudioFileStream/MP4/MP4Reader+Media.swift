@@ -34,10 +34,7 @@ extension MP4Reader {
                 return ReadProgress(consumed: Int(consumed), needed: cursor.offset < inputEnd ? cursor.size : 0)
             }
             if cursor.size > 0 {
-                if !output.isReady {
-                    output.announce(.dataOffset, .int64(cursor.offset))
-                    output.announce(.readyToProducePackets, .uint32(1))
-                }
+                output.announceReady(dataOffset: cursor.offset)
                 output.packet(at: Int(cursor.offset - input.offset), size: cursor.size,
                               frames: constantFrames != 0 ? constantFrames : cursor.duration,
                               variableFrames: constantFrames == 0)

@@ -23,7 +23,8 @@ struct MP4SampleTable {
     var sizes: [UInt32] = []
     var constantSize = 0
     var sampleCount = 0
-    /// Each chunk's stream offset: its samples lie back to back from there.
+    /// Each chunk's offset, in its file as the boxes state it, or in the stream once `moved(by:)`: its samples lie
+    /// back to back from there.
     var chunkOffsets: [Int64] = []
     var chunkRuns: [ChunkRun] = []
     var durationRuns: [DurationRun] = []
@@ -49,6 +50,13 @@ struct MP4SampleTable {
     var commonDuration: Int? {
         let durations = Set(durationRuns.lazy.filter { $0.count > 0 }.map(\.duration))
         return durations.count == 1 ? durations.first : nil
+    }
+
+    /// The table of a file that starts `fileStart` bytes into the stream, its chunks placed in the stream.
+    func moved(by fileStart: Int64) -> MP4SampleTable {
+        var moved = self
+        moved.chunkOffsets = chunkOffsets.map { $0 + fileStart }
+        return moved
     }
 
     /// Empties the table, keeping its storage for the next fragment.

@@ -39,11 +39,10 @@ struct MPEGAudioFormat: SyncFormat {
     mutating func announce(_ header: MPEGFrameHeader, frame: UnsafeRawBufferPointer,
                            into output: ParserOutput) -> FrameRole {
         if let information = StreamSegment(frame: frame, header: header) {
-            if output.isReady {
-                information.announce(to: output)
-            } else {
-                segment = information
-            }
+            // Once the stream is ready, a new segment's counts are announced at once. Before this reader's first
+            // audio frame (the stream's, or a new file's) its average bit rate is the one that frame's format states.
+            if output.isReady { information.announce(to: output) }
+            if announced == nil { segment = information }
             return .streamInformation
         }
         if let announced, header.hasSameFormat(as: announced) {
@@ -65,18 +64,19 @@ struct MPEGAudioFormat: SyncFormat {
         segment = nil
     }
 
-    /// Announces the format of `header`; the first time, with the stream information of a Xing/VBRI frame.
+    /// Announces the format of `header`; at the reader's first frame, with the average bit rate of a Xing/VBRI
+    /// frame before it, and its other information when the stream is not ready yet.
     private mutating func announceFormat(of header: MPEGFrameHeader, frameLength: Int, output: ParserOutput) {
         var format = MPEGStreamFormat(header: header, frameLength: frameLength)
-        if !output.isReady, let averageBitRate = segment?.averageBitRate(header: header) {
+        if let averageBitRate = segment?.averageBitRate(header: header) {
             format.bitRate = averageBitRate
             statesAverageBitRate = true
         }
         format.announce(to: output)
+        defer { self.segment = nil }
         guard !output.isReady, let segment else { return }
         segment.announce(to: output)
         output.seekTable = segment.seekTable
-        self.segment = nil
     }
 }
 

@@ -308,10 +308,7 @@ struct OggReader: FormatReader {
                 skipInsidePacket = nil
                 continue
             }
-            if !output.isReady {
-                output.announce(.dataOffset, .int64(packet.offset))
-                output.announce(.readyToProducePackets, .uint32(1))
-            }
+            output.announceReady(dataOffset: packet.offset)
             if packet.isAssembled {
                 assembled.withUnsafeBytes { output.assembledPacket($0, at: packet.offset, frames: frames) }
                 if let offset = skipInsidePacket {

@@ -48,9 +48,11 @@ final class StreamPipeline {
     /// Seconds of audio parsed so far, for pacing a file.
     var audioSeconds: Double { statistics.audioSeconds }
 
-    /// Parses the next chunk of the source and hands the results to the subscribers.
+    /// Parses the next chunk of the source and hands the results to the subscribers. A chunk that `restartsFile`
+    /// (a looped file's start, read again) is parsed as a new file, headers and all, going on from the stream so
+    /// far: a discontinuity at a mid-stream offset would leave a container's reader looking for its packets there.
     /// - Throws: the parser's error when the stream cannot go on (its bytes are not a format we read).
-    func ingest(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) throws {
+    func ingest(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) throws {
         statistics.note(bytesIn: bytes.count)
         defer { hubs.flush() }
         let parser = try ensureParser()
@@ -58,7 +60,8 @@ final class StreamPipeline {
             pendingDiscontinuity = nil
             try parser.markDiscontinuity(reason)
         }
-        try parser.parse(bytes, discontinuity: discontinuity)
+        if restartsFile { try parser.markNewFile() }
+        try parser.parse(bytes)
         audioBytes += Int64(bytes.count)
     }
 

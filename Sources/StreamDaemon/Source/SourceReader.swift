@@ -7,8 +7,8 @@ import NIOConcurrencyHelpers
 final class SourceReader: Sendable {
     /// What the reader hands over.
     enum Output {
-        /// Bytes that follow the previous ones unless `discontinuity` (a loop starting again) says otherwise.
-        case bytes([UInt8], discontinuity: Bool)
+        /// Bytes that follow the previous ones, or with `restartsFile` the file's first bytes again (a loop).
+        case bytes([UInt8], restartsFile: Bool)
         /// The source is exhausted, with the reason if it failed.
         case end(failure: String?)
     }
@@ -49,23 +49,23 @@ final class SourceReader: Sendable {
     /// Reads until the end, a failure or `stop()`; returns the failure, if any.
     private func read(deliver: Deliver) -> String? {
         guard let (path, pace, loop) = file else {
-            return read(descriptor: 0, chunkSize: 65536, pace: nil, deliver: deliver, discontinuity: false).failure
+            return read(descriptor: 0, chunkSize: 65536, pace: nil, deliver: deliver, restartsFile: false).failure
         }
         let clock = PaceClock(speed: pace)
         var audioSeconds = 0.0
-        var discontinuity = false
+        var restartsFile = false
         repeat {
-            let descriptor = open(path, discontinuity ? 5 : 0)
+            let descriptor = open(path, restartsFile ? 5 : 0)
             guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
             defer { close(descriptor) }
             // Small chunks when paced, so packets leave evenly rather than in bursts.
             let result = read(descriptor: descriptor, chunkSize: clock == nil ? 65536 : 1024, pace: clock,
-                              deliver: deliver, discontinuity: discontinuity)
+                              deliver: deliver, restartsFile: restartsFile)
             if let failure = result.failure { return failure }
             // Looping a file that holds no audio would spin for ever.
             guard result.audioSeconds > audioSeconds else { return isStopped ? nil : "no audio in \(path)" }
             audioSeconds = result.audioSeconds
-            discontinuity = true
+            restartsFile = true
         } while loop && !isStopped
         return nil
     }
@@ -82,7 +82,7 @@ final class SourceReader: Sendable {
     }
 
     private func read(
-        descriptor: Int32, chunkSize: Int, pace: PaceClock?, deliver: Deliver, discontinuity: Bool
+        descriptor: Int32, chunkSize: Int, pace: PaceClock?, deliver: Deliver, restartsFile: Bool
     ) -> (failure: String?, audioSeconds: Double) {
         var first = true
         var audioSeconds = 0.0
@@ -93,7 +93,7 @@ final class SourceReader: Sendable {
             if count < 0 { return ("read failed: \(String(cString: strerror(errno)))", audioSeconds) }
             if count == 0 { break }
             chunk.removeLast(chunkSize - count)
-            guard !isStopped, let parsed = deliver(.bytes(chunk, discontinuity: first && discontinuity)) else { break }
+            guard !isStopped, let parsed = deliver(.bytes(chunk, restartsFile: first && restartsFile)) else { break }
             first = false
             audioSeconds = parsed
             pace?.wait(until: audioSeconds)

@@ -24,6 +24,12 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
 /// and their end offset), and returns every event plus the stream for inspection.
 func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = [],
            hint: AudioFileType? = nil) throws -> (events: [RecordedEvent], stream: AudioFileStream) {
+    try record(hint: hint) { try feed(bytes, to: $0, chunking: chunking, skips: skips) }
+}
+
+/// Runs `feeding` on a new stream and returns every event the stream gave, plus the stream for inspection.
+func record(hint: AudioFileType? = nil, _ feeding: (AudioFileStream) throws -> Void) throws
+    -> (events: [RecordedEvent], stream: AudioFileStream) {
     var events: [RecordedEvent] = []
     let stream = try AudioFileStream(fileTypeHint: hint) { event in
         switch event {
@@ -43,7 +49,7 @@ func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = 
             events.append(.warning(warning))
         }
     }
-    try feed(bytes, to: stream, chunking: chunking, skips: skips)
+    try feeding(stream)
     return (events, stream)
 }
 
