@@ -43,8 +43,11 @@ import Testing
         // The one that never resumed was disconnected; what was in flight ends without an end event.
         try daemon.waitUntil("the stalled subscriber to be dropped") { try daemon.subscriberCount("fast") == 2 }
         #expect(try daemon.streamStatus("fast")?["slowDisconnects"] as? Int == 1)
+        // Closing drops what its socket had not taken: the last message may be cut short.
         var stalledEvents: [[String: Any]] = []
-        while let message = try stalled.receive() { stalledEvents += Self.event(message).map { [$0] } ?? [] }
+        do {
+            while let message = try stalled.receive() { stalledEvents += Self.event(message).map { [$0] } ?? [] }
+        } catch WireError.truncated {}
         #expect(!stalledEvents.contains { $0["event"] as? String == "end" })
 
         // The steady one got every packet of every loop, in order, and was never told of an overflow.

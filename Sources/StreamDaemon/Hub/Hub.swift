@@ -314,7 +314,8 @@ final class Hub {
     /// Adds the entry to the batch, and queues it at once for the subscribers behind, so that the policy counts it
     /// from now: those caught up take the batch at the next `flush`.
     private func publish(_ entry: PublishedBatch.Entry, to audience: UInt8) {
-        for index in slots.indices { slots[index].batch.append(entry) }
+        // A slot nobody is in has nothing to write out, and no write-out to wake the loop for.
+        for index in slots.indices where !slots[index].subscribers.isEmpty { slots[index].batch.append(entry) }
         guard !behind.isEmpty else { return }
         let now = NIODeadline.now()
         for subscriber in behind where subscriber.wanted & audience != 0 && !subscriber.isCaughtUp {
