@@ -15,24 +15,33 @@ final class SubscriberListener: @unchecked Sendable {
     // Unchecked: `source` and `backingOff` are touched on `queue` only.
     private let queue = DispatchQueue(label: "audiostreamd.accept")
     private let source: DispatchSourceRead
+    private let descriptor: CInt
+    private let group: EventLoopGroup
+    private let logger: Logger
+    private let handler: @Sendable (CInt) -> ChannelHandler
     /// Whether accepting is paused for want of descriptors.
     private var backingOff = false
     private let closed: EventLoopPromise<Void>
 
     /// How long accepting pauses when the process is out of descriptors, as NIO's server channels do: the
-    /// connection waits in the backlog meanwhile, instead of the queue spinning on it.
-    static let backoff = DispatchTimeInterval.seconds(1)
+    /// connections wait in the backlog meanwhile, instead of the queue spinning on them.
+    static let backoff = TimeAmount.seconds(1)
 
     /// Starts accepting on `descriptor`, a listening socket it now owns: each connection becomes a channel whose
     /// only handler is `handler(connection's descriptor)`, made on the channel's loop.
     init(descriptor: CInt, group: EventLoopGroup, logger: Logger,
          handler: @escaping @Sendable (CInt) -> ChannelHandler) {
+        self.descriptor = descriptor
+        self.group = group
+        self.logger = logger
+        self.handler = handler
         closed = group.next().makePromise()
-        // accept4 must say when the backlog is empty, not wait for the next connection.
+        // accept must say when the backlog is empty, not wait for the next connection.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [self] in acceptAll(on: descriptor, group: group, logger: logger, handler: handler) }
-        source.setCancelHandler { [closed] in
+        // The handlers hold the listener until `close()` cancels the source.
+        source.setEventHandler { [self] in acceptPending() }
+        source.setCancelHandler { [self] in
             Glibc.close(descriptor)
             closed.succeed()
         }
@@ -51,14 +60,14 @@ final class SubscriberListener: @unchecked Sendable {
         return closed.futureResult
     }
 
-    private func acceptAll(on descriptor: CInt, group: EventLoopGroup, logger: Logger,
-                           handler: @escaping @Sendable (CInt) -> ChannelHandler) {
+    /// Accepts every connection waiting in the backlog.
+    private func acceptPending() {
         while true {
             // Glibc's module lacks accept4; NIO makes the connection non-blocking.
             let connection = accept(descriptor, nil, nil)
             guard connection < 0 else {
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-                Self.serve(connection, group: group, logger: logger, handler: handler)
+                serve(connection)
                 continue
             }
             switch errno {
@@ -75,17 +84,22 @@ final class SubscriberListener: @unchecked Sendable {
     private func backOff() {
         backingOff = true
         source.suspend()
-        queue.asyncAfter(deadline: .now() + Self.backoff) { [self] in
-            guard backingOff else { return }
-            backingOff = false
-            source.resume()
+        // A loop's timer, not the queue's: dispatch may need a new descriptor for a timer, and there are none.
+        group.next().scheduleTask(in: Self.backoff) { [self] in
+            queue.async { [self] in
+                guard backingOff else { return }
+                backingOff = false
+                source.resume()
+                // The source reports connections that come from now on, not those that waited meanwhile.
+                acceptPending()
+            }
         }
     }
 
-    private static func serve(_ connection: CInt, group: EventLoopGroup, logger: Logger,
-                              handler: @escaping @Sendable (CInt) -> ChannelHandler) {
+    private func serve(_ connection: CInt) {
         var sendBuffer: CInt = 64 * 1024
         _ = setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
+        let handler = handler
         ClientBootstrap(group: group)
             .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .channelInitializer { channel in
@@ -94,6 +108,6 @@ final class SubscriberListener: @unchecked Sendable {
                 }
             }
             .withConnectedSocket(connection)
-            .whenFailure { error in logger.warning("could not serve a connection: \(error)") }
+            .whenFailure { [logger] error in logger.warning("could not serve a connection: \(error)") }
     }
 }
