@@ -156,6 +156,29 @@ import Testing
     }
 
     /// The entry of stream `name` in the daemon's `/status.json`.
+    /// A listener with no burst to catch up on (bursts are off) gets its response head before any audio, though
+    /// the audio goes straight to its socket.
+    @Test func aListenerWithoutABurstGetsItsHeadFirst() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: stdin
+              socket: radio.sock
+              historySeconds: 0
+            """)
+        // Untagged: no title waits for the listener either.
+        let audio = try Data(contentsOf: Fixtures.named("l3-cbr128-joint.mp3").file)
+        daemon.feed(audio.prefix(16384))
+        try daemon.waitForMount(port: port, "radio")
+        let listener = try RawConnection(port: port)
+        listener.send("GET /radio HTTP/1.0\r\n\r\n")
+        try daemon.waitUntil("the listener") { try Self.mountStatus(port, "radio")?["listeners"] as? Int == 1 }
+        daemon.feed(audio.dropFirst(16384))
+        try daemon.closeInput()
+        let response = listener.readToEnd().bytes
+        let statusLine = String(decoding: response.prefix { $0 != 0x0D }, as: UTF8.self)
+        #expect(statusLine.hasSuffix(" 200 OK"), "\(response.prefix(64))")
+    }
+
     static func mountStatus(_ port: UInt16, _ name: String) throws -> [String: Any]? {
         let response = try IcecastServer.get(port: port, path: "/status.json")
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]

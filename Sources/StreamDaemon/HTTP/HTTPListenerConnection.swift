@@ -116,7 +116,8 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
         let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
         let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
         guard request.method == .get else { return finish(with: head, context: context) }
-        context.write(wrapOutboundOut(head), promise: nil)
+        // Out at once, and counted as NIO's if it stays there, so no direct write of audio overtakes it.
+        writeNow(head)
         interleaver = metaint.map(ICYInterleaver.init)
         join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
              transport: .http, context: context)
