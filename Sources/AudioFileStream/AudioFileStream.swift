@@ -25,14 +25,21 @@ public final class AudioFileStream {
     private var fileStart: Int64 = 0
     private(set) var isFinished = false
 
+    /// How many packets have their offset remembered unless `init` says otherwise: about seven hours of 44.1 kHz
+    /// MP3, 8 MiB.
+    public static let defaultIndexedPackets = PacketIndex.defaultCapacity
+
     /// Opens a stream. `fileTypeHint` names the type when the caller knows it (from a MIME type or file
     /// extension); without one the type is sniffed from the first bytes.
+    /// - Parameter indexedPackets: how many packets, from the first, have their exact offset and first frame
+    ///   remembered (8 bytes each, at most) for the translations and seeking. Beyond them translations are estimates. A live relay that never translates nor seeks can keep none,
+    ///   and its memory then stays flat however long it runs.
     /// - Throws: `AudioFileStreamError.unsupportedFileType` when the hinted type is not supported.
     public init(fileTypeHint: AudioFileType? = nil, limits: MetadataLimits = MetadataLimits(),
-                handler: @escaping EventHandler) throws {
+                indexedPackets: Int = defaultIndexedPackets, handler: @escaping EventHandler) throws {
         self.limits = limits
         self.fileTypeHint = fileTypeHint
-        output = ParserOutput(handler: handler)
+        output = ParserOutput(indexCapacity: max(indexedPackets, 0), handler: handler)
         sniffer = try FormatSniffer(hint: fileTypeHint)
         output.infoDictionary = { [unowned self] in infoDictionary }
     }

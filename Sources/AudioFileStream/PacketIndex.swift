@@ -6,7 +6,10 @@
 /// again. Packets read a second time are not counted twice.
 struct PacketIndex {
     /// Enough for about seven hours of 44.1 kHz Layer III (8 MiB of offsets).
-    static let capacity = 1 << 20
+    static let defaultCapacity = 1 << 20
+
+    /// How many packets' offsets are kept.
+    let capacity: Int
 
     /// The offsets of packets 0, 1, 2 … without a gap.
     private(set) var offsets: [Int64] = []
@@ -30,6 +33,10 @@ struct PacketIndex {
     /// False after a seek to an offset that is not an indexed packet's start.
     private var isNumberingExact = true
 
+    init(capacity: Int = defaultCapacity) {
+        self.capacity = capacity
+    }
+
     /// The number of the packet starting at `offset`, which must be the next packet parsed.
     func number(ofPacketAt offset: Int64) -> Int64 {
         guard !isNumberingExact, let known = packet(startingAt: offset) else { return nextPacket }
@@ -46,7 +53,7 @@ struct PacketIndex {
                     || runFrameCounts[Self.lastIndex(in: runPackets, atOrBefore: number)] != frames) {
                 forget(fromPacket: number)
             }
-            if number == Int64(offsets.count) && offsets.count < Self.capacity {
+            if number == Int64(offsets.count) && offsets.count < capacity {
                 if runFrameCounts.last != frames {
                     runFrames.append(runFrames.isEmpty ? 0 : framePosition(ofPacket: number - 1)! + Int64(runFrameCounts.last!))
                     runPackets.append(number)

@@ -9,11 +9,12 @@ struct PacketLedger {
     private(set) var batchEnd = 0
     /// The number of the batch's first packet.
     private(set) var firstPacket: Int64 = 0
-    private(set) var index = PacketIndex()
+    private(set) var index: PacketIndex
     /// The stream offset of the current buffer's first byte.
     var bufferOffset: Int64 = 0
 
-    init() {
+    init(indexCapacity: Int) {
+        index = PacketIndex(capacity: indexCapacity)
         descriptions.reserveCapacity(1024)
     }
 

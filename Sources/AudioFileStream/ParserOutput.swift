@@ -5,7 +5,7 @@ final class ParserOutput {
     private(set) var properties: [AudioFileStreamPropertyID: AudioFileStreamPropertyValue] = [:]
     /// Touched once per packet, so the runtime's exclusivity check is skipped: only this class's own methods
     /// reach it, and a handler that re-entered `parse` would still trap on the stream's checked `reader`.
-    @exclusivity(unchecked) private var ledger = PacketLedger()
+    @exclusivity(unchecked) private var ledger: PacketLedger
     /// True once ReadyToProducePackets was announced.
     private(set) var isReady = false
     /// The Xing/VBRI table of contents of the stream's first segment, for estimated seeks.
@@ -28,7 +28,9 @@ final class ParserOutput {
     /// The batch being gathered is one packet assembled from pieces.
     private var batchIsAssembled = false
 
-    init(handler: @escaping AudioFileStream.EventHandler) {
+    /// - Parameter indexCapacity: how many packets' offsets the index keeps (`PacketIndex`).
+    init(indexCapacity: Int = PacketIndex.defaultCapacity, handler: @escaping AudioFileStream.EventHandler) {
+        ledger = PacketLedger(indexCapacity: indexCapacity)
         self.handler = handler
     }
 

@@ -105,7 +105,10 @@ final class StreamPipeline {
 
     private func ensureParser() throws -> AudioFileStream {
         if let parser { return parser }
-        let parser = try AudioFileStream(fileTypeHint: typeHint) { [unowned self] event in handle(event) }
+        // A live stream is never seeked: an index would only grow, by 8 bytes a packet, for hours.
+        let parser = try AudioFileStream(fileTypeHint: typeHint, indexedPackets: 0) { [unowned self] event in
+            handle(event)
+        }
         self.parser = parser
         return parser
     }
