@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CCRCFold"),
         .target(name: "AudioFileStream", dependencies: ["CCRCFold"]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        // glibc's malloc.h, for malloc_trim (StreamDaemon/HeapTrimmer.swift).
+        .systemLibrary(name: "CMalloc"),
         // libavcodec's headers, its functions loaded on first use (Sources/CFFmpeg/ffmpeg_loader.c).
         .target(name: "CFFmpeg"),
         .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
@@ -32,6 +34,7 @@ let package = Package(
             dependencies: [
                 "AudioFileStream",
                 "AudioDecoding",
+                "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

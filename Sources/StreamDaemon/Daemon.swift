@@ -62,6 +62,8 @@ public enum Daemon {
         logger.info("running \(config.streams.count) stream(s) from \(configFile)")
         supervisor.announceReady()
         supervisor.startServiceTicks()
+        let trimming = HeapTrimmer.start(on: group.next())
+        defer { trimming.cancel() }
         return (try? supervisor.finished.futureResult.wait()) ?? 1
     }
 
