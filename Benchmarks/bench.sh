@@ -44,7 +44,9 @@
 #                   (default "200x50 1x19900": 19,900 as the hard open-file limit here is 20,000)
 #   BENCH_SCALE_HTTP  its runs with HTTP listeners, the same way (default "1x19900")
 #   BENCH_SCALE_WARMUP  seconds fed before its window (default 12: the streams' 10 s of history fill first)
-#   BENCH_SCALE_WINDOW  seconds in its window (default 45; warm-up, window and 2 s fit in the 60 s seed)
+#   BENCH_SCALE_WINDOW  seconds in its window, whose every frame each subscriber must receive (default 45: the
+#                   generator keeps a latency per subscriber and frame of it)
+#   BENCH_SCALE_MIN  minutes of audio fed, the daemon's memory followed over all of them (default 3)
 #   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored; seeds may be
 #                   links to another checkout's)
 #   BENCH_DOC       report to write                           (default docs/benchmarks.md)
@@ -69,6 +71,7 @@ scale_runs=${BENCH_SCALE:-200x50 1x19900}
 scale_http_runs=${BENCH_SCALE_HTTP:-1x19900}
 scale_warmup=${BENCH_SCALE_WARMUP:-12}
 scale_window=${BENCH_SCALE_WINDOW:-45}
+scale_minutes=${BENCH_SCALE_MIN:-3}
 data=${BENCH_DATA:-bench-data}
 doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
@@ -559,15 +562,21 @@ scale_run() {
     echo "bench: audiostreamd, $streams streams × $n $kind subscribers"
     mkdir "$scale_work/$name"
     run_logged "$build/SubscriberLoad" scale --daemon "$build/audiostreamd" --folder "$scale_work/$name" "${http[@]}" \
-        --streams "$streams" --subscribers "$n" --input "$seed" --warmup "$scale_warmup" --seconds "$scale_window" \
-        --tail 2 --report "$data/$name.json"
+        --streams "$streams" --subscribers "$n" --input "$input" --warmup "$scale_warmup" --seconds "$scale_window" \
+        --tail "$scale_tail" --report "$data/$name.json"
     reports+=("$data/$name.json")
 }
 
 bench_scale() {
     local run most=0 reports=()
-    use_seed mpeg
-    for run in $scale_runs $scale_http_runs; do (( ${run%x*} * ${run#*x} > most )) && most=$(( ${run%x*} * ${run#*x} )); done
+    use_input mpeg "$scale_minutes"
+    # The rest of the input after the window, but for a second that rounding to whole frames may need.
+    scale_tail=$(( scale_minutes * 60 - scale_warmup - scale_window - 1 ))
+    (( scale_tail >= 2 )) ||
+        { echo "bench: BENCH_SCALE_MIN is too short for BENCH_SCALE_WARMUP and BENCH_SCALE_WINDOW" >&2; exit 1; }
+    for run in $scale_runs $scale_http_runs; do
+        (( ${run%x*} * ${run#*x} > most )) && most=$(( ${run%x*} * ${run#*x} ))
+    done
     # The generator and audiostreamd each hold a descriptor per subscriber, and a few dozen more.
     ulimit -n "$(ulimit -Hn)"
     (( $(ulimit -n) >= most + 64 )) ||
@@ -580,9 +589,8 @@ bench_scale() {
     for run in $scale_runs; do scale_run socket "$run"; done
     for run in $scale_http_runs; do scale_run http "$run"; done
 
-    BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SEED_FILE=$seed BENCH_SEED_BYTES=$seed_bytes \
-    BENCH_SEED_PACKETS=$seed_packets BENCH_SEED=${recipe[mpeg]} BENCH_SCALE_WARMUP=$scale_warmup \
-    BENCH_SCALE_WINDOW=$scale_window python3 "$here/scale_report.py"
+    BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SCALE_WARMUP=$scale_warmup \
+        python3 "$here/scale_report.py"
     echo "bench: wrote the many-streams section of $doc"
 }
 
