@@ -146,8 +146,8 @@ its own bytes), from the write of each frame to the first stream's pipe: for lat
 generator's writes to the pipes before theirs, so the figures are upper bounds.
 
 **Memory.** VmRSS of audiostreamd from /proc/PID/status: once its streams run but before any subscriber connects,
-once it counts every subscriber (before the feed), and every second of the feed; peak VmHWM at the end of the
-window. After the warm-up and at the end of the feed are medians of {MEDIAN_OF} samples (the {MEDIAN_OF} s after the
+once it counts every subscriber (before the feed), and every second of the feed; its peak is VmHWM at the last
+of those samples. After the warm-up and at the end of the feed are medians of {MEDIAN_OF} samples (the {MEDIAN_OF} s after the
 warm-up, the last {MEDIAN_OF} s), as for the soak below. KiB per subscriber: (RSS subscribed − RSS before
 subscribers) / subscribers, the cost of the connections themselves; at the end of the feed, the same from the RSS
 at its end, which also holds what the streams buffered (their history: 10 s of 128 kb/s, 160 KB a stream) and so

@@ -14,8 +14,8 @@ final class LoadRun {
         let relayMemory: ProcessMemory
         /// Sampled at the start of the window, once the warm-up is over.
         let relayMemoryAtWindowStart: ProcessMemory
-        /// The relay's resident memory (VmRSS) each second from the first write to the last.
-        var relayResidentEverySecondKiB: [Int] = []
+        /// The relay's memory each second from the first write to the last.
+        var relayMemoryEverySecond: [ProcessMemory] = []
     }
 
     private let log: DeliveryLog
@@ -24,7 +24,7 @@ final class LoadRun {
     private let relayPID: Int32
     private var windowStart: (relay: ProcessSample, generator: ProcessSample, memory: ProcessMemory)?
     private var usage: Usage?
-    private var residentEverySecond: [Int] = []
+    private var memoryEverySecond: [ProcessMemory] = []
     private var nextMemorySample: UInt64 = 0
 
     private static let timerToken = UInt64.max
@@ -79,7 +79,7 @@ final class LoadRun {
             }
         }
         guard var usage else { throw LoadError("the feed ended before the measured window did") }
-        usage.relayResidentEverySecondKiB = residentEverySecond
+        usage.relayMemoryEverySecond = memoryEverySecond
         return usage
     }
 
@@ -100,7 +100,7 @@ final class LoadRun {
     /// window's first write, and again before the write after its last.
     private func sample(before write: Int) throws {
         if MonotonicClock.now >= nextMemorySample {
-            residentEverySecond.append(try ProcessMemory(pid: relayPID).residentKiB)
+            memoryEverySecond.append(try ProcessMemory(pid: relayPID))
             nextMemorySample += 1_000_000_000
         }
         if write == log.window.lowerBound {

@@ -9,7 +9,7 @@ struct MemoryTimeline: Encodable {
     let windowStartKiB: Int
     /// At the end of the window.
     let windowEndKiB: Int
-    /// The most it held at any time (VmHWM), at the end of the window.
+    /// The most it held by the last sample of the feed (VmHWM).
     let peakKiB: Int
     /// Each second from the first write to the last.
     let everySecondKiB: [Int]
@@ -19,7 +19,7 @@ struct MemoryTimeline: Encodable {
         subscribedKiB = subscribed.residentKiB
         windowStartKiB = usage.relayMemoryAtWindowStart.residentKiB
         windowEndKiB = usage.relayMemory.residentKiB
-        peakKiB = usage.relayMemory.peakResidentKiB
-        everySecondKiB = usage.relayResidentEverySecondKiB
+        peakKiB = (usage.relayMemoryEverySecond.last ?? usage.relayMemory).peakResidentKiB
+        everySecondKiB = usage.relayMemoryEverySecond.map(\.residentKiB)
     }
 }
