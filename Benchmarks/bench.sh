@@ -18,12 +18,16 @@
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad, and what their writes alone cost
 #           (SubscriberLoad floor)  ("## Live fan-out (audiostreamd)")
+#   scale:  audiostreamd with 200 live streams × 50 subscribers, and one stream × 19,900 subscribers and as many
+#           HTTP listeners, fed and read by SubscriberLoad, its memory followed every second ("## Many streams and
+#           many subscribers (audiostreamd)")
 # The parse benchmarks also count the instructions `audiostream scan` executes (valgrind's callgrind, when
 # installed) on a smaller input of the same kind: a figure that, unlike wall time, a busy machine does not move.
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs or daemon (default all nine)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon or scale (default
+#                   all ten)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_M4A_MB    size of the M4A input in MB, encoded whole (default 120: two hours of audio)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
@@ -37,6 +41,13 @@
 #   BENCH_RUNS      timed runs per command                    (default 10, after 1 warm-up run)
 #   BENCH_SUBSCRIBERS  subscriber counts of the daemon benchmark (default "1 100 1000 5000")
 #   BENCH_WINDOW    seconds measured per count, after 3 s of warm-up (default 20)
+#   BENCH_SCALE     the scale benchmark's runs with socket subscribers, each STREAMSxSUBSCRIBERS-PER-STREAM
+#                   (default "200x50 1x19900": 19,900 as the hard open-file limit here is 20,000)
+#   BENCH_SCALE_HTTP  its runs with HTTP listeners, the same way (default "1x19900")
+#   BENCH_SCALE_WARMUP  seconds fed before its window (default 12: the streams' 10 s of history fill first)
+#   BENCH_SCALE_WINDOW  seconds in its window, whose every frame each subscriber must receive (default 45: the
+#                   generator keeps a latency per subscriber and frame of it)
+#   BENCH_SCALE_MIN  minutes of audio fed, the daemon's memory followed over all of them (default 3)
 #   BENCH_DATA      where the inputs are built                (default bench-data, git-ignored; seeds may be
 #                   links to another checkout's)
 #   BENCH_DOC       report to write                           (default docs/benchmarks.md)
@@ -57,13 +68,19 @@ codec_count_minutes=${BENCH_CODEC_COUNT_MIN:-3}
 runs=${BENCH_RUNS:-10}
 subscriber_counts=${BENCH_SUBSCRIBERS:-1 100 1000 5000}
 window=${BENCH_WINDOW:-20}
+scale_runs=${BENCH_SCALE:-200x50 1x19900}
+scale_http_runs=${BENCH_SCALE_HTTP:-1x19900}
+scale_warmup=${BENCH_SCALE_WARMUP:-12}
+scale_window=${BENCH_SCALE_WINDOW:-45}
+scale_minutes=${BENCH_SCALE_MIN:-3}
 data=${BENCH_DATA:-bench-data}
 doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs or daemon, not '$only'" >&2
+    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | scale) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon or scale," \
+            "not '$only'" >&2
        exit 1 ;;
 esac
 wants() { [[ -z $only || $only == "$1" ]]; }
@@ -88,7 +105,7 @@ if wants decode; then need mpg123; fi
 if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
-if wants daemon; then
+if wants daemon || wants scale; then
     for product in audiostreamd SubscriberLoad; do
         [[ -x $build/$product ]] || { echo "bench: $build/$product not built (swift build -c release)" >&2; exit 1; }
     done
@@ -548,6 +565,48 @@ bench_daemon() {
     echo "bench: wrote the live fan-out section of $doc"
 }
 
+# --- Many streams and many subscribers ---------------------------------------
+# scale_run KIND STREAMSxN: one `SubscriberLoad scale` run of audiostreamd with STREAMS streams of N subscribers
+# each (KIND socket) or N HTTP listeners (KIND http); adds its report to reports.
+scale_run() {
+    local kind=$1 streams=${2%x*} n=${2#*x} http=()
+    local name=scale-$kind-${streams}x$n
+    [[ $kind == http ]] && http=(--http-port "$(free_port)")
+    echo "bench: audiostreamd, $streams streams × $n $kind subscribers"
+    mkdir "$scale_work/$name"
+    run_logged "$build/SubscriberLoad" scale --daemon "$build/audiostreamd" --folder "$scale_work/$name" "${http[@]}" \
+        --streams "$streams" --subscribers "$n" --input "$input" --warmup "$scale_warmup" --seconds "$scale_window" \
+        --tail "$scale_tail" --report "$data/$name.json"
+    reports+=("$data/$name.json")
+}
+
+bench_scale() {
+    local run most=0 reports=()
+    use_input mpeg "$scale_minutes"
+    # The rest of the input after the window, but for a second that rounding to whole frames may need.
+    scale_tail=$(( scale_minutes * 60 - scale_warmup - scale_window - 1 ))
+    (( scale_tail >= 2 )) ||
+        { echo "bench: BENCH_SCALE_MIN is too short for BENCH_SCALE_WARMUP and BENCH_SCALE_WINDOW" >&2; exit 1; }
+    for run in $scale_runs $scale_http_runs; do
+        (( ${run%x*} * ${run#*x} > most )) && most=$(( ${run%x*} * ${run#*x} ))
+    done
+    # The generator and audiostreamd each hold a descriptor per subscriber, and a few dozen more.
+    ulimit -n "$(ulimit -Hn)"
+    (( $(ulimit -n) >= most + 64 )) ||
+        { echo "bench: open-file limit $(ulimit -n) is too low for $most subscribers" >&2; exit 1; }
+    scale_work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
+    # The fan-out benchmark's folder too, when it ran first: this trap replaces its.
+    trap 'stop_icecast; rm -rf "${work:-}" "$scale_work"' EXIT
+    commands=$data/scale-commands.txt
+    : >"$commands"
+    for run in $scale_runs; do scale_run socket "$run"; done
+    for run in $scale_http_runs; do scale_run http "$run"; done
+
+    BENCH_REPORTS="${reports[*]}" BENCH_COMMANDS=$commands BENCH_SCALE_WARMUP=$scale_warmup \
+        python3 "$here/scale_report.py"
+    echo "bench: wrote the many-streams section of $doc"
+}
+
 if wants parse; then bench_parse mpeg mpegaudioparse; fi
 if wants adts; then
     if gst-inspect-1.0 aacparse >/dev/null 2>&1; then bench_parse adts aacparse
@@ -573,3 +632,4 @@ if wants codecs; then
     bench_codec_decode opus
 fi
 if wants daemon; then bench_daemon; fi
+if wants scale; then bench_scale; fi

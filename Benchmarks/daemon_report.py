@@ -10,6 +10,7 @@ bench_report.py). Only this section is replaced.
 import json
 
 from bench_report import context, env, table, write_section
+from fanout_columns import audiostreamd_count, frames, latencies, losses, no_drops
 
 HEADER = "## Live fan-out (audiostreamd)"
 TARGET_COUNT = 5000     # subscribers the targets apply to
@@ -37,27 +38,16 @@ def name(r):
             "audiostreamd-http": "audiostreamd (HTTP listeners)"}.get(r["relay"], icecast_version)
 
 
-def losses(r):
-    """Subscribers missing frames / overflow events (packets they said were dropped) / closed early."""
-    return (f"{r['subscribersMissingFrames']} / {r['overflowEvents']} ({r['droppedPacketsReported']}) / "
-            f"{r['closedEarly']}")
-
-
 def own_count(r):
     """What the relay says itself about drops and lag."""
-    view = r["relayView"]
     if r["relay"].startswith("audiostreamd"):
-        return (f"{view['droppedPackets']} dropped, lag ≤ {view['maxLagSeconds']:.2f} s, "
-                f"{view['slowDisconnects']} slow disconnects")
-    return f"{view['slowListeners']} slow listeners"
+        return audiostreamd_count(r)
+    return f"{r['relayView']['slowListeners']} slow listeners"
 
 
 def row(r):
-    relay, own, memory = r["relayLatency"], r["ownBytesLatency"], r["relayMemory"]
-    return [name(r), f"{relay['p50']:.2f} / {relay['p99']:.2f} / {relay['max']:.2f}",
-            f"{own['p50']:.1f} / {own['p99']:.1f}",
-            f"{r['receivedFrames']:,} / {r['windowFrames'] * r['subscribers']:,}", losses(r), own_count(r),
-            f"{r['relayCPUPercent']:.1f}",
+    memory = r["relayMemory"]
+    return [name(r), *latencies(r), frames(r), losses(r), own_count(r), f"{r['relayCPUPercent']:.1f}",
             f"{memory['residentKiB'] / 1024:.1f} ({memory['peakResidentKiB'] / 1024:.1f})",
             f"{r['generatorCPUPercent']:.1f}", f"{r['connectSeconds']:.1f}"]
 
@@ -93,12 +83,6 @@ tables = "\n\n".join(
     f"### {n:,} subscriber{'s' if n > 1 else ''}\n\n" + table(HEAD, [row(r) for r in reports if r["subscribers"] == n])
     + "\n\n" + table(FLOOR_HEAD, [floor_row(f) for f in floors if f["subscribers"] == n])
     for n in counts)
-
-
-def no_drops(r):
-    view = r["relayView"]
-    return (r["subscribersMissingFrames"] == 0 and r["overflowEvents"] == 0 and r["closedEarly"] == 0
-            and r["refused"] == 0 and view.get("droppedPackets", 0) == 0 and view.get("slowDisconnects", 0) == 0)
 
 
 def verdict():

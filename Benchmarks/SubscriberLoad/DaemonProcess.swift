@@ -1,32 +1,29 @@
 import Foundation
 
-/// audiostreamd started for one run: one `stdin` stream, its configuration in `folder`, its standard input a
-/// pipe that the pacer writes to, served over HTTP at `/bench` when given a port, with the `writeInterval` given
-/// or else the daemon's default. Its log goes to
-/// `folder/audiostreamd.log`.
+/// audiostreamd started for one run: the `streams` given, its configuration in `folder`, its standard input a
+/// pipe that the pacer writes to (for a `stdin` stream), served over HTTP at `/NAME` when given a port, with the
+/// `writeInterval` given or else the daemon's default. Its log goes to `folder/audiostreamd.log`.
 final class DaemonProcess {
-    let streamSocket: String
+    let streamSockets: [String]
     let controlSocket: String
     private let process = Process()
     private let input = Pipe()
 
-    init(executable: String, folder: String, httpPort: Int? = nil, writeInterval: Double? = nil) throws {
-        streamSocket = folder + "/bench.sock"
+    init(executable: String, folder: String, streams: [BenchStream], httpPort: Int? = nil,
+         writeInterval: Double? = nil) throws {
+        streamSockets = streams.map { $0.socket(in: folder) }
         controlSocket = folder + "/control.sock"
         let config = folder + "/config.yaml"
         let logPath = folder + "/audiostreamd.log"
         // Listeners connect before the first byte is fed: they wait for the stream's format as long as the
         // connecting takes.
         let http = httpPort.map { "http: {listen: \"127.0.0.1:\($0)\", formatWait: 600}\n" } ?? ""
-        let interval = writeInterval.map { "\n    writeInterval: \($0)" } ?? ""
+        let entries = streams.map { $0.configEntry(folder: folder, writeInterval: writeInterval) }
         try """
-        # Written by SubscriberLoad: one stream read from standard input, default subscriber limits.
+        # Written by SubscriberLoad: the run's streams, default subscriber limits.
         control: \(controlSocket)
         \(http)streams:
-          - name: bench
-            source: stdin
-            socket: \(streamSocket)\(interval)
-
+        \(entries.joined())
         """.write(toFile: config, atomically: true, encoding: .utf8)
         guard FileManager.default.createFile(atPath: logPath, contents: nil),
               let log = FileHandle(forWritingAtPath: logPath)
@@ -52,7 +49,7 @@ final class DaemonProcess {
     /// The write end of the daemon's standard input.
     var inputDescriptor: Int32 { input.fileHandleForWriting.fileDescriptor }
 
-    /// Ends the daemon's input: its stream ends and, the only one, takes the daemon with it.
+    /// Ends the daemon's input: its `stdin` stream ends and, when it is the only one, takes the daemon with it.
     func closeInput() throws {
         try input.fileHandleForWriting.close()
     }

@@ -26,6 +26,9 @@ final class DeliveryLog {
         ownBytesLatencies.reserveCapacity(window.count * subscribers)
     }
 
+    /// How many subscribers the log follows.
+    var subscribers: Int { receivedInWindow.count }
+
     func wrote(_ index: Int, at time: UInt64) {
         writeTimes[index] = time
     }

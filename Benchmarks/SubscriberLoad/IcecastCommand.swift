@@ -34,7 +34,7 @@ struct IcecastCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        let (log, frames) = try load.prepare(rule: .block(bytes: blockSize))
+        let (log, frames) = try load.prepare(rule: .block(bytes: blockSize), subscribers: load.subscribers)
         let source = try IcecastSource.connect(port: port, mount: mount, password: password)
         let stats = { [port, mount, password] in
             try IcecastStats(port: port, mount: mount, adminPassword: password).view
@@ -44,8 +44,8 @@ struct IcecastCommand: ParsableCommand {
             (try? stats()) != nil
         }
 
-        let (report, _) = try load.measure(
-            relay: "icecast2", log: log, frames: frames, feed: source, relayPID: pid, drainSeconds: 10,
+        let (report, _, _) = try load.measure(
+            relay: "icecast2", log: log, frames: frames, feeds: [source], relayPID: pid, drainSeconds: 10,
             view: stats, closeFeed: { close(source) }
         ) { [port, mount, connectInterval] index in
             defer { usleep(UInt32(connectInterval * 1e6)) }

@@ -7,7 +7,7 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "The MP3 to feed, frame by frame at real-time pace (frames of one duration, e.g. CBR).")
     var input: String
 
-    @Option(help: "Subscribers to connect before the first byte is fed.")
+    @Option(help: "Subscribers to connect before the first byte is fed, to each stream.")
     var subscribers: Int
 
     @Option(help: "Seconds fed before the measured window.")
@@ -32,10 +32,10 @@ struct LoadOptions: ParsableArguments {
         }
     }
 
-    /// Reads the input and sets up the log of a run whose relay sends frames by `rule`.
+    /// Reads the input and sets up the log of a run whose relay sends frames by `rule` to `subscribers` in all.
     /// - Returns: the log, and how many frames the run feeds.
     /// - Throws: `LoadError` when the input is too short for the run or descriptors would run out.
-    func prepare(rule: EmitRule) throws -> (log: DeliveryLog, frames: Int) {
+    func prepare(rule: EmitRule, subscribers: Int) throws -> (log: DeliveryLog, frames: Int) {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         guard limit.rlim_cur >= rlim_t(subscribers + 64) else {

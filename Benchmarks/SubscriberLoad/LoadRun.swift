@@ -1,7 +1,7 @@
 import Glibc
 
 /// One measured run on one thread: paces the feed into the relay while reading every subscriber's socket, and
-/// samples the relay's CPU and memory over the measured window.
+/// samples the relay's CPU over the measured window and its memory every second of the feed.
 ///
 /// The window is a range of writes: CPU is counted from the write of its first frame to the write after its last.
 final class LoadRun {
@@ -12,32 +12,38 @@ final class LoadRun {
         let generatorCPUPercent: Double
         /// Sampled at the end of the window.
         let relayMemory: ProcessMemory
+        /// Sampled at the start of the window, once the warm-up is over.
+        let relayMemoryAtWindowStart: ProcessMemory
+        /// The relay's memory each second from the first write to the last.
+        var relayMemoryEverySecond: [ProcessMemory] = []
     }
 
     private let log: DeliveryLog
     private let pacer: Pacer
     private let receivers: [Receiver]
     private let relayPID: Int32
-    private var windowStart: (relay: ProcessSample, generator: ProcessSample)?
+    private var windowStart: (relay: ProcessSample, generator: ProcessSample, memory: ProcessMemory)?
     private var usage: Usage?
+    private var memoryEverySecond: [ProcessMemory] = []
+    private var nextMemorySample: UInt64 = 0
 
     private static let timerToken = UInt64.max
     /// Time between connecting the last subscriber and the first write.
     private static let leadIn: UInt64 = 100_000_000
 
     /// - Parameters:
-    ///   - feed: where the pacer writes: the relay's input.
+    ///   - feeds: where the pacer writes: the relay's inputs, one per stream.
     ///   - frames: how many frames to write; the window and what lets its frames through must fit before the end.
-    init(log: DeliveryLog, feed: Int32, frames: Int, receivers: [Receiver], relayPID: Int32) {
+    init(log: DeliveryLog, feeds: [Int32], frames: Int, receivers: [Receiver], relayPID: Int32) {
         self.log = log
-        pacer = Pacer(log: log, output: feed, total: frames)
+        pacer = Pacer(log: log, outputs: feeds, total: frames)
         self.receivers = receivers
         self.relayPID = relayPID
     }
 
     /// Feeds every frame, then calls `afterFeed` (to ask the relay for its figures and close its input), then reads
     /// until every subscriber has been closed or `drainSeconds` have passed. Closes every subscriber's socket.
-    /// - Returns: CPU and memory over the window.
+    /// - Returns: CPU and memory over the window, and memory over the feed.
     func run(drainSeconds: Double, afterFeed: () throws -> Void) throws -> Usage {
         defer { for receiver in receivers { close(receiver.descriptor) } }
         let poller = try Poller()
@@ -52,13 +58,14 @@ final class LoadRun {
         var open = receivers.count
         var drainDeadline: UInt64?
         pacer.begin(at: MonotonicClock.now + Self.leadIn)
+        nextMemorySample = pacer.nextDeadline!
         try timer.arm(at: pacer.nextDeadline!)
         while drainDeadline.map({ open > 0 && MonotonicClock.now < $0 }) ?? true {
             let timeout = drainDeadline.map { Int32(($0 - min($0, MonotonicClock.now)) / 1_000_000 + 1) } ?? -1
             try poller.wait(timeoutMilliseconds: timeout) { token in
                 if token == Self.timerToken {
                     timer.acknowledge()
-                    while try pacer.writeIfDue(before: sampleAtWindowEdges) {}
+                    while try pacer.writeIfDue(before: sample) {}
                     if let next = pacer.nextDeadline {
                         try timer.arm(at: next)
                     } else if drainDeadline == nil {
@@ -71,7 +78,8 @@ final class LoadRun {
                 }
             }
         }
-        guard let usage else { throw LoadError("the feed ended before the measured window did") }
+        guard var usage else { throw LoadError("the feed ended before the measured window did") }
+        usage.relayMemoryEverySecond = memoryEverySecond
         return usage
     }
 
@@ -88,10 +96,16 @@ final class LoadRun {
         return false
     }
 
-    /// Samples CPU before the window's first write, and CPU and memory before the write after its last.
-    private func sampleAtWindowEdges(write: Int) throws {
+    /// Samples memory before a write when a second has passed since the last sample, CPU and memory before the
+    /// window's first write, and again before the write after its last.
+    private func sample(before write: Int) throws {
+        if MonotonicClock.now >= nextMemorySample {
+            memoryEverySecond.append(try ProcessMemory(pid: relayPID))
+            nextMemorySample += 1_000_000_000
+        }
         if write == log.window.lowerBound {
-            windowStart = (try ProcessSample(pid: relayPID), try ProcessSample(pid: getpid()))
+            windowStart = (try ProcessSample(pid: relayPID), try ProcessSample(pid: getpid()),
+                           try ProcessMemory(pid: relayPID))
         } else if write == log.window.upperBound, let windowStart {
             let relay = try ProcessSample(pid: relayPID)
             let generator = try ProcessSample(pid: getpid())
@@ -99,7 +113,8 @@ final class LoadRun {
                 seconds: Double(relay.time - windowStart.relay.time) / 1e9,
                 relayCPUPercent: relay.cpuPercent(since: windowStart.relay),
                 generatorCPUPercent: generator.cpuPercent(since: windowStart.generator),
-                relayMemory: try ProcessMemory(pid: relayPID))
+                relayMemory: try ProcessMemory(pid: relayPID),
+                relayMemoryAtWindowStart: windowStart.memory)
         }
     }
 }

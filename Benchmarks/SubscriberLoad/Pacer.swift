@@ -1,19 +1,20 @@
-/// Writes the feed at real-time pace, one frame per write, and logs when each write began.
+/// Writes the feed at real-time pace, one frame per write to each output, and logs when each write began.
 ///
 /// Write `k` is due `k` frame durations after `begin(at:)`; a write that is late (the process was busy) goes
-/// out as soon as it can and its real time is what is logged, so lateness never shows as latency.
+/// out as soon as it can and its real time is what is logged, so lateness never shows as latency. With several
+/// outputs (one per stream) the time logged is that of the write to the first: later ones show a little more.
 final class Pacer {
     private let log: DeliveryLog
-    private let output: Int32
+    private let outputs: [Int32]
     /// Writes this run makes: the first `total` frames of the feed.
     let total: Int
     private var start: UInt64 = 0
     /// The next write to make.
     private(set) var next = 0
 
-    init(log: DeliveryLog, output: Int32, total: Int) {
+    init(log: DeliveryLog, outputs: [Int32], total: Int) {
         self.log = log
-        self.output = output
+        self.outputs = outputs
         self.total = total
     }
 
@@ -33,7 +34,9 @@ final class Pacer {
         try before(next)
         let range = log.feed.chunk(next)
         let time = MonotonicClock.now
-        try log.feed.bytes[range].withUnsafeBytes { try Socket.writeAll(output, $0) }
+        try log.feed.bytes[range].withUnsafeBytes { bytes in
+            for output in outputs { try Socket.writeAll(output, bytes) }
+        }
         log.wrote(next, at: time)
         next += 1
         return true

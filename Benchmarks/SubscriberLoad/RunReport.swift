@@ -61,16 +61,19 @@ struct RunReport: Encodable {
         self.relayView = relayView
     }
 
-    /// Writes the report as JSON to `path` and a one-line summary to standard output.
+    /// Writes the report as JSON to `path` and its summary to standard output.
     func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
-        print("\(relay) ×\(subscribers): " + String(
+        try writeJSON(to: path)
+        print(summary)
+    }
+
+    /// One line: latency, frames received, and the relay's CPU and memory.
+    var summary: String {
+        "\(relay) ×\(subscribers): " + String(
             format: "relay latency p50 %.2f ms p99 %.2f ms max %.2f ms; frames %d/%d; "
                 + "CPU %.1f %%, RSS %d KiB (peak %d); generator CPU %.1f %%",
             relayLatency.p50, relayLatency.p99, relayLatency.max, receivedFrames,
             windowFrames * subscribers, relayCPUPercent, relayMemory.residentKiB, relayMemory.peakResidentKiB,
-            generatorCPUPercent))
+            generatorCPUPercent)
     }
 }
