@@ -28,6 +28,17 @@ import Testing
         #expect(index.lastKnownFramePosition == (Int64(frames.count), start))
     }
 
+    @Test func pastItsCapacityTheIndexCountsWithoutRemembering() {
+        var index = PacketIndex(capacity: 2)
+        for number in 0..<5 {
+            let offset = Int64(number * 100)
+            index.append(packet: index.number(ofPacketAt: offset), offset: offset, size: 100, frames: 1152)
+        }
+        #expect(index.offsets.count == 2)
+        #expect(index.offset(ofPacket: 1) == 100 && index.offset(ofPacket: 2) == nil)
+        #expect(index.packetCount == 5 && index.frameCount == 5 * 1152 && index.endOffset == 500)
+    }
+
     @Test func anotherStreamAfterASeekBackIsIndexedAnew() {
         var index = Self.index(frames: [1152, 1152, 1152, 1152])
         index.reposition(to: 200)

@@ -25,6 +25,17 @@ import FixtureSupport
         #expect(throws: AudioFileStreamError.invalidPacketOffset) { try stream.packet(forByteOffset: .max - 10) }
     }
 
+    /// A stream told to remember no packet (as the daemon's are) parses the same, and estimates translations.
+    @Test func aStreamThatIndexesNoPacketParsesTheSameAndEstimates() throws {
+        let bytes = Fixtures.named("l3-vbr-v2.mp3").bytes
+        let indexed = try parse(bytes)
+        let unindexed = try parse(bytes, indexedPackets: 0)
+        #expect(unindexed.events == indexed.events)
+        #expect(unindexed.events.count > 50)
+        #expect(try !indexed.stream.byteOffset(ofPacket: 7).isEstimated)
+        #expect(try unindexed.stream.byteOffset(ofPacket: 7).isEstimated)
+    }
+
     @Test func parsedPacketsTranslateExactly() throws {
         let fixture = Fixtures.named("l3-vbr-v2.mp3")
         let packets = fixture.expectedPackets

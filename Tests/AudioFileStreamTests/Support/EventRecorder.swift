@@ -23,15 +23,16 @@ enum RecordedEvent: Equatable, CustomStringConvertible {
 /// Parses `bytes` as the chunking says, leaving out the `skips` ranges (fed again with the discontinuity flag
 /// and their end offset), and returns every event plus the stream for inspection.
 func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = [],
-           hint: AudioFileType? = nil) throws -> (events: [RecordedEvent], stream: AudioFileStream) {
-    try record(hint: hint) { try feed(bytes, to: $0, chunking: chunking, skips: skips) }
+           hint: AudioFileType? = nil, indexedPackets: Int = AudioFileStream.defaultIndexedPackets) throws
+    -> (events: [RecordedEvent], stream: AudioFileStream) {
+    try record(hint: hint, indexedPackets: indexedPackets) { try feed(bytes, to: $0, chunking: chunking, skips: skips) }
 }
 
 /// Runs `feeding` on a new stream and returns every event the stream gave, plus the stream for inspection.
-func record(hint: AudioFileType? = nil, _ feeding: (AudioFileStream) throws -> Void) throws
-    -> (events: [RecordedEvent], stream: AudioFileStream) {
+func record(hint: AudioFileType? = nil, indexedPackets: Int = AudioFileStream.defaultIndexedPackets,
+            _ feeding: (AudioFileStream) throws -> Void) throws -> (events: [RecordedEvent], stream: AudioFileStream) {
     var events: [RecordedEvent] = []
-    let stream = try AudioFileStream(fileTypeHint: hint) { event in
+    let stream = try AudioFileStream(fileTypeHint: hint, indexedPackets: indexedPackets) { event in
         switch event {
         case .property(let id, let value):
             events.append(.property(id, value))
