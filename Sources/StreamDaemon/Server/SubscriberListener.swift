@@ -99,15 +99,18 @@ final class SubscriberListener: @unchecked Sendable {
     private func serve(_ connection: CInt) {
         var sendBuffer: CInt = 64 * 1024
         _ = setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
-        let handler = handler
-        ClientBootstrap(group: group)
-            .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(handler(connection))
+        let (handler, logger, loop) = (handler, logger, group.next())
+        // Made on the loop that serves it, so that the channel's memory is that thread's, not the accepting one's.
+        loop.execute {
+            ClientBootstrap(group: loop)
+                .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(handler(connection))
+                    }
                 }
-            }
-            .withConnectedSocket(connection)
-            .whenFailure { [logger] error in logger.warning("could not serve a connection: \(error)") }
+                .withConnectedSocket(connection)
+                .whenFailure { error in logger.warning("could not serve a connection: \(error)") }
+        }
     }
 }
