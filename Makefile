@@ -38,11 +38,12 @@ soak: tool-deps
 	$(SWIFT) build -c release --product audiostreamd
 	SOAK_MINUTES=$(SOAK_MINUTES) bash Benchmarks/soak/soak.sh
 
-## make fuzz: build the parser's libFuzzer target (Fuzz/) with AddressSanitizer, seed it from the fixtures and fuzz
-## for FUZZ_SECONDS; corpus and crash inputs stay in .build-fuzz/. Never part of make test.
+## make fuzz: build the libFuzzer targets (Fuzz/: the parser, and the daemon's ICY demuxer and block builder) with
+## AddressSanitizer, seed them from the fixtures and fuzz each for FUZZ_SECONDS (FUZZ_TARGET=audiofilestream or icy runs
+## one); corpus and crash inputs stay in .build-fuzz/. Never part of make test.
 FUZZ_SECONDS ?= 60
 fuzz:
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Fuzz/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET="$(FUZZ_TARGET)" bash Fuzz/fuzz.sh
 
 ## make fixtures: regenerate the test fixtures and their expected values from independent tools.
 fixtures: tool-deps

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target of AudioFileStream with AddressSanitizer, seeds its corpus from the fixtures and
-# fuzzes for FUZZ_SECONDS. Two compiles: the library as a module of its own, then the target (Fuzz/) with the
-# checks it shares with the tests (Tests/FixtureSupport), which therefore see only the library's public API.
-# Fuzz/ sits at the root beside Benchmarks/: a build of its own, not a SwiftPM target, so `swift build` and
-# `make test` never compile or run it.
+# Builds the libFuzzer targets with AddressSanitizer, seeds each one's corpus from the fixtures and fuzzes each for
+# FUZZ_SECONDS. The targets:
+#   audiofilestream  the parser (Fuzz/AudioFileStream), checked by Tests/FixtureSupport/StreamInvariants.swift;
+#                    findings go to Tests/Fixtures/fuzz/
+#   icy              what a station controls in the daemon: the ICY demuxer, the metadata reader, its JSON and the
+#                    block relayed to listeners (Fuzz/ICY), checked by Tests/StreamDaemonTests/Support/ICYInvariants.swift;
+#                    findings go to Tests/Fixtures/fuzz-icy/
+# Each is a build of its own, not a SwiftPM target, so `swift build` and `make test` never compile or run it: the
+# library sources are compiled as modules of their own (AudioFileStream; the network-free ICY part of StreamDaemon,
+# under its own module name so the shared checks import it as the tests do), then each target with its checks.
 #
 # Environment (all optional):
-#   FUZZ_SECONDS   how long to fuzz                                 (default 60)
+#   FUZZ_SECONDS   how long to fuzz each target                     (default 60)
+#   FUZZ_TARGET    one target to run                                (default: every one, in turn)
 #   FUZZ_DIR       build, corpus, seeds and crash artifacts         (default .build-fuzz, git-ignored)
 #   SWIFTC         the compiler                                     (default swiftc)
 # Arguments go to libFuzzer (e.g. -seed=1); a first argument --no-build skips the build.
@@ -18,69 +24,114 @@ cd "$here/.."
 seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-.build-fuzz}
 swiftc=${SWIFTC:-swiftc}
-# Fixtures of these types seed the corpus: every format the library reads or is to read.
-seed_extensions=(mp3 mp2 bit aac adts ac3 eac3 ogg opus oga flac wav aif aiff aifc caf m4a mp4 mov)
-# Seeds are cut to this many bytes: enough for headers, tags and dozens of packets, small enough to mutate fast.
-seed_bytes=65536
-# The control header seeds start with (see FuzzScenario): no hint, chunk seed 1 (1…8192-byte chunks), no cuts.
-seed_header='\000\000\000\001\000\000\000\000\000\000\000\000\000\000\000\000'
+targets=(${FUZZ_TARGET:-audiofilestream icy})
+# Seeds are cut to these many bytes: for the parser enough for headers, tags and dozens of packets, for ICY enough
+# for a few blocks of the longest kind; small enough to mutate fast.
+declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384)
 # -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines.
-flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library)
-# Standard library only, shared with the tests.
-shared=(Tests/FixtureSupport/Feeding.swift Tests/FixtureSupport/FuzzScenario.swift
-        Tests/FixtureSupport/StreamInvariants.swift)
-target="$dir/fuzz-audiofilestream"
+flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -I Sources/CCRCFold/include -I "$dir")
+# The part of StreamDaemon a station's ICY body reaches, which needs no network: it builds alone.
+icy_sources=(Sources/StreamDaemon/ICY/ICYDemuxer.swift Sources/StreamDaemon/ICY/ICYMetadata.swift
+             Sources/StreamDaemon/ICY/Windows1252.swift Sources/StreamDaemon/HTTP/ICYMetadataBlock.swift
+             Sources/StreamDaemon/HTTP/NowPlaying.swift Sources/StreamDaemon/JSON.swift
+             Sources/StreamDaemon/EventJSON.swift)
 
-if [ "${1:-}" != "--no-build" ]; then
+# Compiles Swift files into module $1 (an object and its interface in $dir); further arguments are files or flags.
+module() {
+    local name=$1
+    shift
+    "$swiftc" "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$dir/$name.swiftmodule" -wmo \
+        -c -o "$dir/$name.o" "$@"
+}
+
+build() {
     mkdir -p "$dir"
-    mapfile -t library < <(find Sources/AudioFileStream -name '*.swift' | sort)
-    echo "fuzz: building $target"
-    # The library's C part (CRC folding), instrumented the same way.
+    echo "fuzz: building the targets in $dir"
+    # The parser's C part (CRC folding), instrumented the same way.
     "$(dirname "$(command -v "$swiftc")")/clang" -O2 -g -fsanitize=fuzzer-no-link,address \
         -I Sources/CCRCFold/include -c Sources/CCRCFold/crc_fold.c -o "$dir/crc_fold.o"
-    "$swiftc" "${flags[@]}" -I Sources/CCRCFold/include -module-name AudioFileStream -emit-module \
-        -emit-module-path "$dir/AudioFileStream.swiftmodule" -wmo -c -o "$dir/AudioFileStream.o" "${library[@]}"
-    "$swiftc" "${flags[@]}" -I Sources/CCRCFold/include -module-name AudioFileStreamFuzz -I "$dir" -use-ld=lld \
-        Fuzz/*.swift "${shared[@]}" "$dir/AudioFileStream.o" "$dir/crc_fold.o" -o "$target"
-else
-    shift
-fi
+    mapfile -t library < <(find Sources/AudioFileStream -name '*.swift' | sort)
+    module AudioFileStream "${library[@]}"
+    # Standard library only, shared with the tests.
+    module FixtureSupport Tests/FixtureSupport/Feeding.swift Tests/FixtureSupport/FuzzScenario.swift \
+        Tests/FixtureSupport/StreamInvariants.swift
+    module StreamDaemon -enable-testing "${icy_sources[@]}"
+    local common=("$dir/AudioFileStream.o" "$dir/FixtureSupport.o" "$dir/crc_fold.o")
+    "$swiftc" "${flags[@]}" -module-name AudioFileStreamFuzz -use-ld=lld Fuzz/AudioFileStream/*.swift \
+        "${common[@]}" -o "$dir/fuzz-audiofilestream"
+    "$swiftc" "${flags[@]}" -module-name ICYFuzz -use-ld=lld Fuzz/ICY/*.swift \
+        Tests/StreamDaemonTests/Support/ICYInvariants.swift "${common[@]}" "$dir/StreamDaemon.o" -o "$dir/fuzz-icy"
+}
 
-# Seeds are made afresh each run; what the fuzzer finds accumulates in corpus/.
-mkdir -p "$dir/corpus" "$dir/seeds" "$dir/artifacts"
-rm -f "$dir/seeds/"*
-name_tests=()
-for extension in "${seed_extensions[@]}"; do name_tests+=(-o -name "*.$extension"); done
-while IFS= read -r fixture; do
-    { printf "$seed_header"; head -c "$seed_bytes" "$fixture"; } > "$dir/seeds/$(basename "$fixture").seed"
-done < <(find Tests/Fixtures -path Tests/Fixtures/fuzz -prune -o -type f \( -false "${name_tests[@]}" \) -print | sort)
-# Past findings are fuzzer inputs already, control header included. Those still failing are left out, or the
-# fuzzer would stop on them before it starts.
-for finding in Tests/Fixtures/fuzz/*; do
-    [ -f "$finding" ] || continue
-    if SWIFT_BACKTRACE=enable=no "$target" "$finding" > /dev/null 2>&1; then
-        cp "$finding" "$dir/seeds/"
-    else
-        echo "fuzz: $finding still breaks an invariant (a known issue); not seeded"
+# Writes target $1's seeds into folder $2: fixtures behind the control header its scenario decodes.
+seed() {
+    case $1 in
+    audiofilestream)
+        # Every format the library reads; header: no hint, chunk seed 1 (1…8192-byte chunks), no cuts (FuzzScenario).
+        local extensions=(mp3 mp2 bit aac adts ac3 eac3 ogg opus oga flac wav aif aiff aifc caf m4a mp4 mov) tests=()
+        for extension in "${extensions[@]}"; do tests+=(-o -name "*.$extension"); done
+        while IFS= read -r fixture; do
+            { printf '\000\000\000\001\000\000\000\000\000\000\000\000\000\000\000\000'; head -c "${seed_bytes[$1]}" "$fixture"
+            } > "$2/$(basename "$fixture").seed"
+        done < <(find Tests/Fixtures -path 'Tests/Fixtures/fuzz*' -prune -o -type f \( -false "${tests[@]}" \) -print | sort)
+        ;;
+    icy)
+        # Recorded ICY bodies; header: their metaint − 1, chunk seed 1 (ICYScenario).
+        for body in Tests/Fixtures/icy/*.body; do
+            local metaint
+            metaint=$(grep -o '"metaint": *[0-9]*' "${body%.body}.json" | grep -o '[0-9]*$')
+            { printf "\\$(printf %03o $(((metaint - 1) >> 8)))\\$(printf %03o $(((metaint - 1) & 255)))\\000\\001"
+              head -c "${seed_bytes[$1]}" "$body"; } > "$2/$(basename "$body").seed"
+        done
+        ;;
+    esac
+}
+
+findings_folder() {
+    case $1 in
+    audiofilestream) echo Tests/Fixtures/fuzz ;;
+    icy) echo Tests/Fixtures/fuzz-icy ;;
+    esac
+}
+
+if [ "${1:-}" != "--no-build" ]; then build; else shift; fi
+
+status=0
+for target in "${targets[@]}"; do
+    binary="$dir/fuzz-$target"
+    work="$dir/$target"
+    [ -x "$binary" ] || { echo "fuzz: no target $target (built: audiofilestream icy)"; exit 2; }
+    # Seeds are made afresh each run; what the fuzzer finds accumulates in corpus/.
+    mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
+    rm -f "$work/seeds/"*
+    seed "$target" "$work/seeds"
+    # Past findings are fuzzer inputs already, control header included. Those still failing are left out, or the
+    # fuzzer would stop on them before it starts.
+    for finding in "$(findings_folder "$target")"/*; do
+        [ -f "$finding" ] || continue
+        if SWIFT_BACKTRACE=enable=no "$binary" "$finding" > /dev/null 2>&1; then
+            cp "$finding" "$work/seeds/"
+        else
+            echo "fuzz: $finding still breaks an invariant (a known issue); not seeded"
+        fi
+    done
+    echo "fuzz: $target for ${seconds}s from $(ls "$work/seeds" | wc -l) seeds; findings go to $work/artifacts/"
+    dictionary=Fuzz/$target.dict
+    # Fork mode with -ignore_crashes: a finding is saved and the run goes on for its whole time, so a known bug the
+    # fuzzer meets again cannot hide the next one. Findings of this run are the artifacts newer than the marker.
+    marker="$work/artifacts/.started"
+    touch "$marker"
+    SWIFT_BACKTRACE=enable=no "$binary" -fork=1 -ignore_crashes=1 -max_total_time="$seconds" -rss_limit_mb=2048 \
+        -malloc_limit_mb=256 -timeout=10 -max_len=$((seed_bytes[$target] + 16)) -dict="$dictionary" \
+        -artifact_prefix="$work/artifacts/" "$@" "$work/corpus" "$work/seeds" || status=$?
+    mapfile -t found < <(find "$work/artifacts" -type f -newer "$marker" ! -name 'min-*')
+    if [ "${#found[@]}" -gt 0 ]; then
+        echo "fuzz: $target: ${#found[@]} inputs crashed or broke an invariant:"
+        printf '  %s\n' "${found[@]}"
+        echo "Replay one with \`$binary FILE\` (its message names the invariant), shrink it with"
+        echo "  $binary -minimize_crash=1 -max_total_time=120 -artifact_prefix=$work/artifacts/min- FILE"
+        echo "and commit the result under $(findings_folder "$target")/, which the tests replay."
+        status=1
     fi
 done
-echo "fuzz: $(ls "$dir/seeds" | wc -l) seeds; crashes and broken invariants are written to $dir/artifacts/"
-
-# Fork mode with -ignore_crashes: a finding is saved and the run goes on for its whole time, so a known bug the
-# fuzzer meets again cannot hide the next one. Findings of this run are the artifacts newer than the marker.
-marker="$dir/artifacts/.started"
-touch "$marker"
-status=0
-SWIFT_BACKTRACE=enable=no "$target" -fork=1 -ignore_crashes=1 -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -malloc_limit_mb=256 -timeout=10 -max_len=$((seed_bytes + 16)) -dict=Fuzz/audio.dict \
-    -artifact_prefix="$dir/artifacts/" "$@" "$dir/corpus" "$dir/seeds" || status=$?
-mapfile -t found < <(find "$dir/artifacts" -type f -newer "$marker" ! -name 'min-*')
-if [ "${#found[@]}" -gt 0 ]; then
-    echo "fuzz: ${#found[@]} inputs crashed or broke an invariant:"
-    printf '  %s\n' "${found[@]}"
-    echo "Replay one with \`$target FILE\` (its message names the invariant), shrink it with"
-    echo "  $target -minimize_crash=1 -max_total_time=120 -artifact_prefix=$dir/artifacts/min- FILE"
-    echo "and commit the result under Tests/Fixtures/fuzz/ (FuzzRegressionTests replays that folder)."
-    status=1
-fi
 exit "$status"

@@ -99,13 +99,19 @@ public enum Fixtures {
     public static let conformanceStreams: [Fixture] = fixtures(
         in: conformance, expectedIn: expected.appendingPathComponent("conformance"))
 
-    /// Inputs the fuzz target (Fuzz/) found to break an invariant, each a `FuzzScenario`: control header, then
-    /// stream bytes.
-    public static let fuzzFindings: [URL] = {
-        let folder = directory.appendingPathComponent("fuzz")
+    /// Inputs the parser's fuzz target (Fuzz/AudioFileStream) found to break an invariant, each a `FuzzScenario`:
+    /// control header, then stream bytes.
+    public static let fuzzFindings = findings(in: "fuzz")
+
+    /// Inputs the ICY fuzz target (Fuzz/ICY) found to break an invariant, each an ICY scenario: metaint and chunk
+    /// seed, then an ICY body.
+    public static let icyFuzzFindings = findings(in: "fuzz-icy")
+
+    private static func findings(in name: String) -> [URL] {
+        let folder = directory.appendingPathComponent(name)
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return files.filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-    }()
+    }
 
     public static func named(_ name: String) -> Fixture {
         generated.first { $0.name == name }!

@@ -11,6 +11,7 @@ struct ICYInterleaver {
     private var untilBlock: Int
     /// The block to send at the next boundary: the latest title not sent yet.
     private var pending: ByteBuffer?
+    private static let emptyBlock = ByteBuffer(bytes: ICYMetadataBlock.empty)
 
     init(metaint: Int) {
         precondition(metaint > 0, "icy-metaint must be positive")
@@ -28,7 +29,7 @@ struct ICYInterleaver {
         var rest = audio
         while rest.readableBytes >= untilBlock {
             write(rest.readSlice(length: untilBlock)!)
-            write(pending ?? ICYMetadataBlock.empty)
+            write(pending ?? Self.emptyBlock)
             pending = nil
             untilBlock = metaint
         }

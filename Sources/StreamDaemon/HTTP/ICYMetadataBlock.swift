@@ -1,28 +1,42 @@
-import NIOCore
-
 /// ICY metadata blocks as a listener that sent `Icy-MetaData: 1` receives them between every `icy-metaint` bytes
 /// of audio: a length byte N, then N × 16 bytes of `StreamTitle='…';StreamUrl='…';` padded with NULs.
+///
+/// Total on any input: what a station sends reaches this builder, so no title or URL may make it trap.
 enum ICYMetadataBlock {
     /// The most text a block holds: its length byte counts 16-byte units.
     static let maximumTextBytes = 255 * 16
 
     /// The block for nothing new: a single zero length byte.
-    static let empty = ByteBuffer(bytes: [0])
+    static let empty: [UInt8] = [0]
 
-    /// The block announcing `nowPlaying`. Quotes are written as they are, as Icecast does; a title too long for a
-    /// block is cut at a character boundary.
-    static func encode(_ nowPlaying: NowPlaying) -> ByteBuffer {
-        let urlField = nowPlaying.url.map { "StreamUrl='\($0)';" } ?? ""
-        let frame = Array("StreamTitle='';".utf8) + Array(urlField.utf8)
-        var title = Substring(nowPlaying.title)
-        while title.utf8.count + frame.count > maximumTextBytes { title.removeLast() }
-        let text = Array("StreamTitle='\(title)';\(urlField)".utf8)
+    /// The block announcing `nowPlaying`, at most `1 + maximumTextBytes` bytes. Quotes are written as they are, as
+    /// Icecast does; a title too long for a block is cut at a character boundary, and a URL that no longer fits
+    /// beside the title is left out rather than cut.
+    static func encode(_ nowPlaying: NowPlaying) -> [UInt8] {
+        let titleFrame = "StreamTitle='';".utf8.count
+        let title = prefix(of: nowPlaying.title, utf8Count: maximumTextBytes - titleFrame)
+        var text = Array("StreamTitle='\(title)';".utf8)
+        if let url = nowPlaying.url {
+            let urlField = "StreamUrl='\(url)';".utf8
+            if text.count + urlField.count <= maximumTextBytes { text += urlField }
+        }
         let units = (text.count + 15) / 16
-        var block = ByteBuffer()
+        var block = [UInt8(units)]
         block.reserveCapacity(1 + units * 16)
-        block.writeInteger(UInt8(units))
-        block.writeBytes(text)
-        block.writeRepeatingByte(0, count: units * 16 - text.count)
+        block += text
+        block += repeatElement(0, count: units * 16 - text.count)
         return block
+    }
+
+    /// The longest run of whole characters from the start of `text` that takes at most `limit` bytes of UTF-8.
+    private static func prefix(of text: String, utf8Count limit: Int) -> Substring {
+        var used = 0
+        var end = text.startIndex
+        for character in text {
+            used += character.utf8.count
+            guard used <= limit else { break }
+            end = text.index(after: end)
+        }
+        return text[..<end]
     }
 }

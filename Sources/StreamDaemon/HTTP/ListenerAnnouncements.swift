@@ -51,7 +51,7 @@ struct ListenerAnnouncements {
     mutating func note(_ playing: NowPlaying?) -> HubMessage? {
         guard let playing, playing != nowPlaying else { return nil }
         nowPlaying = playing
-        return .icyMetadata(ICYMetadataBlock.encode(playing))
+        return .icyMetadata(ByteBuffer(bytes: ICYMetadataBlock.encode(playing)))
     }
 
     /// The bytes listeners get for a packet holding the stream's frames up to `endFrame` (nil when they are the

@@ -1,4 +1,5 @@
 import AudioFileStream
+import FixtureSupport
 
 /// libFuzzer's entry point: decodes the input as a `FuzzScenario` (control header, then stream bytes), parses it
 /// through the public API and stops the run, with the broken invariant, when `StreamInvariants` finds one.
