@@ -44,6 +44,16 @@ protocol SyncFormat: Sendable {
     /// Whether `next` may follow `header` in one stream; a frame is confirmed by a compatible successor.
     func isCompatible(_ next: Header, with header: Header) -> Bool
 
+    /// Headers that must follow a frame of `header` found after a loss of sync, each where the one before ends,
+    /// before the frame is believed: more where chance makes such headers common in other data (small frames).
+    func headersConfirmingResync(of header: Header) -> Int
+
+    /// Whether `header` may stand in the chain that confirms a frame found after a loss of sync, which `first`
+    /// starts (`first` itself included), with `frame` holding its whole frame, header first, or nil when only
+    /// the header is there to tell: beyond compatibility, what real streams hold where a decoder must find them,
+    /// such as no reserved or forbidden value and, where the format says so, the encoder's settings of `first`.
+    func confirmsResync(_ header: Header, frame: UnsafeRawBufferPointer?, startedBy first: Header) -> Bool
+
     /// Where the frame of `header` at `position` ends, as far as `bytes` tell. The default follows
     /// `frameLength(of:)`: the stated length, or the first compatible header within the bounds. A format whose
     /// frames end where a check of their own bytes says (FLAC's CRC-16) gives its own.
@@ -87,6 +97,12 @@ enum FrameEnd {
 }
 
 extension SyncFormat {
+    /// Two, as GStreamer's mpegaudioparse asks: bytes inside other data pass for one header often enough, for
+    /// three in a row almost never.
+    func headersConfirmingResync(of header: Header) -> Int { 2 }
+
+    func confirmsResync(_ header: Header, frame: UnsafeRawBufferPointer?, startedBy first: Header) -> Bool { true }
+
     /// Where the frame of `header` at `position` ends: where its length says, or at the next compatible header
     /// (free format).
     func end(ofFrame header: Header, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd {
