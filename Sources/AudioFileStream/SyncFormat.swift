@@ -32,10 +32,16 @@ protocol SyncFormat: Sendable {
     /// Bytes a header occupies, and the least that must follow a frame to confirm it.
     static var headerLength: Int { get }
 
+    /// The fewest bytes a header of variable length may occupy: where the input ends, a header is looked for in
+    /// fewer than `headerLength` bytes down to this many (a FLAC stream's last frame may be 9 bytes). The default
+    /// is `headerLength`; a format giving less reads no byte past the input in `header(in:at:)`.
+    static var shortestHeaderLength: Int { get }
+
     /// Whether a frame may start with `byte`: a cheap test before `header(in:at:)`.
     static func mayStartFrame(_ byte: UInt8) -> Bool
 
-    /// The header at `position`, which has at least `headerLength` bytes after it, or nil if there is none.
+    /// The header at `position`, which has at least `headerLength` bytes after it (at the end of the input, at
+    /// least `shortestHeaderLength`), or nil if there is none.
     func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> Header?
 
     /// The length of the frame `header` starts.
@@ -97,6 +103,8 @@ enum FrameEnd {
 }
 
 extension SyncFormat {
+    static var shortestHeaderLength: Int { headerLength }
+
     /// Two, as GStreamer's mpegaudioparse asks: bytes inside other data pass for one header often enough, for
     /// three in a row almost never.
     func headersConfirmingResync(of header: Header) -> Int { 2 }

@@ -96,7 +96,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private mutating func step(at position: Int, in input: ReaderInput, output: ParserOutput) -> Step {
         let bytes = input.bytes
         let remaining = bytes.count - position
-        guard remaining >= Format.headerLength else {
+        guard remaining >= (input.isEndOfInput ? Format.shortestHeaderLength : Format.headerLength) else {
             return input.isEndOfInput ? skipJunk(from: position, in: input) : .needMore(Format.headerLength)
         }
         if Format.mayStartFrame(bytes[position]), let header = format.header(in: bytes, at: position) {
