@@ -28,6 +28,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     /// Where the last accepted frame ends: a frame starting there was vouched for by the header that confirmed
     /// its predecessor.
     private var endOfLastFrame: Int64 = -1
+    /// Where the last whole tag ends: a frame starting there is bounded by it, as by the start of the input.
+    private var endOfLastTag: Int64 = -1
     private var skip = SkipRun()
     /// The reader of the format the stream changed to, handed over by `read`.
     private var replacement: (any FormatReader)?
@@ -57,6 +59,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         while position < bytes.count {
             if case .readingTag = state {
                 position += continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]), output: output)
+                if case .scanning = state { endOfLastTag = input.offset + Int64(position) }
                 continue
             }
             switch step(at: position, in: input, output: output) {
@@ -202,9 +205,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
                 // current format is the last one.
                 guard depth == 0 else { return .confirmed }
-                // Alone, it must continue the stream, or be all the input (a file of one frame).
-                let isLast = next <= bytes.count
-                    && current.map { format.isCompatible(header, with: $0) } ?? (position == 0 && skip.isEmpty)
+                // Alone, it must continue the stream, or be all the input (a file of one frame) or all that
+                // follows a tag.
+                let startsInput = (position == 0 && skip.isEmpty) || input.offset + Int64(position) == endOfLastTag
+                let isLast = next <= bytes.count && current.map { format.isCompatible(header, with: $0) } ?? startsInput
                 return isLast ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
