@@ -218,7 +218,7 @@ extension AudiostreamCommandTests {
 
     @Test func everyDecodeReferenceIsThere() {
         #expect(DecodeReference.all.count == 100)
-        #expect(DecodeReference.readAsFiles.count == 1)
+        #expect(DecodeReference.readAsFiles.count == 2)
     }
 
     @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {

@@ -8,7 +8,8 @@ ffmpeg trims as our decoders do (Opus pre-skip and Vorbis/Opus end trimming from
 AC-3 have no gapless information, so their whole stream is the reference). A chained Ogg stream's reference is
 the concatenation of ffmpeg's decode of each link on its own, since ffmpeg decodes a chain as one stream (its
 later links untrimmed, or resampled to the first link's rate). A fixture only a file can give (an MP4 whose moov
-follows its mdat, read moov first) has its reference in expected/decode/files/.
+follows its mdat, a CAF whose pakt follows its data, read index first) has its reference in
+expected/decode/files/.
 
 Left out, each for its reason (the tests name them too):
 - damaged streams (junk between frames, bad page CRCs, lying STREAMINFO): ffmpeg resyncs or refuses by rules of
@@ -61,11 +62,12 @@ LEFT_OUT = {
     "adts-junk-between.aac", "adts-lc-44k-mono-multi-rdb.aac", "adts-splice-adts-mp3.aac",
     "adts-splice-mp3-adts.aac", "ogg-opus-bad-crc.opus", "ogg-opus-junk-between.opus", "flac-junk-between.flac",
     "flac-lying-streaminfo.flac", "flac-rate-change.flac", "ogg-opus-no-bos.opus",
-    # ffprobe refuses a streamed AIFF; a pakt after the audio cannot be read as a stream.
-    "aiff-streamed.aiff", "caf-alac-pakt-at-end.caf",
+    # ffprobe refuses a streamed AIFF.
+    "aiff-streamed.aiff",
 }
-# A moov after the mdat cannot be read as a stream, only as a file, moov first: references in files/.
-READ_AS_FILES = {"aac-lc-moov-at-end.m4a"}
+# A moov after the mdat or a pakt after the audio cannot be read as a stream, only as a file, index first:
+# references in files/.
+READ_AS_FILES = {"aac-lc-moov-at-end.m4a", "caf-alac-pakt-at-end.caf"}
 
 
 def fixtures():
