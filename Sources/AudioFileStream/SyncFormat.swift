@@ -14,7 +14,7 @@ enum FrameLength {
     case exact(Int)
     /// The frame ends where the next frame of the stream starts (MPEG free format): search for a compatible
     /// header between `minimum` and `maximum` bytes from the frame's start. `expected`, when set, is tried first
-    /// and kept while a header follows it.
+    /// and kept while a header follows it; in the chain that confirms a resync, every frame has it.
     case untilNextFrame(minimum: Int, maximum: Int, expected: Int?)
     /// The bytes cannot be a frame after all.
     case invalid

@@ -10,7 +10,8 @@
 /// the packet table, which must come before the audio: on a stream the audio cannot wait for a table that
 /// follows it, so a `data` chunk reached without one stops the stream with `AudioFileStreamError.notOptimized`,
 /// as Apple's parser does. A file can be given out of order, the `pakt` chunk first: between chunks before the
-/// audio, a discontinuity's offset is taken for the start of a chunk. A `data` size of -1 (a streaming writer's) runs to the end of the input.
+/// audio, a discontinuity's offset is taken for the start of a chunk. A `data` size of -1 (a streaming writer's)
+/// runs to the end of the input.
 ///
 /// Bad input stops the stream with `.invalidFile`: a first chunk other than `desc`, a `desc` without a positive
 /// rate or channels, a negative chunk size other than `data`'s -1, a chunk smaller than its fixed fields, a
