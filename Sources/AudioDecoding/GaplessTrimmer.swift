@@ -49,8 +49,11 @@ struct GaplessTrimmer {
         statedLength = priming + table.validFrames + Int64(table.remainderFrames)
     }
 
-    /// Positions are no longer known (a discontinuity): keep everything until the next segment.
+    /// Positions are no longer known (a discontinuity): keep everything until the next segment. Before the
+    /// segment's first decoded frame they still are (a file read out of order, its MP4 moov first, jumps before
+    /// its first packet), and the segment is trimmed as stated.
     mutating func stopTrimming() {
+        guard !startsAtNextFrame else { return }
         kept = nil
     }
 

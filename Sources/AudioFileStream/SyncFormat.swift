@@ -14,7 +14,7 @@ enum FrameLength {
     case exact(Int)
     /// The frame ends where the next frame of the stream starts (MPEG free format): search for a compatible
     /// header between `minimum` and `maximum` bytes from the frame's start. `expected`, when set, is tried first
-    /// and kept while a header follows it.
+    /// and kept while a header follows it; in the chain that confirms a resync, every frame has it.
     case untilNextFrame(minimum: Int, maximum: Int, expected: Int?)
     /// The bytes cannot be a frame after all.
     case invalid
@@ -32,10 +32,16 @@ protocol SyncFormat: Sendable {
     /// Bytes a header occupies, and the least that must follow a frame to confirm it.
     static var headerLength: Int { get }
 
+    /// The fewest bytes a header of variable length may occupy: where the input ends, a header is looked for in
+    /// fewer than `headerLength` bytes down to this many (a FLAC stream's last frame may be 9 bytes). The default
+    /// is `headerLength`; a format giving less reads no byte past the input in `header(in:at:)`.
+    static var shortestHeaderLength: Int { get }
+
     /// Whether a frame may start with `byte`: a cheap test before `header(in:at:)`.
     static func mayStartFrame(_ byte: UInt8) -> Bool
 
-    /// The header at `position`, which has at least `headerLength` bytes after it, or nil if there is none.
+    /// The header at `position`, which has at least `headerLength` bytes after it (at the end of the input, at
+    /// least `shortestHeaderLength`), or nil if there is none.
     func header(in bytes: UnsafeRawBufferPointer, at position: Int) -> Header?
 
     /// The length of the frame `header` starts.
@@ -43,6 +49,16 @@ protocol SyncFormat: Sendable {
 
     /// Whether `next` may follow `header` in one stream; a frame is confirmed by a compatible successor.
     func isCompatible(_ next: Header, with header: Header) -> Bool
+
+    /// Headers that must follow a frame of `header` found after a loss of sync, each where the one before ends,
+    /// before the frame is believed: more where chance makes such headers common in other data (small frames).
+    func headersConfirmingResync(of header: Header) -> Int
+
+    /// Whether `header` may stand in the chain that confirms a frame found after a loss of sync, which `first`
+    /// starts (`first` itself included), with `frame` holding its whole frame, header first, or nil when only
+    /// the header is there to tell: beyond compatibility, what real streams hold where a decoder must find them,
+    /// such as no reserved or forbidden value and, where the format says so, the encoder's settings of `first`.
+    func confirmsResync(_ header: Header, frame: UnsafeRawBufferPointer?, startedBy first: Header) -> Bool
 
     /// Where the frame of `header` at `position` ends, as far as `bytes` tell. The default follows
     /// `frameLength(of:)`: the stated length, or the first compatible header within the bounds. A format whose
@@ -87,6 +103,14 @@ enum FrameEnd {
 }
 
 extension SyncFormat {
+    static var shortestHeaderLength: Int { headerLength }
+
+    /// Two, as GStreamer's mpegaudioparse asks: bytes inside other data pass for one header often enough, for
+    /// three in a row almost never.
+    func headersConfirmingResync(of header: Header) -> Int { 2 }
+
+    func confirmsResync(_ header: Header, frame: UnsafeRawBufferPointer?, startedBy first: Header) -> Bool { true }
+
     /// Where the frame of `header` at `position` ends: where its length says, or at the next compatible header
     /// (free format).
     func end(ofFrame header: Header, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd {

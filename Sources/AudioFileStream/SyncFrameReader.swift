@@ -2,8 +2,9 @@
 /// baseparse does for its subclasses.
 ///
 /// A frame is accepted when a compatible header follows where its length says (any valid header when the frame
-/// continues the current format; after a loss of sync, two chained headers), a tag follows, the input ends, or
-/// the header that confirmed the frame before vouched for its start and nothing shows it was cut short.
+/// continues the current format; after a loss of sync, a chain as long as the format asks, of headers and
+/// frames the format finds fit to confirm a resync), a tag follows, the input ends, or the header that
+/// confirmed the frame before vouched for its start and nothing shows it was cut short.
 /// Everything else is skipped up to the next byte that may start a frame or a tag, and reported as a resync;
 /// where a chain of another sync format's headers starts instead, that format's reader takes over. Tags between
 /// frames (ID3v2, ID3v1, APEv2) are streamed through `TagReader`. The format's header properties come first,
@@ -27,13 +28,11 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     /// Where the last accepted frame ends: a frame starting there was vouched for by the header that confirmed
     /// its predecessor.
     private var endOfLastFrame: Int64 = -1
+    /// Where the last whole tag ends: a frame starting there is bounded by it, as by the start of the input.
+    private var endOfLastTag: Int64 = -1
     private var skip = SkipRun()
     /// The reader of the format the stream changed to, handed over by `read`.
     private var replacement: (any FormatReader)?
-
-    /// Headers that must follow a frame found after a loss of sync, as GStreamer's mpegaudioparse asks: bytes
-    /// inside other data pass for one header often enough, for three in a row almost never.
-    private static var headersConfirmingResync: Int { 2 }
 
     init(_ format: Format, limits: MetadataLimits) {
         self.format = format
@@ -60,6 +59,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         while position < bytes.count {
             if case .readingTag = state {
                 position += continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]), output: output)
+                if case .scanning = state { endOfLastTag = input.offset + Int64(position) }
                 continue
             }
             switch step(at: position, in: input, output: output) {
@@ -99,7 +99,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private mutating func step(at position: Int, in input: ReaderInput, output: ParserOutput) -> Step {
         let bytes = input.bytes
         let remaining = bytes.count - position
-        guard remaining >= Format.headerLength else {
+        guard remaining >= (input.isEndOfInput ? Format.shortestHeaderLength : Format.headerLength) else {
             return input.isEndOfInput ? skipJunk(from: position, in: input) : .needMore(Format.headerLength)
         }
         if Format.mayStartFrame(bytes[position]), let header = format.header(in: bytes, at: position) {
@@ -186,25 +186,29 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 
     /// Whether the frame at `position` is followed by what a real frame is followed by: a compatible header
     /// (any valid one when the frame continues the current format), a tag, or the end of the input. After a
-    /// loss of sync, the headers after it must chain on for `headersConfirmingResync` frames.
+    /// loss of sync, the headers after it must chain on for as many frames as the format asks, each of them
+    /// and the frame's own header fit to confirm a resync.
     @inline(__always)
     private func confirmation(of header: Format.Header, length: Int, at position: Int, in input: ReaderInput)
         -> Confirmation
     {
         let bytes = input.bytes
         let continuesStream = isSynced && current.map { format.isCompatible(header, with: $0) } ?? false
+        guard isSynced || format.confirmsResync(header, frame: nil, startedBy: header) else { return .refuted }
         var previous = header
+        var previousStart = position
         var next = position + length
-        let links = isSynced ? 1 : Self.headersConfirmingResync
+        let links = isSynced ? 1 : format.headersConfirmingResync(of: header)
         for depth in 0..<links {
             guard next + Format.headerLength <= bytes.count else {
                 guard input.isEndOfInput else { return .needMore(next + Format.headerLength - position) }
                 // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
                 // current format is the last one.
                 guard depth == 0 else { return .confirmed }
-                // Alone, it must continue the stream, or be all the input (a file of one frame).
-                let isLast = next <= bytes.count
-                    && current.map { format.isCompatible(header, with: $0) } ?? (position == 0 && skip.isEmpty)
+                // Alone, it must continue the stream, or be all the input (a file of one frame) or all that
+                // follows a tag.
+                let startsInput = (position == 0 && skip.isEmpty) || input.offset + Int64(position) == endOfLastTag
+                let isLast = next <= bytes.count && current.map { format.isCompatible(header, with: $0) } ?? startsInput
                 return isLast ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
@@ -217,15 +221,33 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             guard format.isCompatible(following, with: previous) || (depth == 0 && continuesStream) else {
                 return .refuted
             }
+            if !isSynced {
+                let frame = UnsafeRawBufferPointer(rebasing: bytes[previousStart..<next])
+                guard format.confirmsResync(previous, frame: frame, startedBy: header),
+                      format.confirmsResync(following, frame: nil, startedBy: header) else { return .refuted }
+            }
             guard depth + 1 < links else { break }
             previous = following
-            switch format.end(ofFrame: following, at: next, in: bytes) {
+            previousStart = next
+            switch endInResyncChain(of: following, at: next, in: bytes) {
             case .at(let end): next = end
             case .none: return .refuted
             case .beyondInput(let searchEnd): return input.isEndOfInput ? .confirmed : .needMore(searchEnd - position)
             }
         }
         return .confirmed
+    }
+
+    /// Where a frame in the chain that confirms a resync ends: one whose length only the next sync tells (MPEG
+    /// free format) is as long as the expected length measured on the chain's first frame, as one encoder's
+    /// frames are; bytes of other data that chain as such headers do so at lengths that vary.
+    private func endInResyncChain(of header: Format.Header, at position: Int, in bytes: UnsafeRawBufferPointer)
+        -> FrameEnd
+    {
+        if case .untilNextFrame(let minimum, let maximum, let expected?) = format.frameLength(of: header) {
+            return (minimum...maximum).contains(expected) ? .at(position + expected) : .none
+        }
+        return format.end(ofFrame: header, at: position, in: bytes)
     }
 
     /// A frame vouched for by its predecessor and followed by junk is the last before the junk, as FFmpeg and

@@ -20,12 +20,12 @@ struct InputFile {
     }
 
     /// Calls `body` with each chunk, sized by `sizes`, and the input offset of its first byte, until the end. A
-    /// regular MP4 file whose `moov` follows its `mdat` is read `moov` first (`MoovFirstOrder`), so offsets then
-    /// jump: give them to the parser.
+    /// regular MP4 or CAF file whose index (`moov`, `pakt`) follows its audio is read index first
+    /// (`IndexFirstOrder`), so offsets then jump: give them to the parser.
     func forEachChunk(sizes: inout ChunkSizes,
                       _ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let ranges = MoovFirstOrder.ranges(of: descriptor)
+        let ranges = IndexFirstOrder.ranges(of: descriptor)
         if let mapping = FileMapping(descriptor: descriptor) {
             defer { mapping.unmap() }
             for range in ranges ?? [0..<Int64(mapping.bytes.count)] {

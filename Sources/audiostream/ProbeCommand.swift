@@ -2,7 +2,9 @@ import ArgumentParser
 import AudioFileStream
 import StreamDaemon
 
-/// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object.
+/// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object: `dataFormat`
+/// is the last one the stream announced, `formats` every one in order (a stream may change its format). Without
+/// a whole packet, it prints what the headers said and fails saying so.
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
@@ -11,8 +13,10 @@ struct ProbeCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let stream = try input.parse { _ in }
-        guard stream.dataFormat != nil else { throw CommandFailure("\(input.input): no audio packets found") }
+        var formats: [JSON] = []
+        let stream = try input.parse { event in
+            if case .property(.dataFormat, let format) = event { formats.append(EventJSON.value(format)) }
+        }
         func value(_ id: AudioFileStreamPropertyID) -> JSON {
             (try? stream.property(id)).map(EventJSON.value) ?? .null
         }
@@ -21,6 +25,7 @@ struct ProbeCommand: ParsableCommand {
         out.line(JSON.object([
             ("fileFormat", value(.fileFormat)),
             ("dataFormat", value(.dataFormat)),
+            ("formats", .array(formats)),
             ("dataOffset", value(.dataOffset)),
             ("audioDataByteCount", value(.audioDataByteCount)),
             ("audioDataPacketCount", value(.audioDataPacketCount)),
@@ -37,5 +42,6 @@ struct ProbeCommand: ParsableCommand {
             ])),
         ]).text)
         try out.flush()
+        guard counted.packets > 0 else { throw CommandFailure("\(input.input): no whole audio packet found") }
     }
 }

@@ -39,6 +39,21 @@ import FixtureSupport
         #expect(packets == audio.expectedPackets.map { PacketRecord(offset: $0.offset + tagSize, size: $0.size) })
     }
 
+    /// A file of an ID3v2 tag and one frame: the tag before it and the end of the input after it bound the
+    /// frame, as the start and the end of the input bound a file of one frame. The frame is the fixture's first,
+    /// as ffprobe found it.
+    @Test(arguments: ["l3-noxing.mp3", "l2-192k-stereo.mp2"])
+    func aLoneFrameBetweenATagAndTheEndIsAPacket(name: String) throws {
+        let fixture = Fixtures.named(name)
+        let first = try #require(fixture.expectedPackets.first)
+        let tag = TagBytes.id3v2(version: 4, body: TagBytes.frame("TIT2", [3] + TagBytes.ascii("One frame")))
+        let bytes = tag + fixture.bytes[Int(first.offset)..<Int(first.offset) + Int(first.size)]
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 47)] {
+            let (packets, _) = try ADTSTests.parsePackets(bytes, chunking: chunking)
+            #expect(packets.map { Array($0.prefix(2)) } == [[Int64(tag.count), Int64(first.size)]], "\(chunking)")
+        }
+    }
+
     @Test func aTagCutByTheEndOfTheInputGivesTheFramesBeforeTheCut() throws {
         let audio = Fixtures.named("l3-noxing.mp3")
         let whole = TagBytes.frame("TIT2", [0] + TagBytes.ascii("Before the cut"))

@@ -208,8 +208,17 @@ extension AudiostreamCommandTests {
         #expect(result.standardError.contains(arguments[0]))
     }
 
+    /// A file only a file can give, read out of order: the same PCM as ffmpeg's, trimmed as the container says.
+    @Test(arguments: DecodeReference.readAsFiles)
+    func rawS16OfAFileReadOutOfOrderIsFFmpegsOutput(reference: DecodeReference) throws {
+        let result = try Runner.runBinary(["decode", "--raw", "--format", "s16", reference.file.path])
+        #expect(result.status == 0)
+        #expect(try md5(Array(result.output)) == reference.s16Md5)
+    }
+
     @Test func everyDecodeReferenceIsThere() {
-        #expect(DecodeReference.all.count == 99)
+        #expect(DecodeReference.all.count == 100)
+        #expect(DecodeReference.readAsFiles.count == 2)
     }
 
     @Test func wavFileHoldsTheSamePCMWithAHeaderThatSaysWhat() throws {

@@ -11,8 +11,8 @@ private typealias Runner = AudiostreamRunner
     static let withHeader = Fixtures.flac.filter { $0.facts?["totalSamples"] != nil && $0.facts?["formatChanges"] == nil }
 
     @Test func everyFixtureIsThere() {
-        #expect(Fixtures.flac.count == 11)
-        #expect(Self.withHeader.count == 8)
+        #expect(Fixtures.flac.count == 12)
+        #expect(Self.withHeader.count == 9)
     }
 
     @Test(arguments: Fixtures.flac + Fixtures.flacConformance)

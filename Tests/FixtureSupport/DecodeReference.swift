@@ -25,9 +25,13 @@ public struct DecodeReference: CustomTestStringConvertible, Sendable {
     public var testDescription: String { name }
     public var bytes: [UInt8] { [UInt8](try! Data(contentsOf: file)) }
 
-    /// Every recorded reference.
-    public static let all: [DecodeReference] = {
-        let folder = Fixtures.expected.appendingPathComponent("decode")
+    /// Every recorded reference of a fixture read as a stream.
+    public static let all = references(in: Fixtures.expected.appendingPathComponent("decode"))
+    /// References of fixtures only a file can give, read out of order (an MP4 whose moov follows its mdat).
+    public static let readAsFiles = references(
+        in: Fixtures.expected.appendingPathComponent("decode").appendingPathComponent("files"))
+
+    private static func references(in folder: URL) -> [DecodeReference] {
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return files.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }.map { url in
             let facts = try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
@@ -42,5 +46,5 @@ public struct DecodeReference: CustomTestStringConvertible, Sendable {
                     frames: resampled["frames"] as! Int, s16Md5: resampled["s16Md5"] as! String,
                     f32Md5: resampled["f32Md5"] as! String))
         }
-    }()
+    }
 }

@@ -26,7 +26,7 @@ if [[ ! -f "$FIX/make-fixtures.sh" ]]; then
 fi
 
 missing=()
-for tool in sox soxi lame twolame ffmpeg ffprobe mpg123 oggenc opusenc opusinfo python3; do
+for tool in sox soxi lame twolame ffmpeg ffprobe mpg123 oggenc opusenc opusinfo python3 cc; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if ((${#missing[@]})); then
@@ -234,4 +234,7 @@ python3 "$FIX/make_decode_references.py"
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.
 python3 "$FIX/make_icy_fixtures.py"
+# ---- Programs (programs/): a small executable built from C, whose bytes pass
+# for MPEG audio headers; needs cc.
+bash "$FIX/make_program_fixtures.sh"
 echo "make-fixtures: done ($(du -sh "$FIX" | cut -f1) in $FIX)"

@@ -7,7 +7,9 @@ gives, and for FLAC the MD5 its encoder stored in STREAMINFO (of the samples at 
 ffmpeg trims as our decoders do (Opus pre-skip and Vorbis/Opus end trimming from granule positions; ADTS and
 AC-3 have no gapless information, so their whole stream is the reference). A chained Ogg stream's reference is
 the concatenation of ffmpeg's decode of each link on its own, since ffmpeg decodes a chain as one stream (its
-later links untrimmed, or resampled to the first link's rate).
+later links untrimmed, or resampled to the first link's rate). A fixture only a file can give (an MP4 whose moov
+follows its mdat, a CAF whose pakt follows its data, read index first) has its reference in
+expected/decode/files/.
 
 Left out, each for its reason (the tests name them too):
 - damaged streams (junk between frames, bad page CRCs, lying STREAMINFO): ffmpeg resyncs or refuses by rules of
@@ -60,9 +62,12 @@ LEFT_OUT = {
     "adts-junk-between.aac", "adts-lc-44k-mono-multi-rdb.aac", "adts-splice-adts-mp3.aac",
     "adts-splice-mp3-adts.aac", "ogg-opus-bad-crc.opus", "ogg-opus-junk-between.opus", "flac-junk-between.flac",
     "flac-lying-streaminfo.flac", "flac-rate-change.flac", "ogg-opus-no-bos.opus",
-    # ffprobe refuses a streamed AIFF; a moov after the mdat or a pakt after the audio cannot be read as a stream.
-    "aiff-streamed.aiff", "aac-lc-moov-at-end.m4a", "caf-alac-pakt-at-end.caf",
+    # ffprobe refuses a streamed AIFF.
+    "aiff-streamed.aiff",
 }
+# A moov after the mdat or a pakt after the audio cannot be read as a stream, only as a file, index first:
+# references in files/.
+READ_AS_FILES = {"aac-lc-moov-at-end.m4a", "caf-alac-pakt-at-end.caf"}
 
 
 def fixtures():
@@ -71,7 +76,7 @@ def fixtures():
                 "mp4/*.mp4", "mp4/*.mov", "heaac/*.m4a", "ima4/*.aifc"]
     for pattern in patterns:
         for path in sorted(glob.glob(os.path.join(FIX, pattern))):
-            if os.path.basename(path) not in LEFT_OUT:
+            if os.path.basename(path) not in LEFT_OUT | READ_AS_FILES:
                 yield path
 
 
@@ -317,29 +322,35 @@ def main():
         sys.exit("make_decode_references: run me from the repository root")
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
-    count = 0
+    os.makedirs(os.path.join(OUT, "files"))
     for path in fixtures():
-        rate, channels = ffprobe_stream(path)
-        segments = decoded(path)
-        expected = {
-            "file": os.path.relpath(path, FIX),
-            "sampleRate": rate,
-            "channels": channels,
-            "frames": sum(segment.frames for segment in segments),
-            "s16Md5": hashlib.md5(b"".join(segment.s16 for segment in segments)).hexdigest(),
-            "f32Md5": hashlib.md5(b"".join(segment.f32 for segment in segments)).hexdigest(),
-            "resampled": resampled(segments, *resample_target(rate, channels)),
-        }
-        flac = streaminfo_md5(path) if path.endswith((".flac", ".oga")) else None
-        if flac:
-            expected["streamInfoMd5"], expected["bitsPerSample"] = flac
-        name = os.path.splitext(os.path.basename(path))[0]
-        with open(os.path.join(OUT, name + ".json"), "w") as out:
-            json.dump(expected, out, indent=1, sort_keys=True)
-            out.write("\n")
-        count += 1
-    count += pcm_references() + alac_reference()
+        record(path, OUT)
+    for name in sorted(READ_AS_FILES):
+        record(next(glob.iglob(os.path.join(FIX, "**", name), recursive=True)), os.path.join(OUT, "files"))
+    count = len(list(fixtures())) + len(READ_AS_FILES) + pcm_references() + alac_reference()
     print("make_decode_references: %d references in %s" % (count, OUT))
+
+
+def record(path, folder):
+    """Writes folder/NAME.json: ffmpeg's PCM of the fixture at `path`, and what it is resampled to."""
+    rate, channels = ffprobe_stream(path)
+    segments = decoded(path)
+    expected = {
+        "file": os.path.relpath(path, FIX),
+        "sampleRate": rate,
+        "channels": channels,
+        "frames": sum(segment.frames for segment in segments),
+        "s16Md5": hashlib.md5(b"".join(segment.s16 for segment in segments)).hexdigest(),
+        "f32Md5": hashlib.md5(b"".join(segment.f32 for segment in segments)).hexdigest(),
+        "resampled": resampled(segments, *resample_target(rate, channels)),
+    }
+    flac = streaminfo_md5(path) if path.endswith((".flac", ".oga")) else None
+    if flac:
+        expected["streamInfoMd5"], expected["bitsPerSample"] = flac
+    name = os.path.splitext(os.path.basename(path))[0]
+    with open(os.path.join(folder, name + ".json"), "w") as out:
+        json.dump(expected, out, indent=1, sort_keys=True)
+        out.write("\n")
 
 
 if __name__ == "__main__":

@@ -345,6 +345,21 @@ def make_clean(work):
     return made
 
 
+def make_short_last_frame(work):
+    """A tone and a silent tail whose last block is 1249 samples of silence: a constant subframe, a frame of
+    13 bytes, shorter than the longest frame header."""
+    name = "flac-short-last-frame"
+    wav = os.path.join(work, name + ".wav")
+    run(["sox", "-D", "-n", "-r", "44100", "-c", "1", "-b", "16", wav, "synth", "1", "sine", "440", "pad", "0", "0.05"])
+    path = os.path.join(HERE, name + ".flac")
+    flags = ["-b", "4096"]
+    run(FLAC + flags + ["-o", path, wav])
+    truth = checked_truth(path)
+    assert truth[-1][1] < 16, f"{path}: the last frame is {truth[-1][1]} bytes"
+    record(name, path, truth, "1 s of a 440 Hz sine and 0.05 s of silence, 44.1 kHz mono 16-bit (`sox -D`); flac "
+           "options " + " ".join(FLAC[1:] + flags) + f"; its last frame is {truth[-1][1]} bytes")
+
+
 def make_tagged(work, clean):
     """Tags written by metaflac on a copy of the clean stereo file; values recorded by mutagen."""
     cover = png(16, 12)
@@ -505,6 +520,7 @@ def main():
     clean_old()
     with tempfile.TemporaryDirectory() as work:
         clean = make_clean(work)
+        make_short_last_frame(work)
         make_tagged(work, clean["flac-44k-stereo"])
         make_composed(work, clean["flac-44k-stereo"])
         make_rate_change(work)

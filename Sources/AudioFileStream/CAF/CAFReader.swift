@@ -9,7 +9,9 @@
 /// descriptions; a packet straddling two inputs waits for the rest. Other formats (AAC, ALAC, Opus, …) are cut by
 /// the packet table, which must come before the audio: on a stream the audio cannot wait for a table that
 /// follows it, so a `data` chunk reached without one stops the stream with `AudioFileStreamError.notOptimized`,
-/// as Apple's parser does. A `data` size of -1 (a streaming writer's) runs to the end of the input.
+/// as Apple's parser does. A file can be given out of order, the `pakt` chunk first: between chunks before the
+/// audio, a discontinuity's offset is taken for the start of a chunk. A `data` size of -1 (a streaming writer's)
+/// runs to the end of the input.
 ///
 /// Bad input stops the stream with `.invalidFile`: a first chunk other than `desc`, a `desc` without a positive
 /// rate or channels, a negative chunk size other than `data`'s -1, a chunk smaller than its fixed fields, a
@@ -321,7 +323,9 @@ struct CAFReader: FormatReader {
         repositions = false
         guard let (start, end) = audio, offset >= start, end.map({ offset < $0 }) ?? true else {
             // Only a chunk header that these bytes start with is where it was; inside a chunk, they do not follow.
-            if case .chunkHeader = state, offset == position { return }
+            // Between chunks before the audio, a jump lands on a chunk header: a file read out of order, its
+            // packet table before its audio, is given so.
+            if case .chunkHeader = state, offset == position || audio == nil { return }
             state = .lost
             return
         }

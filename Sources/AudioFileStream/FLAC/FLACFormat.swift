@@ -8,6 +8,8 @@
 /// which may lie: its sizes are checked against the frames and a broken promise is reported once.
 struct FLACFormat: SyncFormat {
     static let headerLength = FLACFrameHeader.maximumLength
+    /// A header reads only its own bytes, and a frame of silence may end the stream in fewer than 16.
+    static let shortestHeaderLength = FLACFrameHeader.minimumLength
     /// The longest frame framed (512 KiB, above any encoder's: libFLAC's largest blocks of 32768 24-bit stereo
     /// samples stay under 200 KiB verbatim), so that a false header in junk never holds megabytes back.
     static let largestFrame = 1 << 19
@@ -49,6 +51,8 @@ struct FLACFormat: SyncFormat {
     /// small chunks is scanned once or twice, not once per chunk (it is given out a frame or so later).
     func end(ofFrame header: FLACFrameHeader, at position: Int, in bytes: UnsafeRawBufferPointer) -> FrameEnd {
         guard case .untilNextFrame(let minimum, let maximum, _) = frameLength(of: header) else { return .none }
+        // Bytes that end before its shortest length cannot tell: all the bytes that can are asked for at once.
+        guard position + minimum <= bytes.count else { return .beyondInput(position + maximum + Self.headerLength) }
         let searchEnd = min(bytes.count, position + maximum)
         var crc: UInt16 = 0
         var checked = position

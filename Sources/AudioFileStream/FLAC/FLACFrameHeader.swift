@@ -12,6 +12,8 @@ public struct FLACFrameHeader: Equatable, Sendable {
 
     /// The longest a header can be: 4 fixed bytes, a 7-byte number, 16-bit block size and rate, the CRC-8.
     public static let maximumLength = 16
+    /// The shortest: 4 fixed bytes, a 1-byte number, the CRC-8.
+    public static let minimumLength = 6
 
     /// True for a variable-blocksize stream, whose headers carry sample numbers; a fixed one's carry frame numbers.
     public let isVariableBlockSize: Bool
@@ -29,9 +31,8 @@ public struct FLACFrameHeader: Equatable, Sendable {
 
     /// The header at `position`, or nil when the bytes there are not one or end before it does.
     public init?(bytes: UnsafeRawBufferPointer, at position: Int) {
-        guard position + 6 <= bytes.count, bytes[position] == 0xFF, bytes[position + 1] & 0xFE == 0xF8 else {
-            return nil
-        }
+        guard position + Self.minimumLength <= bytes.count, bytes[position] == 0xFF,
+              bytes[position + 1] & 0xFE == 0xF8 else { return nil }
         isVariableBlockSize = bytes[position + 1] & 0x01 != 0
         let blockSizeCode = Int(bytes[position + 2] >> 4), rateCode = Int(bytes[position + 2] & 0x0F)
         let channelCode = Int(bytes[position + 3] >> 4), bitsCode = Int(bytes[position + 3] >> 1 & 0x07)

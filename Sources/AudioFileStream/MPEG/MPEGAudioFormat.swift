@@ -31,6 +31,23 @@ struct MPEGAudioFormat: SyncFormat {
         next.isCompatible(with: header)
     }
 
+    /// Layers I and II have frames of 32 bytes and up, and free format any length: bytes of programs and tables
+    /// chain as such headers often enough, so they need a longer chain than Layer III's frames, and free format
+    /// the longest (as GStreamer's mpegaudioparse asks more of it).
+    func headersConfirmingResync(of header: MPEGFrameHeader) -> Int {
+        if header.isFreeFormat { return 8 }
+        return header.layer == 3 ? 2 : 5
+    }
+
+    /// No reserved value, in Layers I and II the encoder's settings of `first` throughout, and well-formed frames.
+    func confirmsResync(_ header: MPEGFrameHeader, frame: UnsafeRawBufferPointer?,
+                        startedBy first: MPEGFrameHeader) -> Bool {
+        guard !header.holdsReservedValue, first.layer == 3 || header.keepsEncoderSettings(of: first) else {
+            return false
+        }
+        return frame.map { header.isWellFormed(frame: $0) } ?? true
+    }
+
     mutating func measured(_ length: Int, of header: MPEGFrameHeader) {
         freeFormatLength = length - (header.hasPadding ? header.slotSize : 0)
     }

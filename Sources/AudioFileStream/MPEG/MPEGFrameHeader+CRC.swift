@@ -16,9 +16,7 @@ extension MPEGFrameHeader {
     private var protectedBitCount: Int? {
         switch layer {
         case 1:
-            // Four allocation bits per subband and channel, one set for both channels from the joint bound on.
-            let bound = channelMode == .jointStereo ? 4 * (modeExtension + 1) : 32
-            return 4 * (bound * channelCount + 32 - bound)
+            return 4 * layerIAllocationCount
         case 3:
             return sideInfoSize * 8
         default:

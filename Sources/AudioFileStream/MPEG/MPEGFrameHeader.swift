@@ -8,7 +8,8 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     public let word: UInt32
 
     /// Decodes a header, or nil when the sync word is missing or the version, layer, bitrate or sample rate
-    /// holds a reserved value. (A reserved emphasis is accepted, as decoders do: conformance streams use it.)
+    /// holds a reserved value. (A reserved emphasis is accepted, as decoders do: conformance streams use it; a
+    /// resync refuses it: see `holdsReservedValue`.)
     @inline(__always)
     public init?(_ word: UInt32) {
         guard word & 0xFFE0_0000 == 0xFFE0_0000,

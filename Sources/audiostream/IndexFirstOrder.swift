@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The order to read a seekable file whose index follows its audio: an MP4 file whose movie box (`moov`)
+/// follows its media data (`mdat`), or a CAF file whose packet table (`pakt`) follows its `data` chunk, as
+/// ffmpeg writes both. A stream must see the index first (the parser fails such a stream as not optimized), and
+/// a regular file can be read out of order. Found from the top-level box or chunk headers alone.
+enum IndexFirstOrder {
+    /// The ranges of the file to read, in order: what precedes the audio, the index, then from the audio up to
+    /// the index; what follows the index holds no audio and is left out. Nil when `descriptor` is not a regular
+    /// file, not an MP4 or CAF file, or its index already comes first.
+    static func ranges(of descriptor: Int32) -> [Range<Int64>]? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let fileSize = Int64(status.st_size)
+        let layout: (audio: String, index: String, first: Int64, header: (Int64) -> Part?)
+        switch String(decoding: read(4, at: 0, of: descriptor), as: UTF8.self) {
+        case "caff": layout = ("data", "pakt", 8, { cafChunk(at: $0, of: descriptor, fileSize: fileSize) })
+        default: layout = ("mdat", "moov", 0, { mp4Box(at: $0, of: descriptor, fileSize: fileSize) })
+        }
+        var parts: [Part] = []
+        var position = layout.first
+        while position < fileSize, let part = layout.header(position) {
+            parts.append(part)
+            position = part.range.upperBound
+        }
+        guard layout.first > 0 || parts.first?.type == "ftyp",
+              let audio = parts.first(where: { $0.type == layout.audio })?.range,
+              let index = parts.first(where: { $0.type == layout.index })?.range, index.lowerBound > audio.lowerBound
+        else { return nil }
+        return [0..<audio.lowerBound, index, audio.lowerBound..<index.lowerBound]
+    }
+
+    /// A top-level box or chunk: its type and extent.
+    private typealias Part = (type: String, range: Range<Int64>)
+
+    /// The box whose header is at `position` (ISO/IEC 14496-12 §4.2), or nil when the header cannot be read or
+    /// its size does not fit in the file.
+    private static func mp4Box(at position: Int64, of descriptor: Int32, fileSize: Int64) -> Part? {
+        let bytes = read(16, at: position, of: descriptor)
+        guard bytes.count >= 8 else { return nil }
+        let size32 = bigEndian(bytes[0..<4])
+        let size = switch size32 {
+        case 0: fileSize - position
+        case 1 where bytes.count == 16: bigEndian(bytes[8..<16])
+        default: size32
+        }
+        guard size >= 8, size <= fileSize - position else { return nil }
+        return (String(decoding: bytes[4..<8], as: UTF8.self), position..<position + size)
+    }
+
+    /// The chunk whose header is at `position` (Core Audio Format Specification: a type and a 64-bit size), or
+    /// nil when the header cannot be read or its size does not fit in the file (a `data` size of -1 runs to the
+    /// end, so nothing follows it).
+    private static func cafChunk(at position: Int64, of descriptor: Int32, fileSize: Int64) -> Part? {
+        let bytes = read(12, at: position, of: descriptor)
+        guard bytes.count == 12 else { return nil }
+        let size = bigEndian(bytes[4..<12])
+        guard size >= 0, size <= fileSize - position - 12 else { return nil }
+        return (String(decoding: bytes[0..<4], as: UTF8.self), position..<position + 12 + size)
+    }
+
+    /// Up to `count` bytes of the file from `position`.
+    private static func read(_ count: Int, at position: Int64, of descriptor: Int32) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let readCount = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(position)) }
+        return Array(bytes.prefix(max(readCount, 0)))
+    }
+
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int64 {
+        bytes.reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+}
