@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Audiostream: ParsableCommand {
@@ -10,4 +13,10 @@ struct Audiostream: ParsableCommand {
             DecodeCommand.self, SubscribeCommand.self, StatusCommand.self,
         ]
     )
+
+    static func main() {
+        // A closed pipe (`| head`) is then a failed write, which `BufferedOutput` ends on quietly, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        main(nil)
+    }
 }
