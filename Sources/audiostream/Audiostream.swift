@@ -1,4 +1,5 @@
 import ArgumentParser
+import StreamDaemon
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,6 +9,7 @@ struct Audiostream: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiostream",
         abstract: "Parse audio streams into packets, properties and tags; subscribe to audiostreamd.",
+        version: packageVersion,
         subcommands: [
             PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
             DecodeCommand.self, SubscribeCommand.self, StatusCommand.self,
