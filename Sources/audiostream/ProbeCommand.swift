@@ -11,7 +11,8 @@ struct ProbeCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        let stream = try input.parse { _ in }
+        let decoded = DecodedFormatProbe()
+        let stream = try input.parse(handler: decoded.consume)
         guard stream.dataFormat != nil else { throw CommandFailure("\(input.input): no audio packets found") }
         func value(_ id: AudioFileStreamPropertyID) -> JSON {
             (try? stream.property(id)).map(EventJSON.value) ?? .null
@@ -21,6 +22,7 @@ struct ProbeCommand: ParsableCommand {
         out.line(JSON.object([
             ("fileFormat", value(.fileFormat)),
             ("dataFormat", value(.dataFormat)),
+            ("decodedFormat", .optional(decoded.format, EventJSON.decodedFormat)),
             ("dataOffset", value(.dataOffset)),
             ("audioDataByteCount", value(.audioDataByteCount)),
             ("audioDataPacketCount", value(.audioDataPacketCount)),
