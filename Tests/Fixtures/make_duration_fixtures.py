@@ -6,7 +6,7 @@
 make-fixtures.sh calls it. Needs sox, lame, flac, opusenc, ffmpeg/ffprobe and mutagen. Each fixture is a case where
 `probe`'s duration once disagreed with mutagen and ffprobe on real files (scripts/compare-durations.py):
 - alac.m4a: ALAC, whose packets have no constant frame count, without an edit list (as iTunes writes it);
-- alac-cut.m4a, aac-cut.m4a, mp3-xing-cut.mp3, flac-cut.flac: the first half of a file whose header (moov,
+- alac-cut.m4a, alac-no-edits-cut.m4a, aac-cut.m4a, mp3-xing-cut.mp3, flac-cut.flac: the first half of a file whose header (moov,
   Xing/LAME tag, STREAMINFO) states the whole length, which is the duration, as AVAsset's is;
 - mp3-xing-no-frames.mp3: a Xing tag that counts 0 frames before its audio (as mutagen's bad-xing.mp3);
 - mp3-ape-id3v1.mp3: CBR without a Xing tag, then APEv2 and ID3v1 trailers, which are not audio;
@@ -60,6 +60,10 @@ def main():
         # No edit list, as iTunes writes ALAC: nothing but the packets tells the length.
         run(*ffmpeg, wav, "-c:a", "alac", "-flags", "+bitexact", "-use_editlist", "0", out("alac.m4a"))
         made["alac.m4a"] = ("mutagen", "ffmpeg -c:a alac -use_editlist 0 (moov after the audio)")
+        run(*ffmpeg, wav, "-c:a", "alac", "-flags", "+bitexact", "-use_editlist", "0", "-movflags", "+faststart",
+            os.path.join(work, "alac-no-edits.m4a"))
+        first_half(os.path.join(work, "alac-no-edits.m4a"), out("alac-no-edits-cut.m4a"))
+        made["alac-no-edits-cut.m4a"] = ("mutagen", "ffmpeg -c:a alac -use_editlist 0 -movflags +faststart, first half")
         run(*ffmpeg, wav, "-c:a", "alac", "-flags", "+bitexact", "-movflags", "+faststart",
             os.path.join(work, "alac.m4a"))
         first_half(os.path.join(work, "alac.m4a"), out("alac-cut.m4a"))
@@ -98,7 +102,7 @@ def main():
         made["flac-cut.flac"] = ("mutagen", "flac -b 1152, first half")
 
         # Pages of 100 ms, so that half the file holds audio pages; opusenc's pre-skip is 312 frames.
-        run("opusenc", "--quiet", "--max-delay", "100", wav48, out("opus.opus"))
+        run("opusenc", "--quiet", "--serial", "1", "--max-delay", "100", wav48, out("opus.opus"))
         first_half(out("opus.opus"), out("opus-cut.opus"))
         made["opus.opus"] = ("mutagen", "opusenc (pre-skip 312)")
         made["opus-cut.opus"] = ("mutagen", "opusenc (pre-skip 312), first half: no end page")
