@@ -39,17 +39,32 @@ extension AudioFileStream {
     }
 
     /// The stream's duration in seconds and whether it is an estimate: exact from a packet table or packet count
-    /// in the header, or once the whole input has been parsed; otherwise from the byte count and bit rate.
+    /// in the header (what the header says, even when the audio that follows is cut short, as AVAsset's duration
+    /// is), or once the whole input has been parsed; otherwise from the byte count and bit rate.
+    ///
+    /// Durations are gapless where the stream states its priming and remainder (a packet table): its valid frames,
+    /// without them.
     public var duration: (seconds: Double, isEstimated: Bool)? {
         guard let format = dataFormat, format.sampleRate > 0 else { return nil }
-        if case .packetTableInfo(let table) = output.properties[.packetTableInfo] {
+        let table: PacketTableInfo? = if case .packetTableInfo(let table) = output.properties[.packetTableInfo] {
+            table
+        } else {
+            nil
+        }
+        // No valid frames is a start whose end is not known yet: an Ogg stream's first page states its priming.
+        if let table, table.validFrames > 0 {
             return (Double(table.validFrames) / format.sampleRate, false)
         }
-        if case .uint64(let packets) = output.properties[.audioDataPacketCount] {
+        // A count is a duration only with constant frames a packet (not ALAC's or Vorbis's 0), and a damaged
+        // Xing tag may count 0 packets before a stream of them.
+        if case .uint64(let packets) = output.properties[.audioDataPacketCount], packets > 0,
+           format.framesPerPacket > 0
+        {
             return (Double(packets) * Double(format.framesPerPacket) / format.sampleRate, false)
         }
         if isFinished {
-            return (Double(output.index.frameCount) / format.sampleRate, false)
+            let trimmed = Int64(table?.primingFrames ?? 0) + Int64(table?.remainderFrames ?? 0)
+            return (Double(max(output.index.frameCount - trimmed, 0)) / format.sampleRate, false)
         }
         guard case .uint32(let bitRate) = output.properties[.bitRate], bitRate > 0 else { return nil }
         let bytes: UInt64 = if case .uint64(let count) = output.properties[.audioDataByteCount] { count }

@@ -1,16 +1,22 @@
+import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Buffered writes to standard output or a file, so a line per packet does not cost a system call per packet.
-/// Writes can be made from event handlers, which cannot throw: the first failure is kept and thrown by `flush()`.
+/// Writes can be made from event handlers, which cannot throw: the first failure is kept and thrown by `flush()`
+/// and `throwIfFailed()`. A reader that has gone away (`| head`) is no failure: the command then ends quietly with
+/// status 0, as the thrown `ExitCode.success`.
 final class BufferedOutput {
     private let descriptor: Int32
     private let name: String
     /// False for standard output and error, which stay open.
     private let ownsDescriptor: Bool
+    /// Where the output's first byte lies in its file, when bytes written can be overwritten: nil for a pipe, a
+    /// terminal or a file opened for appending (where every write lands at the end).
+    private let rewritableStart: Int?
     private var buffer: [UInt8] = []
-    private var failure: CommandFailure?
+    private var failure: Error?
     private static let flushThreshold = 64 * 1024
 
     /// Standard output, or standard error.
@@ -18,6 +24,8 @@ final class BufferedOutput {
         descriptor = standardError ? STDERR_FILENO : STDOUT_FILENO
         name = standardError ? "standard error" : "standard output"
         ownsDescriptor = false
+        let position = lseek(descriptor, 0, SEEK_CUR)
+        rewritableStart = position >= 0 && fcntl(descriptor, F_GETFL) & O_APPEND == 0 ? Int(position) : nil
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
@@ -26,11 +34,13 @@ final class BufferedOutput {
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         name = path
         ownsDescriptor = true
+        rewritableStart = 0
         guard descriptor >= 0 else { throw CommandFailure.system("cannot create \(path)") }
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
-    /// Standard output when `path` is `-` or names it (such as `/dev/stdout`), otherwise a new file at `path`.
+    /// Standard output when `path` is `-` or names it (such as `/dev/stdout`), otherwise a new file at `path`:
+    /// every command that writes opens its output here.
     static func opening(_ path: String) throws -> BufferedOutput {
         try namesStandardOutput(path) ? BufferedOutput() : BufferedOutput(creating: path)
     }
@@ -65,6 +75,12 @@ final class BufferedOutput {
     /// - Throws: the first write failure since the output was opened.
     func flush() throws {
         drain()
+        try throwIfFailed()
+    }
+
+    /// Throws the first write failure since the output was opened, if any: a command that parses a long or endless
+    /// input calls it after each chunk, so it stops once its output is gone.
+    func throwIfFailed() throws {
         if let failure { throw failure }
     }
 
@@ -72,14 +88,18 @@ final class BufferedOutput {
         do {
             if failure == nil { try buffer.withUnsafeBytes { try writeAll($0, at: nil) } }
         } catch {
-            failure = error as? CommandFailure
+            failure = error
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Overwrites bytes already written, at `offset` from the start of the file (after a flush).
+    /// Whether `overwrite(_:at:)` can change bytes already written: false for a pipe or a terminal.
+    var isRewritable: Bool { rewritableStart != nil }
+
+    /// Overwrites bytes already written, at `offset` from the output's first byte (after a flush).
+    /// - Precondition: `isRewritable`.
     func overwrite(_ bytes: [UInt8], at offset: Int) throws {
-        try bytes.withUnsafeBytes { try writeAll($0, at: offset) }
+        try bytes.withUnsafeBytes { try writeAll($0, at: rewritableStart! + offset) }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int?) throws {
@@ -92,6 +112,7 @@ final class BufferedOutput {
                 Glibc.write(descriptor, start, bytes.count - written)
             }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == EPIPE { throw ExitCode.success }
             guard count > 0 else { throw CommandFailure.system("cannot write to \(name)") }
             written += count
         }

@@ -10,15 +10,17 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: """
             Decode to PCM (gapless): MPEG audio, AAC, Opus, Vorbis, FLAC, ALAC, AC-3, E-AC-3 and PCM containers; \
-            a WAV file, or raw interleaved samples on standard output.
+            a WAV file, or raw interleaved samples, to a file or standard output (-o -).
             """)
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: [.short, .customLong("output")], help: "Write a WAV file at this path.")
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
+        "Write a WAV file (or, with --raw, the raw samples) at this path; - is standard output.",
+        discussion: "On a pipe a WAV header cannot be rewritten at the end, so its sizes say unknown (0xFFFFFFFF)."))
     var output: String?
 
-    @Flag(help: "Write raw interleaved PCM in native byte order to standard output.")
+    @Flag(help: "Write raw interleaved PCM in native byte order, to -o or else to standard output.")
     var raw = false
 
     @Option(help: "The sample format: s16 or f32.")
@@ -27,23 +29,24 @@ struct DecodeCommand: ParsableCommand {
     @OptionGroup var shape: PCMShapeOptions
 
     func validate() throws {
-        guard (output != nil) != raw else { throw ValidationError("give either -o FILE or --raw") }
+        guard output != nil || raw else { throw ValidationError("give -o FILE (- for standard output) or --raw") }
     }
 
     func run() throws {
-        let rawOutput = raw ? BufferedOutput() : nil
+        let rawOutput = raw ? try BufferedOutput.opening(output ?? "-") : nil
+        let wavPath = raw ? nil : output
         var wav: WAVWriter?
         var decoded = false
         var failure: Error?
         let write = { (buffer: PCMBuffer) in
             guard failure == nil else { return }
-            if let output, wav.map({ $0.format.isLaidOut(as: buffer.format) }) != true {
+            if let wavPath, wav.map({ $0.format.isLaidOut(as: buffer.format) }) != true {
                 if let wav {
                     failure = CommandFailure(
                         "the format changes from \(wav.format) to \(buffer.format); a WAV file holds one, use --raw")
                     return
                 }
-                do { wav = try WAVWriter(path: output, format: buffer.format) } catch { failure = error; return }
+                do { wav = try WAVWriter(path: wavPath, format: buffer.format) } catch { failure = error; return }
             }
             rawOutput?.write(buffer.bytes)
             wav?.write(buffer.bytes)
@@ -63,7 +66,11 @@ struct DecodeCommand: ParsableCommand {
                 Diagnostics.warn("no decoder for '\(formatID)' packets; they are left out")
             }
         }
-        try input.parse(handler: decoder.consume)
+        // Once the output is gone (a closed pipe), there is no reason to read on.
+        try input.parse(handler: decoder.consume, eachChunk: {
+            try rawOutput?.throwIfFailed()
+            try wav?.throwIfFailed()
+        })
         decoder.finish()
         resampler?.finish(body: write)
         if let failure {

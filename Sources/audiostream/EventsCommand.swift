@@ -31,8 +31,8 @@ struct EventsCommand: ParsableCommand {
         } metadata: {
             sourceMetadata.append($0, at: $1, overflow: printMetadata)
         } eachChunk: {
-            // A live stream's lines go out as they come.
-            if input.isNetwork { try out.flush() }
+            // A live stream's lines go out as they come; once the reader is gone there is no reason to read on.
+            if input.isNetwork { try out.flush() } else { try out.throwIfFailed() }
         }
         sourceMetadata.release(upTo: .max, printMetadata)
         out.line(EventJSON.end(.sourceEnded(failure: nil)).text)

@@ -18,6 +18,9 @@ struct PacketsCommand: ParsableCommand {
             for packet in EventJSON.packets(in: batch) {
                 out.line("\(packet.offset),\(packet.size),\(packet.frames)")
             }
+        } eachChunk: {
+            // A live stream's rows go out as they come; once the reader is gone there is no reason to read on.
+            if input.isNetwork { try out.flush() } else { try out.throwIfFailed() }
         }
         try out.flush()
     }

@@ -3,8 +3,9 @@ import AudioFileStream
 import StreamDaemon
 
 /// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object: `dataFormat`
-/// is the last one the stream announced, `formats` every one in order (a stream may change its format). Without
-/// a whole packet, it prints what the headers said and fails saying so.
+/// is the last one the stream announced, `formats` every one in order (a stream may change its format), and
+/// `decodedFormat` what the last one's first packets decode to. Without a whole packet, it prints what the
+/// headers said and fails saying so.
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
@@ -14,8 +15,10 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         var formats: [JSON] = []
+        let decoded = DecodedFormatProbe()
         let stream = try input.parse { event in
             if case .property(.dataFormat, let format) = event { formats.append(EventJSON.value(format)) }
+            decoded.consume(event)
         }
         func value(_ id: AudioFileStreamPropertyID) -> JSON {
             (try? stream.property(id)).map(EventJSON.value) ?? .null
@@ -26,6 +29,7 @@ struct ProbeCommand: ParsableCommand {
             ("fileFormat", value(.fileFormat)),
             ("dataFormat", value(.dataFormat)),
             ("formats", .array(formats)),
+            ("decodedFormat", .optional(decoded.format, EventJSON.decodedFormat)),
             ("dataOffset", value(.dataOffset)),
             ("audioDataByteCount", value(.audioDataByteCount)),
             ("audioDataPacketCount", value(.audioDataPacketCount)),

@@ -35,6 +35,7 @@ struct SubscribeCommand: ParsableCommand {
 
     @Option(name: .customLong("artwork"), help: ArgumentHelp(
         "Receive the pictures of the stream's tags and write each new one to FILE, replacing the last.",
+        discussion: "With `-` each new picture goes to standard output in turn and the JSON lines to standard error.",
         valueName: "FILE"))
     var artworkPath: String?
 
@@ -47,6 +48,11 @@ struct SubscribeCommand: ParsableCommand {
         guard burst >= 0 else { throw ValidationError("--burst must be 0 or more seconds") }
         if output != nil && names.contains("packets") == names.contains("pcm") {
             throw ValidationError("--output needs exactly one of packets or pcm in --kinds")
+        }
+        if let output, let artworkPath, BufferedOutput.namesStandardOutput(output),
+           BufferedOutput.namesStandardOutput(artworkPath)
+        {
+            throw ValidationError("--output and --artwork cannot both be standard output")
         }
     }
 
@@ -63,9 +69,10 @@ struct SubscribeCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         let media = try output.map(BufferedOutput.opening)
-        let lines: BufferedOutput? = if quiet { nil } else {
-            BufferedOutput(standardError: output.map(BufferedOutput.namesStandardOutput) ?? false)
-        }
+        // Standard output carries a payload that names it alone, and the lines go to standard error.
+        let payloadIsStandardOutput = [output, artworkPath].compactMap { $0 }
+            .contains(where: BufferedOutput.namesStandardOutput)
+        let lines: BufferedOutput? = quiet ? nil : BufferedOutput(standardError: payloadIsStandardOutput)
         while let message = try client.receive() {
             switch message {
             case .json(.event, let text):
@@ -93,8 +100,10 @@ struct SubscribeCommand: ParsableCommand {
                 pcm.samples.withUnsafeBytes { media?.write($0) }
             case .artwork(let artwork):
                 lines?.line(artwork.description)
-                if let artworkPath, !FileManager.default.createFile(atPath: artworkPath, contents: Data(artwork.picture)) {
-                    throw CommandFailure("cannot write \(artworkPath)")
+                if let artworkPath {
+                    let file = try BufferedOutput.opening(artworkPath)
+                    artwork.picture.withUnsafeBytes { file.write($0) }
+                    try file.flush()
                 }
             }
             if !client.hasBufferedBytes {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import AudioFileStream
-import Foundation
 import StreamDaemon
 
 /// `audiostream tags INPUT`: the input's tags, normalised, with the raw fields of each tag and of each key space.
@@ -14,7 +13,8 @@ struct TagsCommand: ParsableCommand {
     var input: String
 
     @Option(name: .customLong("artwork"), help: ArgumentHelp(
-        "Write the chosen picture (the common artwork) to FILE.", valueName: "FILE"))
+        "Write the chosen picture (the common artwork) to FILE; with - standard output carries it and the JSON goes "
+            + "to standard error.", valueName: "FILE"))
     var artworkPath: String?
 
     /// Artwork as large as this is written whole with --artwork; the parser's default keeps 4 MiB.
@@ -40,7 +40,7 @@ struct TagsCommand: ParsableCommand {
                 ("frames", .array(event.metadata.raw.map(EventJSON.field))),
             ])
         }
-        let out = BufferedOutput()
+        let out = BufferedOutput(standardError: artworkPath.map(BufferedOutput.namesStandardOutput) ?? false)
         out.line(JSON.object(members + [("raw", .array(raw)), ("formats", Self.formats(of: found))]).text)
         try out.flush()
     }
@@ -63,8 +63,8 @@ struct TagsCommand: ParsableCommand {
             let most = Self.artworkLimits.maxArtworkBytes
             throw CommandFailure("the picture (\(artwork.size) bytes) is larger than the \(most) bytes --artwork writes")
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(artwork.data)) else {
-            throw CommandFailure("cannot write \(path)")
-        }
+        let output = try BufferedOutput.opening(path)
+        artwork.data.withUnsafeBytes { output.write($0) }
+        try output.flush()
     }
 }

@@ -1,6 +1,8 @@
 import AudioDecoding
 
-/// A RIFF/WAVE file of interleaved PCM, written as it arrives; the header's sizes are filled in on `close()`.
+/// A RIFF/WAVE file of interleaved PCM, written as it arrives to a file or standard output (`-`). The header's
+/// sizes say "unknown" (0xFFFFFFFF, as ffmpeg writes to a pipe) until `close()` fills them in, which it can do on
+/// a file but not on a pipe.
 final class WAVWriter {
     let format: PCMFormat
     private let output: BufferedOutput
@@ -13,8 +15,8 @@ final class WAVWriter {
 
     init(path: String, format: PCMFormat) throws {
         self.format = format
-        output = try BufferedOutput(creating: path)
-        header().withUnsafeBytes { output.write($0) }
+        output = try BufferedOutput.opening(path)
+        header(dataByteCount: nil).withUnsafeBytes { output.write($0) }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) {
@@ -22,22 +24,32 @@ final class WAVWriter {
         dataByteCount += bytes.count
     }
 
-    /// Writes the sizes into the header and flushes the file.
-    func close() throws {
-        guard headerSize - 8 + dataByteCount <= Int(UInt32.max) else {
-            throw CommandFailure("the PCM exceeds the 4 GiB a WAV file can hold; use --raw")
-        }
-        try output.flush()
-        try output.overwrite(header(), at: 0)
+    /// Throws the output's first write failure, if any (see `BufferedOutput.throwIfFailed()`).
+    func throwIfFailed() throws {
+        try output.throwIfFailed()
     }
 
-    private func header() -> [UInt8] {
+    /// Flushes the output and, when it can be rewritten, writes the sizes into the header.
+    func close() throws {
+        try output.flush()
+        guard output.isRewritable else { return }
+        guard headerSize - 8 + dataByteCount < Int(UInt32.max) else {
+            throw CommandFailure("the PCM exceeds the 4 GiB a WAV file can hold; use --raw")
+        }
+        try output.overwrite(header(dataByteCount: dataByteCount), at: 0)
+    }
+
+    /// The header for `dataByteCount` bytes of samples, or for an unknown count when nil.
+    private func header(dataByteCount: Int?) -> [UInt8] {
         var bytes: [UInt8] = []
         func text(_ value: String) { bytes += Array(value.utf8) }
-        func uint32(_ value: Int) { bytes += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func uint32(_ value: Int?) {
+            let value = value ?? Int(UInt32.max)
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
         func uint16(_ value: Int) { bytes += (0..<2).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         text("RIFF")
-        uint32(headerSize - 8 + dataByteCount)
+        uint32(dataByteCount.map { headerSize - 8 + $0 })
         text("WAVE")
         text("fmt ")
         uint32(formatChunkSize)
@@ -51,7 +63,7 @@ final class WAVWriter {
             uint16(0)
             text("fact")
             uint32(4)
-            uint32(dataByteCount / format.bytesPerFrame)
+            uint32(dataByteCount.map { $0 / format.bytesPerFrame })
         }
         text("data")
         uint32(dataByteCount)

@@ -10,7 +10,8 @@ struct Audiostreamd: ParsableCommand {
         commandName: "audiostreamd",
         abstract: "Parse audio streams once and serve their packets, PCM and metadata on Unix sockets.",
         discussion: "Runs in the foreground and logs to standard error. SIGHUP reloads the configuration; "
-            + "SIGTERM or SIGINT stop the daemon after subscribers have taken what is queued.")
+            + "SIGTERM or SIGINT stop the daemon after subscribers have taken what is queued.",
+        version: packageVersion)
 
     @Option(name: .long, help: "The configuration file (YAML).")
     var config: String

@@ -225,6 +225,11 @@ python3 "$FIX/make_mp4_fixtures.py"
 # the AudioSpecificConfig, since no HE-AAC encoder is at hand; removes and remakes heaac/ and expected/heaac/ only.
 python3 "$FIX/make_heaac_fixtures.py"
 
+# ---- Duration fixtures (duration/): files cut short after a header that states their length, ALAC without an edit
+# list, a Xing tag counting 0 frames, APEv2 and ID3v1 trailers and Opus's pre-skip, with mutagen's, ffprobe's and
+# ffmpeg's decoded durations; removes and remakes duration/ and expected/duration/ only.
+python3 "$FIX/make_duration_fixtures.py"
+
 # ---- Decoding references (expected/decode/): ffmpeg's s16le and f32le PCM of
 # the ADTS, AC-3, E-AC-3, Ogg and FLAC fixtures above, and FLAC's STREAMINFO
 # MD5; rewrites expected/decode/ only.

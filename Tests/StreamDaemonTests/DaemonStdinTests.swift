@@ -128,6 +128,25 @@ import Testing
         #expect(written.map { String(format: "%02x", $0) }.joined() == cover["data"] as? String)
     }
 
+    /// With `--artwork -` the picture goes to standard output and the JSON lines to standard error.
+    @Test func artworkGoesToStandardOutputWithDash() throws {
+        let fixture = Fixtures.named("tags-id3v24.mp3")
+        let frames = try #require(((fixture.recordedTags?["tags"] as? [[String: Any]])?.first?["frames"])
+            as? [[String: Any]])
+        let cover = try #require(frames.first { $0["id"] as? String == "APIC" && $0["type"] as? Int == 3 })
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata", arguments: ["--artwork", "-"])
+        daemon.feed(Data(fixture.bytes))
+        try daemon.closeInput()
+
+        let result = subscriber.finish()
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.errors.split(separator: "\n").compactMap { Self.object(String($0)) }
+        #expect(lines.filter { $0["event"] as? String == "artwork" }.count == 1)
+        let written = try Data(contentsOf: subscriber.linesFile)
+        #expect(written.map { String(format: "%02x", $0) }.joined() == cover["data"] as? String)
+    }
+
     /// A subscriber of packets alone cannot use them without their format, so it gets the format (and nothing
     /// else of the properties) before the first packet.
     @Test func aSubscriberOfPacketsAloneGetsTheFormatFirst() throws {

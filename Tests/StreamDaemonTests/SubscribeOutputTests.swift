@@ -12,13 +12,13 @@ import Testing
         let payloadFile: URL
         let errorsFile: URL
 
-        init(socket: String, folder: URL, name: String, arguments: [String]) throws {
+        init(socket: String, folder: URL, name: String, arguments: [String], reader: String = "cat") throws {
             payloadFile = folder.appendingPathComponent("\(name).pcm")
             errorsFile = folder.appendingPathComponent("\(name).err")
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             let quoted = ([DaemonHarness.binary("audiostream").path, "subscribe", socket, "--kinds", "pcm"] + arguments)
                 .map { "'\($0)'" }.joined(separator: " ")
-            process.arguments = ["-c", "set -o pipefail; \(quoted) 2>'\(errorsFile.path)' | cat >'\(payloadFile.path)'"]
+            process.arguments = ["-c", "set -o pipefail; \(quoted) 2>'\(errorsFile.path)' | \(reader) >'\(payloadFile.path)'"]
             try process.run()
         }
 
@@ -57,5 +57,22 @@ import Testing
             #expect(events.last?["event"] as? String == "end")
         }
         #expect(quiet.finish().errors.isEmpty)
+    }
+
+    /// A player that goes away (`| head`) ends the subscriber quietly, with status 0.
+    @Test func aClosedPipeEndsTheSubscriberQuietly() throws {
+        let fixture = Fixtures.named("l3-vbr-v2.mp3")
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)
+        try daemon.waitForSocket("radio.sock")
+        // Its PCM, 264,600 bytes, is far over a pipe's 64 KiB: writes after head leaves find the pipe closed.
+        let head = try PipedSubscriber(socket: daemon.path("radio.sock"), folder: daemon.folder, name: "head",
+                                       arguments: ["-o", "-", "--quiet"], reader: "head -c 1")
+        try daemon.waitUntil("the subscriber to join") { try daemon.subscriberCount("radio") == 1 }
+        daemon.feed(Data(fixture.bytes))
+        try daemon.closeInput()
+        let result = head.finish()
+        #expect(result.status == 0)
+        #expect(result.payload.count == 1)
+        #expect(result.errors.isEmpty)
     }
 }

@@ -125,7 +125,15 @@ struct MP4Movie {
             ? Int64(track.table.sampleCount) * Int64(format.format.framesPerPacket) : track.table.totalDuration
         let rate = format.hasConstantFrames ? Int(format.format.sampleRate) : track.timescale
         guard frames > 0 else { return nil }
-        return track.editList?.packetTable(totalFrames: frames, sampleRate: rate, movieTimescale: timescale,
-                                           mediaTimescale: track.timescale)
+        if let editList = track.editList {
+            return editList.packetTable(totalFrames: frames, sampleRate: rate, movieTimescale: timescale,
+                                        mediaTimescale: track.timescale)
+        }
+        // Without an edit list, packets of varying frames (ALAC) state the length in their durations alone: it is
+        // the stream's length even when the media is cut short, as AVAsset's duration is.
+        guard !format.hasConstantFrames, track.timescale > 0 else { return nil }
+        let (scaled, overflows) = frames.multipliedReportingOverflow(by: Int64(format.format.sampleRate))
+        guard !overflows else { return nil }
+        return PacketTableInfo(validFrames: scaled / Int64(track.timescale), primingFrames: 0, remainderFrames: 0)
     }
 }

@@ -22,6 +22,8 @@ final class Hub {
     private let subscriberIDStride: Int
     /// The latest message of each property, in the order they first appeared.
     private var properties: [(id: AudioFileStreamPropertyID, message: ByteBuffer)] = []
+    /// The latest `decodedFormat` property, once the stream has been decoded.
+    private var lastDecodedFormat: ByteBuffer?
     /// The latest metadata of each source, in the order the sources first appeared.
     private var lastMetadata: [(source: String, message: ByteBuffer)] = []
     /// The last `source` event of a network source.
@@ -88,6 +90,7 @@ final class Hub {
         if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
         var opening = welcome.map { [$0] } ?? []
         opening += properties.filter { subscriber.wanted & Audience.of($0.id) != 0 }.map(\.message)
+        if hello.kinds.contains(.properties), let lastDecodedFormat { opening.append(lastDecodedFormat) }
         if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
         if subscriber.wanted & Audience.streamStatus != 0, let lastSource { opening.append(lastSource) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
@@ -126,6 +129,7 @@ final class Hub {
         for message in messages {
             switch message {
             case .property(let id, let buffer): publishProperty(id, buffer)
+            case .decodedFormat(let buffer): publishDecodedFormat(buffer)
             case .metadata(let source, let buffer): publishMetadata(buffer, from: source)
             case .event(let buffer): publishEvent(buffer)
             case .source(let buffer): publishSource(buffer)
@@ -178,6 +182,11 @@ final class Hub {
             properties.append((id, message))
         }
         publish(QueuedMessage(buffer: message, audio: nil), to: Audience.of(id))
+    }
+
+    func publishDecodedFormat(_ message: ByteBuffer) {
+        lastDecodedFormat = message
+        publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.properties.bit)
     }
 
     func publishMetadata(_ message: ByteBuffer, from source: String) {

@@ -4,6 +4,8 @@ import NIOCore
 /// What a stream's pipeline hands to each of its hubs, in stream order.
 enum HubMessage: Sendable {
     case property(AudioFileStreamPropertyID, ByteBuffer)
+    /// The `decodedFormat` property: what the decoder outputs, for the subscribers of properties.
+    case decodedFormat(ByteBuffer)
     /// Metadata from one source (`icy`, `http`, `id3v2`, …): a newcomer gets the last of each.
     case metadata(source: String, ByteBuffer)
     /// An event for every subscriber: a discontinuity of the input.

@@ -246,8 +246,11 @@ final class StreamPipeline {
             logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
             let json = EventJSON.unsupportedDataFormat(formatID)
             hubs.send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
-        case .format:
-            break
+        case .format(let format):
+            // HE-AAC's output format differs from its DataFormat's, and only decoding shows it when unsignalled.
+            guard statistics.note(decodedFormat: format) else { return }
+            hubs.send(.decodedFormat(WireEncoding.message(
+                .event, json: EventJSON.decodedFormatProperty(format), allocator: allocator)))
         }
     }
 }

@@ -1,3 +1,4 @@
+import AudioDecoding
 import AudioFileStream
 
 /// What `audiostream status` reports about a stream's input: counted by its pipeline, and passed on to its
@@ -26,6 +27,8 @@ final class StreamStatistics {
         metrics.decodeErrors.increment()
     }
     private(set) var format: AudioStreamBasicDescription?
+    /// The rate and channels the decoder outputs, once the stream has been decoded (while a subscriber wants PCM).
+    private(set) var decodedFormat: PCMFormat?
 
     func note(packetOf size: Int, frames: Int, sampleRate: Int) {
         packets += 1
@@ -36,6 +39,14 @@ final class StreamStatistics {
 
     func note(_ id: AudioFileStreamPropertyID, _ value: AudioFileStreamPropertyValue) {
         if id == .dataFormat, case .format(let format) = value { self.format = format }
+    }
+
+    /// Notes the decoder's output format; returns whether it is news (the decoder says it again after a reset).
+    func note(decodedFormat format: PCMFormat) -> Bool {
+        guard decodedFormat.map({ ($0.sampleRate, $0.channels) != (format.sampleRate, format.channels) }) ?? true
+        else { return false }
+        decodedFormat = format
+        return true
     }
 
     func note(_ discontinuity: Discontinuity) {
@@ -60,6 +71,7 @@ final class StreamStatistics {
                     ("channels", .number(format.channelsPerFrame)),
                 ])
             }),
+            ("decodedFormat", JSON.optional(decodedFormat, EventJSON.decodedFormat)),
             ("bitRate", .number(measuredBitRate)), ("bytesIn", .number(bytesIn)), ("packets", .number(packets)),
             ("audioSeconds", .double((audioSeconds * 1000).rounded() / 1000)), ("resyncs", .number(resyncs)),
             ("skippedBytes", .number(skippedBytes)), ("decodeErrors", .number(decodeErrors)),
