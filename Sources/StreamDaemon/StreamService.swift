@@ -299,7 +299,7 @@ extension SourceConfig: CustomStringConvertible {
         switch self {
         case .standardInput: "stdin"
         case .file(let path, _, _): "file:\(path)"
-        case .http(let http): http.url.withoutCredentials
+        case .http(let http): http.url.withoutCredentials.absoluteString
         }
     }
 }

@@ -42,11 +42,11 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
 
     init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger, stream: String) {
         self.config = config
-        metrics = OutputMetrics(stream: stream, output: config.url.absoluteString)
+        metrics = OutputMetrics(stream: stream, output: config.url.withoutCredentials.absoluteString)
         self.hub = hub
         self.eventLoop = eventLoop
         var logger = logger
-        logger[metadataKey: "output"] = "\(config.url.absoluteString)"
+        logger[metadataKey: "output"] = "\(config.url.withoutCredentials.absoluteString)"
         self.logger = logger
         backoff = ReconnectBackoff(policy: config.reconnect)
     }
@@ -243,7 +243,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
     /// The output's part of `audiostream status`.
     var status: JSON {
         .object([
-            ("icecast", .string(config.url.absoluteString)), ("connected", .bool(isConnected)),
+            ("icecast", .string(config.url.withoutCredentials.absoluteString)), ("connected", .bool(isConnected)),
             ("reconnects", .number(reconnects)), ("lastError", .optional(lastError, JSON.string)),
         ])
     }

@@ -43,7 +43,7 @@ enum IcecastSourceRequest {
     }
 
     private static func authorization(_ output: IcecastOutputConfig) -> String {
-        "Basic " + Data("\(output.user):\(output.password)".utf8).base64EncodedString()
+        BasicCredentials(user: output.user, password: output.password).authorization
     }
 
     /// RFC 3986 §2.3's unreserved characters, ASCII only (Foundation's `alphanumerics` has every script's).

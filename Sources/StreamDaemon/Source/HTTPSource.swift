@@ -15,7 +15,7 @@ final class HTTPSource: @unchecked Sendable {
     enum Outcome {
         /// The response ended normally.
         case ended
-        case redirected(URL)
+        case redirected(HTTPSourceTarget)
         case failed(String)
         /// No byte came for the stall timeout.
         case stalled
@@ -59,7 +59,7 @@ final class HTTPSource: @unchecked Sendable {
     }
 
     func start() {
-        connect(to: config.url)
+        connect(to: HTTPSourceTarget(url: config.url))
     }
 
     /// Closes the connection and cancels any attempt to come; the delegate hears nothing more.
@@ -70,9 +70,10 @@ final class HTTPSource: @unchecked Sendable {
         channel = nil
     }
 
-    private func connect(to url: URL) {
+    private func connect(to target: HTTPSourceTarget) {
         attempt += 1
         let attempt = attempt
+        let url = target.url
         guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return finished(.failed("cannot fetch \(url.absoluteString): only http and https are supported"),
                             attempt: attempt)
@@ -88,7 +89,7 @@ final class HTTPSource: @unchecked Sendable {
             return finished(.failed("cannot fetch \(url.absoluteString): port \(port) is out of range"), attempt: attempt)
         }
         let stallTimeout = config.stallTimeout
-        let handler = HTTPSourceHandler(source: self, attempt: attempt, url: url)
+        let handler = HTTPSourceHandler(source: self, attempt: attempt, target: target)
         let unchecked = UncheckedHandler(handler: handler)
         ClientBootstrap(group: eventLoop)
             .connectTimeout(.nanoseconds(Int64(config.connectTimeout * 1e9)))
@@ -140,7 +141,7 @@ final class HTTPSource: @unchecked Sendable {
         }
         everConnected = true
         delegate.sourceChanged(.connected(attempt: backoff?.failures ?? 0))
-        logger.info("connected to \(config.url.withoutCredentials)", metadata: [
+        logger.info("connected to \(config.url.withoutCredentials.absoluteString)", metadata: [
             "contentType": "\(info.contentType ?? "-")", "icyMetaint": "\(info.metaint.map(String.init) ?? "-")",
         ])
         delegate.sourceConnected(info)
@@ -171,7 +172,7 @@ final class HTTPSource: @unchecked Sendable {
                 break
             }
             redirectsLeft -= 1
-            logger.info("redirected to \(target.absoluteString)")
+            logger.info("redirected to \(target.url.absoluteString)")
             return connect(to: target)
         case .ended:
             reason = "the server ended the stream"
@@ -198,7 +199,7 @@ final class HTTPSource: @unchecked Sendable {
         delegate.sourceChanged(.reconnecting(attempt: backoff?.failures ?? 0, delay: seconds))
         retry = eventLoop.scheduleTask(in: delay) { [self] in
             retry = nil
-            connect(to: config.url)
+            connect(to: HTTPSourceTarget(url: config.url))
         }
     }
 }
@@ -227,15 +228,5 @@ enum IPAddressText {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
-    }
-}
-
-extension URL {
-    /// The URL as logs and status show it: without a user name or password.
-    var withoutCredentials: String {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return absoluteString }
-        components.user = nil
-        components.password = nil
-        return components.string ?? absoluteString
     }
 }

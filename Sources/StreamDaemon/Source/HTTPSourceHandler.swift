@@ -10,18 +10,19 @@ final class HTTPSourceHandler: ChannelInboundHandler {
 
     private let source: HTTPSource
     private let attempt: Int
-    private let url: URL
+    private let target: HTTPSourceTarget
     private var demuxer: ICYDemuxer?
     /// Set once the connection's fate has been told to the source: later events of the channel are noise.
     private var reported = false
 
-    init(source: HTTPSource, attempt: Int, url: URL) {
+    init(source: HTTPSource, attempt: Int, target: HTTPSourceTarget) {
         self.source = source
         self.attempt = attempt
-        self.url = url
+        self.target = target
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        let url = target.url
         var headers = HTTPHeaders()
         // An IPv6 literal keeps its brackets in the Host header.
         let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
@@ -29,6 +30,7 @@ final class HTTPSourceHandler: ChannelInboundHandler {
         headers.add(name: "User-Agent", value: "audiostream/\(WireProtocol.version)")
         headers.add(name: "Accept", value: "*/*")
         headers.add(name: "Icy-MetaData", value: "1")
+        if let credentials = target.credentials { headers.add(name: "Authorization", value: credentials.authorization) }
         // The path as written: decoding it would lose escapes and a trailing slash.
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let path = components.map(\.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
@@ -64,9 +66,9 @@ final class HTTPSourceHandler: ChannelInboundHandler {
             demuxer = info.metaint.map(ICYDemuxer.init(metaint:))
             source.connected(info, attempt: attempt)
         case 301, 302, 303, 307, 308:
-            guard let location = head.headers.first(name: "location"), let target = URL(string: location, relativeTo: url)
+            guard let location = head.headers.first(name: "location"), let next = target.redirected(to: location)
             else { return finish(context: context, .failed("HTTP \(head.status.code) without a usable Location")) }
-            finish(context: context, .redirected(target.absoluteURL))
+            finish(context: context, .redirected(next))
         default:
             finish(context: context, .failed("HTTP \(head.status.code) \(head.status.reasonPhrase)"))
         }
