@@ -22,6 +22,24 @@ import Testing
         #expect(station?["contentType"] as? String == "audio/mpeg")
     }
 
+    /// A SHOUTcast-era station repeats the title in every block: subscribers hear each title once, when it changes.
+    @Test func aTitleRepeatedInEveryBlockIsSentOnce() throws {
+        let audio = ICYFixture("icy-metaint64").source
+        let metaint = 500
+        let body = ICYBody.interleave(audio, metaint: metaint) { block in
+            "StreamTitle='\(block < 10 ? "First Song" : "Second Song")';StreamUrl='';"
+        }
+        let server = try LocalRadioServer(replies: [.icy(body, metaint: metaint)], held: true)
+        let result = try Self.receive(from: server)
+
+        #expect(result.status == 0, "\(result.errors)")
+        let titles = result.events.filter { $0["source"] as? String == "icy" }
+        #expect(titles.map { "\($0["offset"] as? Int ?? -1) \($0["streamTitle"] as? String ?? "?")" } == [
+            "500 First Song", "5000 Second Song",
+        ])
+        #expect(audio.count / metaint > 20)
+    }
+
     @Test func aRedirectToAChunkedAnswerIsFollowed() throws {
         let fixture = ICYFixture("icy-metaint64")
         var chunked = LocalRadioServer.Reply.icy(fixture.body, metaint: fixture.metaint)

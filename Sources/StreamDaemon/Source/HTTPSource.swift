@@ -42,6 +42,8 @@ final class HTTPSource: @unchecked Sendable {
     /// Connections that delivered a response after the first one.
     private(set) var reconnects = 0
     private var everConnected = false
+    /// The ICY block last handed on.
+    private var lastMetadata: ICYMetadata?
     /// Whether a response is being received now.
     var isConnected: Bool { connectedAt != nil }
 
@@ -152,8 +154,11 @@ final class HTTPSource: @unchecked Sendable {
         delegate.sourceReceived(audio: audio)
     }
 
+    /// An ICY block goes on only when it differs from the last one, over every connection: many stations repeat
+    /// the title in every block.
     func received(_ metadata: ICYMetadata, attempt: Int) {
-        guard attempt == self.attempt, !stopped else { return }
+        guard attempt == self.attempt, !stopped, metadata != lastMetadata else { return }
+        lastMetadata = metadata
         delegate.sourceReceived(metadata)
     }
 
@@ -210,6 +215,7 @@ protocol HTTPSourceDelegate: AnyObject {
     func sourceConnected(_ info: HTTPStreamInfo)
     /// Audio bytes, valid during the call only.
     func sourceReceived(audio: UnsafeRawBufferPointer)
+    /// An ICY block unlike the one before it.
     func sourceReceived(_ metadata: ICYMetadata)
     /// The source connected, lost its connection, or will try again: see `SourceState`.
     func sourceChanged(_ state: SourceState)
