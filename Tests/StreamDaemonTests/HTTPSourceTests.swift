@@ -144,17 +144,19 @@ import Testing
     }
 
     /// A station in trouble is announced while it happens, to a subscriber of metadata: each lost or stalled
-    /// connection, the attempt to come with its wait, each new connection, and at last why the stream ended.
+    /// connection, the attempt to come with its wait, each new connection, and at last why the stream ended. A
+    /// connection that brought audio ends the run of failures: the count and the wait start again from the first.
     @Test func troubleAtTheSourceIsAnnouncedWhileItHappens() throws {
         let fixture = ICYFixture("icy-metaint64")
         let whole = LocalRadioServer.Reply.icy(fixture.body, metaint: fixture.metaint)
         var cut = whole
         cut.cutAfter = 9000
-        var stall = whole
-        stall.stallAfter = 2000
-        // The stall is the last failure the policy allows. The timeout leaves the held first answer time for the
-        // subscriber to join.
-        let server = try LocalRadioServer(replies: [cut, .status("503 Service Unavailable"), whole, stall], held: true)
+        var silent = whole
+        silent.stallAfter = 0
+        let unavailable = LocalRadioServer.Reply.status("503 Service Unavailable")
+        // The silent answer is the third failure in a row, the last the policy allows. The timeout leaves the held
+        // first answer time for the subscriber to join.
+        let server = try LocalRadioServer(replies: [cut, unavailable, whole, unavailable, silent], held: true)
         let daemon = try DaemonHarness(config: """
             control: control.sock
             streams:
@@ -162,7 +164,7 @@ import Testing
                 source: \(server.url)
                 socket: radio.sock
                 stallTimeout: 3
-                reconnect: {initialDelay: 0.05, maxDelay: 0.1, attempts: 4}
+                reconnect: {initialDelay: 0.05, maxDelay: 0.1, attempts: 3}
             """)
         let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata")
         server.open()
@@ -176,15 +178,18 @@ import Testing
         #expect(source.map(Self.sourceState) == [
             "connected 0", "lost: the server ended the stream", "reconnecting 1",
             "lost: HTTP 503 Service Unavailable", "reconnecting 2", "connected 2",
-            "lost: the server ended the stream", "reconnecting 3", "connected 3", "stalled: stalled: no data for 3 s",
+            "lost: the server ended the stream", "reconnecting 1",
+            "lost: HTTP 503 Service Unavailable", "reconnecting 2", "connected 2", "stalled: stalled: no data for 3 s",
         ], "\(daemon.log)")
-        // Each wait is the policy's: doubling from 0.05 s up to 0.1 s, less up to half of it.
-        let delays = source.compactMap { $0["delay"] as? Double }
-        #expect(delays.count == 3)
-        #expect(delays.first.map { (0.025...0.05).contains($0) } == true)
-        #expect(delays.dropFirst().allSatisfy { (0.05...0.1).contains($0) })
+        // Each wait is the policy's: 0.05 s for the first failure in a row, 0.1 s for the second, less up to half.
+        let waits = source.filter { $0["state"] as? String == "reconnecting" }
+        #expect(waits.count == 4)
+        for wait in waits {
+            let full = wait["attempt"] as? Int == 1 ? 0.05 : 0.1
+            #expect((wait["delay"] as? Double).map { (full / 2...full).contains($0) } == true, "\(wait)")
+        }
         #expect(result.lines.last == #"{"event":"end","reason":"sourceEnded","error":"#
-            + #""stalled: no data for 3 s (gave up after 4 failed attempts)"}"#)
+            + #""stalled: no data for 3 s (gave up after 3 failed attempts)"}"#)
     }
 
     /// A `source` event as `STATE ATTEMPT` or `STATE: ERROR`.

@@ -23,8 +23,6 @@ final class HTTPSource: @unchecked Sendable {
 
     /// At most this many redirects are followed for one attempt.
     static let maximumRedirects = 5
-    /// A connection that streamed this long was healthy: the next failure waits the initial delay again.
-    static let healthyAfter = TimeAmount.seconds(30)
 
     let config: HTTPSourceConfig
     private let eventLoop: EventLoop
@@ -37,7 +35,7 @@ final class HTTPSource: @unchecked Sendable {
     private var redirectsLeft = HTTPSource.maximumRedirects
     private var channel: Channel?
     private var retry: Scheduled<Void>?
-    private var connectedAt: NIODeadline?
+    private var response = Response.none
     private var stopped = false
     /// Connections that delivered a response after the first one.
     private(set) var reconnects = 0
@@ -45,7 +43,16 @@ final class HTTPSource: @unchecked Sendable {
     /// The ICY block last handed on.
     private var lastMetadata: ICYMetadata?
     /// Whether a response is being received now.
-    var isConnected: Bool { connectedAt != nil }
+    var isConnected: Bool { response != .none }
+
+    /// Where the current connection is.
+    private enum Response {
+        case none
+        /// A response began; no frame of audio yet.
+        case begun
+        /// The response gave a whole, confirmed frame: it is a station, and the failures before it are forgotten.
+        case audio
+    }
 
     /// Counts reconnects for the metrics.
     private let reconnectCounter: Counter?
@@ -135,7 +142,7 @@ final class HTTPSource: @unchecked Sendable {
 
     func connected(_ info: HTTPStreamInfo, attempt: Int) {
         guard attempt == self.attempt, !stopped else { return }
-        connectedAt = .now()
+        response = .begun
         redirectsLeft = Self.maximumRedirects
         if everConnected {
             reconnects += 1
@@ -149,9 +156,14 @@ final class HTTPSource: @unchecked Sendable {
         delegate.sourceConnected(info)
     }
 
+    /// Hands audio on; the first confirmed frame of a connection ends the run of failures, so that the next one
+    /// waits the initial delay again, however short the connection.
     func received(audio: UnsafeRawBufferPointer, attempt: Int) {
         guard attempt == self.attempt, !stopped, !audio.isEmpty else { return }
-        delegate.sourceReceived(audio: audio)
+        if delegate.sourceReceived(audio: audio), response == .begun {
+            response = .audio
+            backoff?.reset()
+        }
     }
 
     /// An ICY block goes on only when it differs from the last one, over every connection: many stations repeat
@@ -167,8 +179,7 @@ final class HTTPSource: @unchecked Sendable {
     func finished(_ outcome: Outcome, attempt: Int) {
         guard attempt == self.attempt, !stopped else { return }
         channel = nil
-        if let connectedAt, NIODeadline.now() - connectedAt >= Self.healthyAfter { backoff?.reset() }
-        connectedAt = nil
+        response = .none
         let reason: String
         switch outcome {
         case .redirected(let target):
@@ -213,8 +224,9 @@ final class HTTPSource: @unchecked Sendable {
 protocol HTTPSourceDelegate: AnyObject {
     /// A response began: its audio follows.
     func sourceConnected(_ info: HTTPStreamInfo)
-    /// Audio bytes, valid during the call only.
-    func sourceReceived(audio: UnsafeRawBufferPointer)
+    /// Audio bytes, valid during the call only. Returns whether they completed a whole, confirmed frame: nothing
+    /// but such a frame shows that a station sends audio.
+    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool
     /// An ICY block unlike the one before it.
     func sourceReceived(_ metadata: ICYMetadata)
     /// The source connected, lost its connection, or will try again: see `SourceState`.
