@@ -72,6 +72,11 @@ import Testing
         let resumeOffset = try #require(result.events[reconnects[0]]["offset"] as? Int)
         // Audio of the first connection: the body's first `cutAt` bytes without their length bytes and blocks.
         #expect(resumeOffset == Self.audioBytes(inFirst: cutAt, of: fixture))
+        // The packet the cut left unfinished is lost at the reconnect, and said once: one event, with its bytes.
+        let discontinuities = result.events.filter { $0["event"] as? String == "discontinuity" }
+        let unfinished = try #require(fixture.expectedPackets?.first { $0.offset + Int64($0.size) > resumeOffset })
+        #expect(discontinuities.map { "\($0["reason"] ?? "?") \($0["offset"] ?? "?") \($0["skippedBytes"] ?? "?")" }
+            == ["reconnect \(resumeOffset) \(resumeOffset - Int(unfinished.offset))"])
 
         let before = result.events[..<reconnects[0]].filter { $0["event"] as? String == "packet" }
         let after = result.events[reconnects[0]...].filter { $0["event"] as? String == "packet" }
