@@ -158,12 +158,14 @@ final class HTTPSource: @unchecked Sendable {
 
     /// Hands audio on; the first confirmed frame of a connection ends the run of failures, so that the next one
     /// waits the initial delay again, however short the connection.
-    func received(audio: UnsafeRawBufferPointer, attempt: Int) {
-        guard attempt == self.attempt, !stopped, !audio.isEmpty else { return }
-        if delegate.sourceReceived(audio: audio), response == .begun {
+    /// - Returns: whether the connection has given a confirmed frame.
+    func received(audio: UnsafeRawBufferPointer, attempt: Int) -> Bool {
+        guard attempt == self.attempt, !stopped else { return false }
+        if !audio.isEmpty, delegate.sourceReceived(audio: audio), response == .begun {
             response = .audio
             backoff?.reset()
         }
+        return response == .audio
     }
 
     /// An ICY block goes on only when it differs from the last one, over every connection: many stations repeat

@@ -14,6 +14,9 @@ final class HTTPSourceHandler: ChannelInboundHandler {
     private var demuxer: ICYDemuxer?
     /// Set once the connection's fate has been told to the source: later events of the channel are noise.
     private var reported = false
+    /// Audio bytes of the response before its first confirmed frame, and the deadline for that frame; nil once
+    /// it came.
+    private var awaitingFrame: (bytes: Int, deadline: Scheduled<Void>)?
 
     init(source: HTTPSource, attempt: Int, target: HTTPSourceTarget) {
         self.source = source
@@ -48,11 +51,14 @@ final class HTTPSourceHandler: ChannelInboundHandler {
             received(head, context: context)
         case .body(let body):
             body.withUnsafeReadableBytes { bytes in
-                guard var demuxer else { return source.received(audio: bytes, attempt: attempt) }
-                demuxer.split(bytes) { source.received(audio: $0, attempt: attempt) } metadata: { block in
+                guard var demuxer else { return received(audio: bytes) }
+                demuxer.split(bytes) { received(audio: $0) } metadata: { block in
                     if let metadata = ICYMetadata(block: block) { source.received(metadata, attempt: attempt) }
                 }
                 self.demuxer = demuxer
+            }
+            if let awaitingFrame, awaitingFrame.bytes >= FirstFrameBound.bytes {
+                finish(context: context, .failed(FirstFrameBound.tooManyBytes))
             }
         case .end:
             finish(context: context, .ended)
@@ -63,7 +69,14 @@ final class HTTPSourceHandler: ChannelInboundHandler {
         switch head.status.code {
         case 200:
             let info = HTTPStreamInfo(headers: head.headers)
+            if let failure = FirstFrameBound.failure(contentType: info.contentType) {
+                return finish(context: context, .failed(failure))
+            }
             demuxer = info.metaint.map(ICYDemuxer.init(metaint:))
+            let deadline = context.eventLoop.scheduleTask(in: FirstFrameBound.time) { [channel = context.channel] in
+                channel.pipeline.fireUserInboundEventTriggered(FirstFrameDeadline())
+            }
+            awaitingFrame = (0, deadline)
             source.connected(info, attempt: attempt)
         case 301, 302, 303, 307, 308:
             guard let location = head.headers.first(name: "location"), let next = target.redirected(to: location)
@@ -74,9 +87,21 @@ final class HTTPSourceHandler: ChannelInboundHandler {
         }
     }
 
+    /// Hands audio to the source; the bytes count towards the first frame's bound until it came.
+    private func received(audio: UnsafeRawBufferPointer) {
+        guard source.received(audio: audio, attempt: attempt) else {
+            awaitingFrame?.bytes += audio.count
+            return
+        }
+        awaitingFrame?.deadline.cancel()
+        awaitingFrame = nil
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case IdleStateHandler.IdleStateEvent.read = event {
             finish(context: context, .stalled)
+        } else if event is FirstFrameDeadline, awaitingFrame != nil {
+            finish(context: context, .failed(FirstFrameBound.tooLong))
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -93,10 +118,14 @@ final class HTTPSourceHandler: ChannelInboundHandler {
     private func finish(context: ChannelHandlerContext, _ outcome: HTTPSource.Outcome) {
         guard !reported else { return }
         reported = true
+        awaitingFrame?.deadline.cancel()
         context.close(promise: nil)
         source.finished(outcome, attempt: attempt)
     }
 }
+
+/// The time for a response's first frame is up.
+private struct FirstFrameDeadline: Sendable {}
 
 extension Double {
     /// Seconds as an operator writes them: 15, not 15.0.
