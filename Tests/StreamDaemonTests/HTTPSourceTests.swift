@@ -142,6 +142,7 @@ import Testing
         #expect(log.contains { $0.contains("stream=refused") && $0.lowercased().contains("refused") })
         #expect(log.contains { $0.contains("stream=stalled") && $0.contains("stalled: no data for 0.3 s") })
         #expect(try daemon.streamStatus("missing")?["lastSourceError"] as? String == "HTTP 404 Not Found")
+        #expect(try daemon.streamStatus("refused")?["lastSourceError"] as? String == "connection refused")
         #expect(missing.requests.count >= 2)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)

@@ -108,7 +108,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
                     state = .opening(channel)
                     channel.writeAndFlush(IcecastSourceRequest.put(config, info: info), promise: nil)
                 case .failure(let error):
-                    failed("\(error)", attempt: attempt)
+                    failed(NetworkErrorText.describe(error), attempt: attempt)
                 }
             }
     }
@@ -235,7 +235,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
                     // An admin answer is immediate; a server that never answers does not keep the socket.
                     channel.eventLoop.scheduleTask(in: Self.connectTimeout) { channel.close(promise: nil) }
                 case .failure(let error):
-                    logger.warning("title not sent to Icecast: \(error)")
+                    logger.warning("title not sent to Icecast: \(NetworkErrorText.describe(error))")
                 }
             }
     }

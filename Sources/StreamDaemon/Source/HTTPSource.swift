@@ -91,7 +91,7 @@ final class HTTPSource: @unchecked Sendable {
         do {
             tls = scheme == "https" ? try tlsContextForHTTPS() : nil
         } catch {
-            return finished(.failed("TLS setup failed: \(error)"), attempt: attempt)
+            return finished(.failed("TLS setup failed: \(NetworkErrorText.describe(error))"), attempt: attempt)
         }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         guard (1...65535).contains(port) else {
@@ -126,7 +126,7 @@ final class HTTPSource: @unchecked Sendable {
                         channel.close(promise: nil)
                     }
                 case .failure(let error):
-                    finished(.failed("cannot connect to \(host):\(port): \(error)"), attempt: attempt)
+                    finished(.failed(NetworkErrorText.describe(error)), attempt: attempt)
                 }
             }
     }

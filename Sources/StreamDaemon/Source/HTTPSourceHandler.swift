@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// One connection of an `HTTPSource`: sends the request, then turns the response into the source's audio and
 /// metadata, or into the one reason it ended.
@@ -107,7 +108,8 @@ final class HTTPSourceHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        finish(context: context, .failed("\(error)"))
+        let certificate = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self).peerCertificate
+        finish(context: context, .failed(NetworkErrorText.describe(error, peerCertificate: certificate)))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
