@@ -18,17 +18,21 @@ public enum EventJSON {
                 ("raw", .array(event.metadata.raw.map(field))),
             ])]
         case .discontinuity(let discontinuity):
-            return [.object([
-                ("event", .string("discontinuity")), ("offset", .number(discontinuity.offset)),
-                ("skippedBytes", .number(discontinuity.skippedBytes)),
-                ("reason", .string(discontinuity.reason.rawValue)),
-            ])]
+            return [self.discontinuity(discontinuity, skippedBytes: discontinuity.skippedBytes)]
         case .warning(let warning):
             return [.object([
                 ("event", .string("warning")), ("offset", .number(warning.offset)),
                 ("kind", .string(warning.kind.rawValue)), ("message", .string(warning.message)),
             ])]
         }
+    }
+
+    /// A discontinuity, with `skippedBytes` counting every byte lost there.
+    static func discontinuity(_ discontinuity: Discontinuity, skippedBytes: Int64) -> JSON {
+        .object([
+            ("event", .string("discontinuity")), ("offset", .number(discontinuity.offset)),
+            ("skippedBytes", .number(skippedBytes)), ("reason", .string(discontinuity.reason.rawValue)),
+        ])
     }
 
     /// One packet of a batch, as `packets(in:)` lists it.

@@ -299,7 +299,7 @@ extension SourceConfig: CustomStringConvertible {
         switch self {
         case .standardInput: "stdin"
         case .file(let path, _, _): "file:\(path)"
-        case .http(let http): http.url.withoutCredentials
+        case .http(let http): http.url.withoutCredentials.absoluteString
         }
     }
 }
@@ -309,9 +309,10 @@ extension StreamService: HTTPSourceDelegate {
         pipeline.connected(info)
     }
 
-    func sourceReceived(audio: UnsafeRawBufferPointer) {
-        guard state == .running else { return }
-        _ = parse(audio, restartsFile: false)
+    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool {
+        guard state == .running else { return false }
+        let packets = pipeline.statistics.packets
+        return parse(audio, restartsFile: false) && pipeline.statistics.packets > packets
     }
 
     func sourceReceived(_ metadata: ICYMetadata) {

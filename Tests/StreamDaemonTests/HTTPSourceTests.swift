@@ -22,6 +22,24 @@ import Testing
         #expect(station?["contentType"] as? String == "audio/mpeg")
     }
 
+    /// A SHOUTcast-era station repeats the title in every block: subscribers hear each title once, when it changes.
+    @Test func aTitleRepeatedInEveryBlockIsSentOnce() throws {
+        let audio = ICYFixture("icy-metaint64").source
+        let metaint = 500
+        let body = ICYBody.interleave(audio, metaint: metaint) { block in
+            "StreamTitle='\(block < 10 ? "First Song" : "Second Song")';StreamUrl='';"
+        }
+        let server = try LocalRadioServer(replies: [.icy(body, metaint: metaint)], held: true)
+        let result = try Self.receive(from: server)
+
+        #expect(result.status == 0, "\(result.errors)")
+        let titles = result.events.filter { $0["source"] as? String == "icy" }
+        #expect(titles.map { "\($0["offset"] as? Int ?? -1) \($0["streamTitle"] as? String ?? "?")" } == [
+            "500 First Song", "5000 Second Song",
+        ])
+        #expect(audio.count / metaint > 20)
+    }
+
     @Test func aRedirectToAChunkedAnswerIsFollowed() throws {
         let fixture = ICYFixture("icy-metaint64")
         var chunked = LocalRadioServer.Reply.icy(fixture.body, metaint: fixture.metaint)
@@ -54,6 +72,11 @@ import Testing
         let resumeOffset = try #require(result.events[reconnects[0]]["offset"] as? Int)
         // Audio of the first connection: the body's first `cutAt` bytes without their length bytes and blocks.
         #expect(resumeOffset == Self.audioBytes(inFirst: cutAt, of: fixture))
+        // The packet the cut left unfinished is lost at the reconnect, and said once: one event, with its bytes.
+        let discontinuities = result.events.filter { $0["event"] as? String == "discontinuity" }
+        let unfinished = try #require(fixture.expectedPackets?.first { $0.offset + Int64($0.size) > resumeOffset })
+        #expect(discontinuities.map { "\($0["reason"] ?? "?") \($0["offset"] ?? "?") \($0["skippedBytes"] ?? "?")" }
+            == ["reconnect \(resumeOffset) \(resumeOffset - Int(unfinished.offset))"])
 
         let before = result.events[..<reconnects[0]].filter { $0["event"] as? String == "packet" }
         let after = result.events[reconnects[0]...].filter { $0["event"] as? String == "packet" }
@@ -119,6 +142,7 @@ import Testing
         #expect(log.contains { $0.contains("stream=refused") && $0.lowercased().contains("refused") })
         #expect(log.contains { $0.contains("stream=stalled") && $0.contains("stalled: no data for 0.3 s") })
         #expect(try daemon.streamStatus("missing")?["lastSourceError"] as? String == "HTTP 404 Not Found")
+        #expect(try daemon.streamStatus("refused")?["lastSourceError"] as? String == "connection refused")
         #expect(missing.requests.count >= 2)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
@@ -126,17 +150,19 @@ import Testing
     }
 
     /// A station in trouble is announced while it happens, to a subscriber of metadata: each lost or stalled
-    /// connection, the attempt to come with its wait, each new connection, and at last why the stream ended.
+    /// connection, the attempt to come with its wait, each new connection, and at last why the stream ended. A
+    /// connection that brought audio ends the run of failures: the count and the wait start again from the first.
     @Test func troubleAtTheSourceIsAnnouncedWhileItHappens() throws {
         let fixture = ICYFixture("icy-metaint64")
         let whole = LocalRadioServer.Reply.icy(fixture.body, metaint: fixture.metaint)
         var cut = whole
         cut.cutAfter = 9000
-        var stall = whole
-        stall.stallAfter = 2000
-        // The stall is the last failure the policy allows. The timeout leaves the held first answer time for the
-        // subscriber to join.
-        let server = try LocalRadioServer(replies: [cut, .status("503 Service Unavailable"), whole, stall], held: true)
+        var silent = whole
+        silent.stallAfter = 0
+        let unavailable = LocalRadioServer.Reply.status("503 Service Unavailable")
+        // The silent answer is the third failure in a row, the last the policy allows. The timeout leaves the held
+        // first answer time for the subscriber to join.
+        let server = try LocalRadioServer(replies: [cut, unavailable, whole, unavailable, silent], held: true)
         let daemon = try DaemonHarness(config: """
             control: control.sock
             streams:
@@ -144,7 +170,7 @@ import Testing
                 source: \(server.url)
                 socket: radio.sock
                 stallTimeout: 3
-                reconnect: {initialDelay: 0.05, maxDelay: 0.1, attempts: 4}
+                reconnect: {initialDelay: 0.05, maxDelay: 0.1, attempts: 3}
             """)
         let subscriber = try daemon.subscribe("radio", kinds: "packets,metadata")
         server.open()
@@ -158,15 +184,18 @@ import Testing
         #expect(source.map(Self.sourceState) == [
             "connected 0", "lost: the server ended the stream", "reconnecting 1",
             "lost: HTTP 503 Service Unavailable", "reconnecting 2", "connected 2",
-            "lost: the server ended the stream", "reconnecting 3", "connected 3", "stalled: stalled: no data for 3 s",
+            "lost: the server ended the stream", "reconnecting 1",
+            "lost: HTTP 503 Service Unavailable", "reconnecting 2", "connected 2", "stalled: stalled: no data for 3 s",
         ], "\(daemon.log)")
-        // Each wait is the policy's: doubling from 0.05 s up to 0.1 s, less up to half of it.
-        let delays = source.compactMap { $0["delay"] as? Double }
-        #expect(delays.count == 3)
-        #expect(delays.first.map { (0.025...0.05).contains($0) } == true)
-        #expect(delays.dropFirst().allSatisfy { (0.05...0.1).contains($0) })
+        // Each wait is the policy's: 0.05 s for the first failure in a row, 0.1 s for the second, less up to half.
+        let waits = source.filter { $0["state"] as? String == "reconnecting" }
+        #expect(waits.count == 4)
+        for wait in waits {
+            let full = wait["attempt"] as? Int == 1 ? 0.05 : 0.1
+            #expect((wait["delay"] as? Double).map { (full / 2...full).contains($0) } == true, "\(wait)")
+        }
         #expect(result.lines.last == #"{"event":"end","reason":"sourceEnded","error":"#
-            + #""stalled: no data for 3 s (gave up after 4 failed attempts)"}"#)
+            + #""stalled: no data for 3 s (gave up after 3 failed attempts)"}"#)
     }
 
     /// A `source` event as `STATE ATTEMPT` or `STATE: ERROR`.

@@ -42,11 +42,11 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
 
     init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger, stream: String) {
         self.config = config
-        metrics = OutputMetrics(stream: stream, output: config.url.absoluteString)
+        metrics = OutputMetrics(stream: stream, output: config.url.withoutCredentials.absoluteString)
         self.hub = hub
         self.eventLoop = eventLoop
         var logger = logger
-        logger[metadataKey: "output"] = "\(config.url.absoluteString)"
+        logger[metadataKey: "output"] = "\(config.url.withoutCredentials.absoluteString)"
         self.logger = logger
         backoff = ReconnectBackoff(policy: config.reconnect)
     }
@@ -108,7 +108,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
                     state = .opening(channel)
                     channel.writeAndFlush(IcecastSourceRequest.put(config, info: info), promise: nil)
                 case .failure(let error):
-                    failed("\(error)", attempt: attempt)
+                    failed(NetworkErrorText.describe(error), attempt: attempt)
                 }
             }
     }
@@ -235,7 +235,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
                     // An admin answer is immediate; a server that never answers does not keep the socket.
                     channel.eventLoop.scheduleTask(in: Self.connectTimeout) { channel.close(promise: nil) }
                 case .failure(let error):
-                    logger.warning("title not sent to Icecast: \(error)")
+                    logger.warning("title not sent to Icecast: \(NetworkErrorText.describe(error))")
                 }
             }
     }
@@ -243,7 +243,7 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
     /// The output's part of `audiostream status`.
     var status: JSON {
         .object([
-            ("icecast", .string(config.url.absoluteString)), ("connected", .bool(isConnected)),
+            ("icecast", .string(config.url.withoutCredentials.absoluteString)), ("connected", .bool(isConnected)),
             ("reconnects", .number(reconnects)), ("lastError", .optional(lastError, JSON.string)),
         ])
     }

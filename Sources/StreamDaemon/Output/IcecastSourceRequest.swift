@@ -20,10 +20,10 @@ enum IcecastSourceRequest {
     }
 
     /// `GET /admin/metadata?mode=updinfo` setting the mount's title: the way an MP3 or AAC mount, which carries no
-    /// tags of its own, learns it. The title's UTF-8 goes as it is (no `charset`), as the daemon's own listeners
-    /// get it.
+    /// tags of its own, learns it. The title goes as percent-encoded UTF-8 with `charset=UTF-8`: without it Icecast
+    /// reads the bytes as ISO-8859-1, and its pages and statistics show `é` as `Ã©`.
     static func titleUpdate(_ output: IcecastOutputConfig, title: String) -> ByteBuffer {
-        let query = "mode=updinfo&mount=\(percentEncoded(output.mount))&song=\(percentEncoded(title))"
+        let query = "mode=updinfo&mount=\(percentEncoded(output.mount))&song=\(percentEncoded(title))&charset=UTF-8"
         return request("GET", "/admin/metadata?\(query)", [
             ("Host", hostField(output.url)), ("Authorization", authorization(output)), ("User-Agent", "audiostreamd"),
         ], version: "HTTP/1.0")
@@ -43,7 +43,7 @@ enum IcecastSourceRequest {
     }
 
     private static func authorization(_ output: IcecastOutputConfig) -> String {
-        "Basic " + Data("\(output.user):\(output.password)".utf8).base64EncodedString()
+        BasicCredentials(user: output.user, password: output.password).authorization
     }
 
     /// RFC 3986 §2.3's unreserved characters, ASCII only (Foundation's `alphanumerics` has every script's).

@@ -27,6 +27,8 @@ final class StreamPipeline {
     private var station: HTTPStreamInfo?
     /// Why the next bytes will not follow the previous ones, when a network source connected again.
     private var pendingDiscontinuity: Discontinuity.Reason?
+    /// Bytes the parser dropped as a resync while the pending discontinuity was being marked, if it is.
+    private var droppedWhileMarking: Int64?
     /// Each property's value as last announced.
     private var announced: [AudioFileStreamPropertyID: String] = [:]
     /// The parser's type hint, from an HTTP content type.
@@ -58,6 +60,8 @@ final class StreamPipeline {
         let parser = try ensureParser()
         if let reason = pendingDiscontinuity {
             pendingDiscontinuity = nil
+            droppedWhileMarking = 0
+            defer { droppedWhileMarking = nil }
             try parser.markDiscontinuity(reason)
         }
         if restartsFile { try parser.markNewFile() }
@@ -155,10 +159,22 @@ final class StreamPipeline {
             listenerAnnouncements.note(metadata.metadata)
             publishArtwork(of: metadata)
         case .discontinuity(let discontinuity):
-            statistics.note(discontinuity)
+            // Marking a reconnect drops the packet the old connection left unfinished, as a resync at the same
+            // offset: one loss, told once, by the reconnect's event.
+            var skipped = discontinuity.skippedBytes
+            if let dropped = droppedWhileMarking {
+                guard discontinuity.reason != .resync else {
+                    droppedWhileMarking = dropped + skipped
+                    return
+                }
+                skipped += dropped
+                droppedWhileMarking = 0
+            }
+            statistics.note(discontinuity.reason, skipped: skipped)
             // What was found at the discontinuity's offset (a new connection's station) belongs after it.
             releaseSourceMetadata(upTo: discontinuity.offset - 1)
-            hubs.send(.event(message(event)))
+            let json = EventJSON.discontinuity(discontinuity, skippedBytes: skipped)
+            hubs.send(.event(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .warning(let warning):
             logger.warning("\(warning.message)", metadata: ["offset": "\(warning.offset)", "kind": "\(warning.kind)"])
             hubs.send(.event(message(event)))

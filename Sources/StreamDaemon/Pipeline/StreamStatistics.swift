@@ -49,13 +49,14 @@ final class StreamStatistics {
         return true
     }
 
-    func note(_ discontinuity: Discontinuity) {
-        if discontinuity.reason == .resync {
+    /// A discontinuity for `reason`, after which `skipped` bytes were lost.
+    func note(_ reason: Discontinuity.Reason, skipped: Int64) {
+        if reason == .resync {
             resyncs += 1
             metrics.resyncs.increment()
         }
-        skippedBytes += Int(discontinuity.skippedBytes)
-        metrics.skippedBytes.increment(by: discontinuity.skippedBytes)
+        skippedBytes += Int(skipped)
+        metrics.skippedBytes.increment(by: skipped)
     }
 
     /// Bits per second of audio in the packets so far.

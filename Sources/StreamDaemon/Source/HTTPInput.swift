@@ -55,8 +55,10 @@ public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
         deliver(.connected(info))
     }
 
-    func sourceReceived(audio: UnsafeRawBufferPointer) {
+    /// The caller's parser judges the bytes, and a single read has no backoff to reset: every byte counts as audio.
+    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool {
         deliver(.audio(audio))
+        return true
     }
 
     func sourceReceived(_ metadata: ICYMetadata) {

@@ -15,7 +15,7 @@ final class HTTPSource: @unchecked Sendable {
     enum Outcome {
         /// The response ended normally.
         case ended
-        case redirected(URL)
+        case redirected(HTTPSourceTarget)
         case failed(String)
         /// No byte came for the stall timeout.
         case stalled
@@ -23,8 +23,6 @@ final class HTTPSource: @unchecked Sendable {
 
     /// At most this many redirects are followed for one attempt.
     static let maximumRedirects = 5
-    /// A connection that streamed this long was healthy: the next failure waits the initial delay again.
-    static let healthyAfter = TimeAmount.seconds(30)
 
     let config: HTTPSourceConfig
     private let eventLoop: EventLoop
@@ -37,13 +35,24 @@ final class HTTPSource: @unchecked Sendable {
     private var redirectsLeft = HTTPSource.maximumRedirects
     private var channel: Channel?
     private var retry: Scheduled<Void>?
-    private var connectedAt: NIODeadline?
+    private var response = Response.none
     private var stopped = false
     /// Connections that delivered a response after the first one.
     private(set) var reconnects = 0
     private var everConnected = false
+    /// The ICY block last handed on.
+    private var lastMetadata: ICYMetadata?
     /// Whether a response is being received now.
-    var isConnected: Bool { connectedAt != nil }
+    var isConnected: Bool { response != .none }
+
+    /// Where the current connection is.
+    private enum Response {
+        case none
+        /// A response began; no frame of audio yet.
+        case begun
+        /// The response gave a whole, confirmed frame: it is a station, and the failures before it are forgotten.
+        case audio
+    }
 
     /// Counts reconnects for the metrics.
     private let reconnectCounter: Counter?
@@ -59,7 +68,7 @@ final class HTTPSource: @unchecked Sendable {
     }
 
     func start() {
-        connect(to: config.url)
+        connect(to: HTTPSourceTarget(url: config.url))
     }
 
     /// Closes the connection and cancels any attempt to come; the delegate hears nothing more.
@@ -70,9 +79,10 @@ final class HTTPSource: @unchecked Sendable {
         channel = nil
     }
 
-    private func connect(to url: URL) {
+    private func connect(to target: HTTPSourceTarget) {
         attempt += 1
         let attempt = attempt
+        let url = target.url
         guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return finished(.failed("cannot fetch \(url.absoluteString): only http and https are supported"),
                             attempt: attempt)
@@ -81,14 +91,14 @@ final class HTTPSource: @unchecked Sendable {
         do {
             tls = scheme == "https" ? try tlsContextForHTTPS() : nil
         } catch {
-            return finished(.failed("TLS setup failed: \(error)"), attempt: attempt)
+            return finished(.failed("TLS setup failed: \(NetworkErrorText.describe(error))"), attempt: attempt)
         }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         guard (1...65535).contains(port) else {
             return finished(.failed("cannot fetch \(url.absoluteString): port \(port) is out of range"), attempt: attempt)
         }
         let stallTimeout = config.stallTimeout
-        let handler = HTTPSourceHandler(source: self, attempt: attempt, url: url)
+        let handler = HTTPSourceHandler(source: self, attempt: attempt, target: target)
         let unchecked = UncheckedHandler(handler: handler)
         ClientBootstrap(group: eventLoop)
             .connectTimeout(.nanoseconds(Int64(config.connectTimeout * 1e9)))
@@ -116,7 +126,7 @@ final class HTTPSource: @unchecked Sendable {
                         channel.close(promise: nil)
                     }
                 case .failure(let error):
-                    finished(.failed("cannot connect to \(host):\(port): \(error)"), attempt: attempt)
+                    finished(.failed(NetworkErrorText.describe(error)), attempt: attempt)
                 }
             }
     }
@@ -132,7 +142,7 @@ final class HTTPSource: @unchecked Sendable {
 
     func connected(_ info: HTTPStreamInfo, attempt: Int) {
         guard attempt == self.attempt, !stopped else { return }
-        connectedAt = .now()
+        response = .begun
         redirectsLeft = Self.maximumRedirects
         if everConnected {
             reconnects += 1
@@ -140,19 +150,29 @@ final class HTTPSource: @unchecked Sendable {
         }
         everConnected = true
         delegate.sourceChanged(.connected(attempt: backoff?.failures ?? 0))
-        logger.info("connected to \(config.url.withoutCredentials)", metadata: [
+        logger.info("connected to \(config.url.withoutCredentials.absoluteString)", metadata: [
             "contentType": "\(info.contentType ?? "-")", "icyMetaint": "\(info.metaint.map(String.init) ?? "-")",
         ])
         delegate.sourceConnected(info)
     }
 
-    func received(audio: UnsafeRawBufferPointer, attempt: Int) {
-        guard attempt == self.attempt, !stopped, !audio.isEmpty else { return }
-        delegate.sourceReceived(audio: audio)
+    /// Hands audio on; the first confirmed frame of a connection ends the run of failures, so that the next one
+    /// waits the initial delay again, however short the connection.
+    /// - Returns: whether the connection has given a confirmed frame.
+    func received(audio: UnsafeRawBufferPointer, attempt: Int) -> Bool {
+        guard attempt == self.attempt, !stopped else { return false }
+        if !audio.isEmpty, delegate.sourceReceived(audio: audio), response == .begun {
+            response = .audio
+            backoff?.reset()
+        }
+        return response == .audio
     }
 
+    /// An ICY block goes on only when it differs from the last one, over every connection: many stations repeat
+    /// the title in every block.
     func received(_ metadata: ICYMetadata, attempt: Int) {
-        guard attempt == self.attempt, !stopped else { return }
+        guard attempt == self.attempt, !stopped, metadata != lastMetadata else { return }
+        lastMetadata = metadata
         delegate.sourceReceived(metadata)
     }
 
@@ -161,8 +181,7 @@ final class HTTPSource: @unchecked Sendable {
     func finished(_ outcome: Outcome, attempt: Int) {
         guard attempt == self.attempt, !stopped else { return }
         channel = nil
-        if let connectedAt, NIODeadline.now() - connectedAt >= Self.healthyAfter { backoff?.reset() }
-        connectedAt = nil
+        response = .none
         let reason: String
         switch outcome {
         case .redirected(let target):
@@ -171,7 +190,7 @@ final class HTTPSource: @unchecked Sendable {
                 break
             }
             redirectsLeft -= 1
-            logger.info("redirected to \(target.absoluteString)")
+            logger.info("redirected to \(target.url.absoluteString)")
             return connect(to: target)
         case .ended:
             reason = "the server ended the stream"
@@ -198,7 +217,7 @@ final class HTTPSource: @unchecked Sendable {
         delegate.sourceChanged(.reconnecting(attempt: backoff?.failures ?? 0, delay: seconds))
         retry = eventLoop.scheduleTask(in: delay) { [self] in
             retry = nil
-            connect(to: config.url)
+            connect(to: HTTPSourceTarget(url: config.url))
         }
     }
 }
@@ -207,8 +226,10 @@ final class HTTPSource: @unchecked Sendable {
 protocol HTTPSourceDelegate: AnyObject {
     /// A response began: its audio follows.
     func sourceConnected(_ info: HTTPStreamInfo)
-    /// Audio bytes, valid during the call only.
-    func sourceReceived(audio: UnsafeRawBufferPointer)
+    /// Audio bytes, valid during the call only. Returns whether they completed a whole, confirmed frame: nothing
+    /// but such a frame shows that a station sends audio.
+    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool
+    /// An ICY block unlike the one before it.
     func sourceReceived(_ metadata: ICYMetadata)
     /// The source connected, lost its connection, or will try again: see `SourceState`.
     func sourceChanged(_ state: SourceState)
@@ -227,15 +248,5 @@ enum IPAddressText {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
-    }
-}
-
-extension URL {
-    /// The URL as logs and status show it: without a user name or password.
-    var withoutCredentials: String {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return absoluteString }
-        components.user = nil
-        components.password = nil
-        return components.string ?? absoluteString
     }
 }

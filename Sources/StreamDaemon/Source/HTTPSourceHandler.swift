@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// One connection of an `HTTPSource`: sends the request, then turns the response into the source's audio and
 /// metadata, or into the one reason it ended.
@@ -10,18 +11,22 @@ final class HTTPSourceHandler: ChannelInboundHandler {
 
     private let source: HTTPSource
     private let attempt: Int
-    private let url: URL
+    private let target: HTTPSourceTarget
     private var demuxer: ICYDemuxer?
     /// Set once the connection's fate has been told to the source: later events of the channel are noise.
     private var reported = false
+    /// Audio bytes of the response before its first confirmed frame, and the deadline for that frame; nil once
+    /// it came.
+    private var awaitingFrame: (bytes: Int, deadline: Scheduled<Void>)?
 
-    init(source: HTTPSource, attempt: Int, url: URL) {
+    init(source: HTTPSource, attempt: Int, target: HTTPSourceTarget) {
         self.source = source
         self.attempt = attempt
-        self.url = url
+        self.target = target
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        let url = target.url
         var headers = HTTPHeaders()
         // An IPv6 literal keeps its brackets in the Host header.
         let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
@@ -29,6 +34,7 @@ final class HTTPSourceHandler: ChannelInboundHandler {
         headers.add(name: "User-Agent", value: "audiostream/\(WireProtocol.version)")
         headers.add(name: "Accept", value: "*/*")
         headers.add(name: "Icy-MetaData", value: "1")
+        if let credentials = target.credentials { headers.add(name: "Authorization", value: credentials.authorization) }
         // The path as written: decoding it would lose escapes and a trailing slash.
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let path = components.map(\.percentEncodedPath).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
@@ -46,11 +52,14 @@ final class HTTPSourceHandler: ChannelInboundHandler {
             received(head, context: context)
         case .body(let body):
             body.withUnsafeReadableBytes { bytes in
-                guard var demuxer else { return source.received(audio: bytes, attempt: attempt) }
-                demuxer.split(bytes) { source.received(audio: $0, attempt: attempt) } metadata: { block in
+                guard var demuxer else { return received(audio: bytes) }
+                demuxer.split(bytes) { received(audio: $0) } metadata: { block in
                     if let metadata = ICYMetadata(block: block) { source.received(metadata, attempt: attempt) }
                 }
                 self.demuxer = demuxer
+            }
+            if let awaitingFrame, awaitingFrame.bytes >= FirstFrameBound.bytes {
+                finish(context: context, .failed(FirstFrameBound.tooManyBytes))
             }
         case .end:
             finish(context: context, .ended)
@@ -61,26 +70,46 @@ final class HTTPSourceHandler: ChannelInboundHandler {
         switch head.status.code {
         case 200:
             let info = HTTPStreamInfo(headers: head.headers)
+            if let failure = FirstFrameBound.failure(contentType: info.contentType) {
+                return finish(context: context, .failed(failure))
+            }
             demuxer = info.metaint.map(ICYDemuxer.init(metaint:))
+            let deadline = context.eventLoop.scheduleTask(in: FirstFrameBound.time) { [channel = context.channel] in
+                channel.pipeline.fireUserInboundEventTriggered(FirstFrameDeadline())
+            }
+            awaitingFrame = (0, deadline)
             source.connected(info, attempt: attempt)
         case 301, 302, 303, 307, 308:
-            guard let location = head.headers.first(name: "location"), let target = URL(string: location, relativeTo: url)
+            guard let location = head.headers.first(name: "location"), let next = target.redirected(to: location)
             else { return finish(context: context, .failed("HTTP \(head.status.code) without a usable Location")) }
-            finish(context: context, .redirected(target.absoluteURL))
+            finish(context: context, .redirected(next))
         default:
             finish(context: context, .failed("HTTP \(head.status.code) \(head.status.reasonPhrase)"))
         }
     }
 
+    /// Hands audio to the source; the bytes count towards the first frame's bound until it came.
+    private func received(audio: UnsafeRawBufferPointer) {
+        guard source.received(audio: audio, attempt: attempt) else {
+            awaitingFrame?.bytes += audio.count
+            return
+        }
+        awaitingFrame?.deadline.cancel()
+        awaitingFrame = nil
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case IdleStateHandler.IdleStateEvent.read = event {
             finish(context: context, .stalled)
+        } else if event is FirstFrameDeadline, awaitingFrame != nil {
+            finish(context: context, .failed(FirstFrameBound.tooLong))
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        finish(context: context, .failed("\(error)"))
+        let certificate = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self).peerCertificate
+        finish(context: context, .failed(NetworkErrorText.describe(error, peerCertificate: certificate)))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -91,10 +120,14 @@ final class HTTPSourceHandler: ChannelInboundHandler {
     private func finish(context: ChannelHandlerContext, _ outcome: HTTPSource.Outcome) {
         guard !reported else { return }
         reported = true
+        awaitingFrame?.deadline.cancel()
         context.close(promise: nil)
         source.finished(outcome, attempt: attempt)
     }
 }
+
+/// The time for a response's first frame is up.
+private struct FirstFrameDeadline: Sendable {}
 
 extension Double {
     /// Seconds as an operator writes them: 15, not 15.0.

@@ -4,7 +4,7 @@ import NIOCore
 /// row, each cut by a random part of up to half so that many clients of one server spread out.
 struct ReconnectBackoff {
     let policy: ReconnectPolicy
-    /// Failed attempts since the last connection that lasted.
+    /// Failed attempts in a row: since the start, or since the last `reset()`.
     private(set) var failures = 0
 
     init(policy: ReconnectPolicy) {
@@ -25,7 +25,8 @@ struct ReconnectBackoff {
         return nextDelay(using: &generator)
     }
 
-    /// A connection streamed long enough to count as healthy: the next failure starts from the initial delay.
+    /// A connection worked (an HTTP source's brought audio, an output's lasted): the next failure starts from the
+    /// initial delay.
     mutating func reset() {
         failures = 0
     }

@@ -26,8 +26,9 @@ enum HTTPStreamCheck {
     }
 
     /// Splits an ICY body (`Icy-MetaData: 1`) into its audio and the text of its non-empty metadata blocks: after
-    /// every `metaint` bytes of audio, a length byte N and N × 16 bytes of text padded with NULs.
-    static func splitICY(_ body: Data, metaint: Int) -> (audio: Data, blocks: [String]) {
+    /// every `metaint` bytes of audio, a length byte N and N × 16 bytes of text padded with NULs; the text read as
+    /// UTF-8, or with `latin1` as ISO-8859-1.
+    static func splitICY(_ body: Data, metaint: Int, latin1: Bool = false) -> (audio: Data, blocks: [String]) {
         var audio = Data()
         var blocks: [String] = []
         var index = body.startIndex
@@ -38,8 +39,10 @@ enum HTTPStreamCheck {
             guard index < body.endIndex else { break }
             let length = Int(body[index]) * 16
             let text = body[(index + 1)..<min(index + 1 + length, body.endIndex)].filter { $0 != 0 }
-            if !text.isEmpty { blocks.append(String(decoding: text, as: UTF8.self)) }
             index += 1 + length
+            guard !text.isEmpty else { continue }
+            blocks.append(latin1 ? String(String.UnicodeScalarView(text.map(Unicode.Scalar.init)))
+                : String(decoding: text, as: UTF8.self))
         }
         return (audio, blocks)
     }
