@@ -64,7 +64,7 @@ import Testing
         try FileManager.default.copyItem(atPath: Self.music, toPath: file.path("clip.mp3"))
         let clip = file.path("clip.mp3")
 
-        let expected = DaemonConfig(controlSocket: file.path("control.sock"), streams: [
+        let expected = DaemonConfig(controlSocket: SocketConfig(path: file.path("control.sock")), streams: [
             StreamConfig(name: "radio", source: .standardInput, socket: SocketConfig(path: file.path("radio.sock"))),
             StreamConfig(
                 name: "music.main", source: .file(path: clip, pace: .realTime(speed: 1), loop: true),

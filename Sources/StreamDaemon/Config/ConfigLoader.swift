@@ -36,7 +36,7 @@ public struct ConfigLoader {
             throw syntaxError(error, in: text)
         }
         let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics", "http"])
-        let control = try document["control"].map { try socketPath($0, key: "control") }
+        let control = try document["control"].map { try socket($0, key: "control") }
         let metrics = try document["metrics"].map { try metricsAddress($0) }
         let http = try document["http"].map { try httpServer($0) }
         guard let streamsNode = document["streams"] else {
@@ -47,7 +47,7 @@ public struct ConfigLoader {
         }
         let streams = try items.enumerated().map { index, item in try stream(item, key: "streams[\(index)]") }
         var reserved: [String: String] = [:]
-        if let control { reserved[control] = "control" }
+        if let control { reserved[control.path] = "control" }
         if case .unix(let path) = metrics, let node = document["metrics"] {
             if reserved[path] != nil { throw error(node, "metrics", "\(path) is already the control socket") }
             reserved[path] = "metrics"
