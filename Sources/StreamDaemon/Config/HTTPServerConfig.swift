@@ -11,7 +11,10 @@ public struct HTTPServerConfig: Equatable, Sendable {
     /// Seconds a listener that comes before its stream's format is known waits for it before a 503.
     public var formatWait: Double
 
-    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = 10,
+    /// `headerTimeout` unless configured; the metrics endpoint's too.
+    public static let defaultHeaderTimeout: Double = 10
+
+    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = defaultHeaderTimeout,
                 formatWait: Double = 10) {
         self.host = host
         self.port = port
