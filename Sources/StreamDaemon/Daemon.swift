@@ -15,6 +15,7 @@ public enum Daemon {
         // The router must outlive the run: its deinit stops catching signals.
         defer { withExtendedLifetime(signals) {} }
         signal(SIGPIPE, SIG_IGN)
+        let descriptorLimit = DescriptorLimit.raiseSoftLimitToHard()
         let logger = Logger(label: "audiostreamd")
         let config: DaemonConfig
         do {
@@ -37,7 +38,7 @@ public enum Daemon {
         do {
             try supervisor.start().wait()
             if let http = supervisor.httpServer {
-                httpListener = try http.start(group: group, logger: logger)
+                httpListener = try http.start(group: group, logger: logger, descriptorLimit: descriptorLimit)
                 logger.info("HTTP on \(http.config.address)")
             }
         } catch {

@@ -553,7 +553,7 @@ import Testing
 
     @Test func theHTTPServerAndEachStreamsMountAreReadAsWritten() throws {
         let file = try ConfigFile("""
-            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5, formatWait: 30}
+            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5, formatWait: 30, maxListeners: 50}
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
               - {name: jazz, source: "file:\(Self.music)", socket: jazz.sock, mount: /jazz.mp3}
@@ -561,7 +561,7 @@ import Testing
             """)
         let config = try file.load()
         #expect(config.http == HTTPServerConfig(host: "::1", port: 8000, relayPassword: "s3cret", headerTimeout: 2.5,
-                                                formatWait: 30))
+                                                formatWait: 30, maxListeners: 50))
         #expect(config.streams.map(\.mount) == ["/radio", "/jazz.mp3", "/radio"])
         #expect(config.streams.map(\.http) == [true, true, false])
         let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")

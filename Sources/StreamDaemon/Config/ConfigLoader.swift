@@ -82,9 +82,11 @@ public struct ConfigLoader {
 
     // MARK: - HTTP
 
-    private static let httpServerKeys: Set<String> = ["listen", "relayPassword", "headerTimeout", "formatWait"]
+    private static let httpServerKeys: Set<String> = [
+        "listen", "relayPassword", "headerTimeout", "formatWait", "maxListeners",
+    ]
 
-    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …}`.
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …, maxListeners: …}`.
     private func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -100,6 +102,12 @@ public struct ConfigLoader {
         }
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
+        if let maximumNode = fields["maxListeners"] {
+            guard maximumNode.scalar != nil, let maximum = maximumNode.int, maximum > 0 else {
+                throw error(maximumNode, "http.maxListeners", "expected a whole number of connections, 1 or more")
+            }
+            config.maxListeners = maximum
+        }
         return config
     }
 
