@@ -329,8 +329,8 @@ import Testing
                 source: stdin
                 socket: control.sock  # ← streams[0].socket
             """, mentions: "control"),
-        Refusal(name: "metrics on a host name", yaml: """
-            metrics: localhost:9464  # ← metrics
+        Refusal(name: "metrics on a malformed host name", yaml: """
+            metrics: local_host:9464  # ← metrics
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
             """, mentions: "IP:PORT"),
@@ -453,9 +453,9 @@ import Testing
         Refusal(name: "empty streams list", yaml: """
             streams: []  # ← streams
             """, mentions: "list"),
-        Refusal(name: "http on a host name", yaml: """
+        Refusal(name: "http on a malformed host name", yaml: """
             http:
-              listen: localhost:8000  # ← http.listen
+              listen: -radio.example:8000  # ← http.listen
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
             """, mentions: "IP:PORT"),
@@ -566,6 +566,13 @@ import Testing
         #expect(config.streams.map(\.http) == [true, true, false])
         let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
         #expect(try none.load().http == nil)
+        let named = try ConfigFile("""
+            http: {listen: "localhost:8000"}
+            metrics: radio-1.example.org:9464
+            streams: [{name: radio, source: stdin, socket: radio.sock}]
+            """)
+        #expect(try named.load().http == HTTPServerConfig(host: "localhost", port: 8000))
+        #expect(try named.load().metrics == .tcp(host: "radio-1.example.org", port: 9464))
     }
 
     @Test(arguments: refusals)

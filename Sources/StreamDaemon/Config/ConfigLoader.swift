@@ -57,27 +57,38 @@ public struct ConfigLoader {
         return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics, http: http)
     }
 
-    /// `HOST:PORT` with an IP address (IPv6 in brackets), or else a Unix socket path.
+    /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, or else a Unix socket path.
     private func metricsAddress(_ node: Node) throws -> MetricsAddress {
         let text = try string(node, key: "metrics")
         guard text.contains(":"), !text.contains("/") else {
             return .unix(path: try socketPath(node, key: "metrics"))
         }
         guard let (host, port) = Self.tcpAddress(text) else {
-            throw error(node, "metrics", "expected IP:PORT such as 127.0.0.1:9464, or a socket path; got '\(text)'")
+            throw error(node, "metrics", "expected IP:PORT or NAME:PORT such as 127.0.0.1:9464, or a socket path; "
+                        + "got '\(text)'")
         }
         return .tcp(host: host, port: port)
     }
 
-    /// `HOST:PORT` with an IP address, IPv6 in brackets; nil for anything else.
+    /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, which is resolved when the server
+    /// starts; nil for anything else.
     private static func tcpAddress(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let bracketed = host.hasPrefix("[") && host.hasSuffix("]")
+        if bracketed { host = String(host.dropFirst().dropLast()) }
         guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port),
-              IPAddressText.isAddress(host)
+              IPAddressText.isAddress(host) || !bracketed && isHostName(host)
         else { return nil }
         return (host, port)
+    }
+
+    /// A DNS name (RFC 1123): labels of ASCII letters, digits and inner hyphens, joined by dots.
+    private static func isHostName(_ text: String) -> Bool {
+        text.utf8.count <= 253 && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
     }
 
     // MARK: - HTTP
@@ -92,7 +103,7 @@ public struct ConfigLoader {
         let listenNode = try required(fields, "listen", in: node, key: "http")
         let text = try string(listenNode, key: "http.listen")
         guard let (host, port) = Self.tcpAddress(text) else {
-            throw error(listenNode, "http.listen", "expected IP:PORT such as 127.0.0.1:8000; got '\(text)'")
+            throw error(listenNode, "http.listen", "expected IP:PORT or NAME:PORT such as 127.0.0.1:8000; got '\(text)'")
         }
         var config = HTTPServerConfig(host: host, port: port)
         if let passwordNode = fields["relayPassword"] {
