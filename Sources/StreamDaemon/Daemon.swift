@@ -68,9 +68,9 @@ public enum Daemon {
         return (try? supervisor.finished.futureResult.wait()) ?? 1
     }
 
-    /// Checks a configuration without running it.
-    /// - Throws: `ConfigError` locating the first problem.
+    /// Checks a configuration without running it, as starting would.
+    /// - Throws: `ConfigErrors` locating every problem.
     public static func check(configFile: String) throws -> DaemonConfig {
-        try ConfigLoader(file: configFile).load()
+        try ConfigLoader(file: configFile).check()
     }
 }
