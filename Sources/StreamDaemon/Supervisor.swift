@@ -177,7 +177,8 @@ final class Supervisor: @unchecked Sendable {
     func status() -> EventLoopFuture<JSON> {
         eventLoop.flatSubmit { [self] in
             let services = config.streams.compactMap { streams[$0.name] }
-            return EventLoopFuture.whenAllSucceed(services.map { $0.status() }, on: eventLoop).map { [self] streams in
+            let statuses = services.map { $0.status(hasHTTPServer: httpServer != nil) }
+            return EventLoopFuture.whenAllSucceed(statuses, on: eventLoop).map { [self] streams in
                 .object([
                     ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
                     ("streams", .array(streams)),
