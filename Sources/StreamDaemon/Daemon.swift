@@ -15,6 +15,7 @@ public enum Daemon {
         // The router must outlive the run: its deinit stops catching signals.
         defer { withExtendedLifetime(signals) {} }
         signal(SIGPIPE, SIG_IGN)
+        let descriptorLimit = DescriptorLimit.raiseSoftLimitToHard()
         let logger = Logger(label: "audiostreamd")
         let config: DaemonConfig
         do {
@@ -37,7 +38,7 @@ public enum Daemon {
         do {
             try supervisor.start().wait()
             if let http = supervisor.httpServer {
-                httpListener = try http.start(group: group, logger: logger)
+                httpListener = try http.start(group: group, logger: logger, descriptorLimit: descriptorLimit)
                 logger.info("HTTP on \(http.config.address)")
             }
         } catch {
@@ -67,9 +68,9 @@ public enum Daemon {
         return (try? supervisor.finished.futureResult.wait()) ?? 1
     }
 
-    /// Checks a configuration without running it.
-    /// - Throws: `ConfigError` locating the first problem.
+    /// Checks a configuration without running it, as starting would.
+    /// - Throws: `ConfigErrors` locating every problem.
     public static func check(configFile: String) throws -> DaemonConfig {
-        try ConfigLoader(file: configFile).load()
+        try ConfigLoader(file: configFile).check()
     }
 }

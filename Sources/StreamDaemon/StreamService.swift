@@ -130,8 +130,9 @@ final class StreamService: @unchecked Sendable {
         ]), allocator: allocator)
     }
 
-    /// The stream's part of `audiostream status`: socket subscribers and HTTP listeners listed apart.
-    func status() -> EventLoopFuture<JSON> {
+    /// The stream's part of `audiostream status`: socket subscribers and HTTP listeners listed apart, and its
+    /// mount when the daemon has an HTTP server (`hasHTTPServer`) that serves it.
+    func status(hasHTTPServer: Bool) -> EventLoopFuture<JSON> {
         let shards = hubs.map { hub in
             let now = NIODeadline.now()
             return (subscribers: hub.subscribers.filter { $0.transport == .socket }.map { $0.status(now: now) },
@@ -142,7 +143,7 @@ final class StreamService: @unchecked Sendable {
             .object([
                 ("name", .string(name)), ("source", .string(config.source.description)),
                 ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
-                ("mount", config.http ? .string(config.mount) : .null),
+                ("mount", hasHTTPServer && config.http ? .string(config.mount) : .null),
                 ("limits", config.limits.json),
                 ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
             ] + sourceStatus + pipeline.statistics.json + [

@@ -16,7 +16,7 @@ final class Supervisor: @unchecked Sendable {
     private(set) var streams: [String: StreamService] = [:]
     /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
     private var endedStreams: [String: StreamConfig] = [:]
-    private var control: (path: String, listener: ListeningSocket)?
+    private var control: (socket: SocketConfig, listener: ListeningSocket)?
     let systemd: SystemdContext
     /// Event loops that have answered the last health check, counted on any loop.
     let answers = NIOLockedValueBox(0)
@@ -106,7 +106,7 @@ final class Supervisor: @unchecked Sendable {
             guard !stopping else { return eventLoop.makeSucceededVoidFuture() }
             // The control socket moves first: a stream may be given its old path.
             var starts: [EventLoopFuture<Void>] = []
-            if control?.path != newConfig.controlSocket {
+            if control?.socket != newConfig.controlSocket {
                 stopControl()
                 starts.append(startControl(newConfig.controlSocket).recover { [self] in
                     logger.error("control socket not started: \($0)")
@@ -177,7 +177,8 @@ final class Supervisor: @unchecked Sendable {
     func status() -> EventLoopFuture<JSON> {
         eventLoop.flatSubmit { [self] in
             let services = config.streams.compactMap { streams[$0.name] }
-            return EventLoopFuture.whenAllSucceed(services.map { $0.status() }, on: eventLoop).map { [self] streams in
+            let statuses = services.map { $0.status(hasHTTPServer: httpServer != nil) }
+            return EventLoopFuture.whenAllSucceed(statuses, on: eventLoop).map { [self] streams in
                 .object([
                     ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
                     ("streams", .array(streams)),
@@ -213,8 +214,8 @@ final class Supervisor: @unchecked Sendable {
         }
     }
 
-    private func startControl(_ path: String?) -> EventLoopFuture<Void> {
-        guard let path else { return eventLoop.makeSucceededVoidFuture() }
+    private func startControl(_ socket: SocketConfig?) -> EventLoopFuture<Void> {
+        guard let socket else { return eventLoop.makeSucceededVoidFuture() }
         let bootstrap = ServerBootstrap(group: eventLoop)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -223,12 +224,12 @@ final class Supervisor: @unchecked Sendable {
                         ControlConnection { [self] command in command == "status" ? status() : nil })
                 }
             }
-        return ListeningSocket.listen(bootstrap, on: SocketConfig(path: path), name: "control",
+        return ListeningSocket.listen(bootstrap, on: socket, name: "control",
                                       inherited: systemd.sockets, eventLoop: eventLoop)
             .hop(to: eventLoop)
             .map { [self] listener in
-                control = (path, listener)
-                logger.info("control socket on \(path)")
+                control = (socket, listener)
+                logger.info("control socket on \(socket.path)")
             }
     }
 

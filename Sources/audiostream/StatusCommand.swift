@@ -22,7 +22,10 @@ struct StatusCommand: ParsableCommand {
             guard case .json(let type, let text) = try client.receive() else {
                 throw CommandFailure("no answer from \(socket)")
             }
-            guard type == .response else { throw CommandFailure("the daemon refused: \(text)") }
+            guard type == .response else {
+                let refusal = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                throw CommandFailure("\(socket): \(refusal?["error"] as? String ?? text)")
+            }
             answer = text
         } catch let failure as CommandFailure {
             throw failure

@@ -41,7 +41,8 @@ struct Audiostreamd: ParsableCommand {
         let level = logLevel
         let journal = JournalLogHandler.isStandardErrorJournal(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
-            var handler: LogHandler = journal ? JournalLogHandler() : StreamLogHandler.standardError(label: label)
+            var handler = EscapingLogHandler(
+                wrapping: journal ? JournalLogHandler() : StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

@@ -25,8 +25,8 @@ import Testing
                 socket:
                   path: sockets/music.sock
                   mode: "0660"
-                  owner: audio
-                  group: audio
+                  owner: root
+                  group: root
                 queueSeconds: 2.5
                 disconnectAfter: 4
                 historySeconds: 0
@@ -64,12 +64,12 @@ import Testing
         try FileManager.default.copyItem(atPath: Self.music, toPath: file.path("clip.mp3"))
         let clip = file.path("clip.mp3")
 
-        let expected = DaemonConfig(controlSocket: file.path("control.sock"), streams: [
+        let expected = DaemonConfig(controlSocket: SocketConfig(path: file.path("control.sock")), streams: [
             StreamConfig(name: "radio", source: .standardInput, socket: SocketConfig(path: file.path("radio.sock"))),
             StreamConfig(
                 name: "music.main", source: .file(path: clip, pace: .realTime(speed: 1), loop: true),
                 socket: SocketConfig(
-                    path: file.path("sockets/music.sock"), mode: 0o660, owner: "audio", group: "audio"),
+                    path: file.path("sockets/music.sock"), mode: 0o660, owner: "root", group: "root"),
                 limits: SubscriberLimits(queueSeconds: 2.5, disconnectAfter: 4, historySeconds: 0)),
             StreamConfig(name: "fast_1", source: .file(path: Self.music, pace: .unpaced, loop: false),
                          socket: SocketConfig(path: "/tmp/fast_1.sock")),
@@ -329,8 +329,8 @@ import Testing
                 source: stdin
                 socket: control.sock  # ← streams[0].socket
             """, mentions: "control"),
-        Refusal(name: "metrics on a host name", yaml: """
-            metrics: localhost:9464  # ← metrics
+        Refusal(name: "metrics on a malformed host name", yaml: """
+            metrics: local_host:9464  # ← metrics
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
             """, mentions: "IP:PORT"),
@@ -453,9 +453,9 @@ import Testing
         Refusal(name: "empty streams list", yaml: """
             streams: []  # ← streams
             """, mentions: "list"),
-        Refusal(name: "http on a host name", yaml: """
+        Refusal(name: "http on a malformed host name", yaml: """
             http:
-              listen: localhost:8000  # ← http.listen
+              listen: -radio.example:8000  # ← http.listen
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
             """, mentions: "IP:PORT"),
@@ -527,6 +527,27 @@ import Testing
                 socket: radio.sock
                 http: sometimes  # ← streams[0].http
             """, mentions: "true or false"),
+        Refusal(name: "socket owner not a user", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket:
+                  path: radio.sock
+                  owner: no-such-user-here  # ← streams[0].socket.owner
+            """, mentions: "no user no-such-user-here"),
+        Refusal(name: "control socket group not a group", yaml: """
+            control:
+              path: control.sock
+              group: no-such-group-here  # ← control.group
+            streams:
+              - {name: radio, source: stdin, socket: radio.sock}
+            """, mentions: "no group no-such-group-here"),
+        Refusal(name: "file source naming a folder", yaml: """
+            streams:
+              - name: radio
+                source: "file:."  # ← streams[0].source
+                socket: radio.sock
+            """, mentions: "is a folder, not a file"),
     ]
 
     @Test func outputsTakeTheirPasswordFromTheURLOrAFile() throws {
@@ -553,7 +574,7 @@ import Testing
 
     @Test func theHTTPServerAndEachStreamsMountAreReadAsWritten() throws {
         let file = try ConfigFile("""
-            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5, formatWait: 30}
+            http: {listen: "[::1]:8000", relayPassword: s3cret, headerTimeout: 2.5, formatWait: 30, maxListeners: 50}
             streams:
               - {name: radio, source: stdin, socket: radio.sock}
               - {name: jazz, source: "file:\(Self.music)", socket: jazz.sock, mount: /jazz.mp3}
@@ -561,11 +582,18 @@ import Testing
             """)
         let config = try file.load()
         #expect(config.http == HTTPServerConfig(host: "::1", port: 8000, relayPassword: "s3cret", headerTimeout: 2.5,
-                                                formatWait: 30))
+                                                formatWait: 30, maxListeners: 50))
         #expect(config.streams.map(\.mount) == ["/radio", "/jazz.mp3", "/radio"])
         #expect(config.streams.map(\.http) == [true, true, false])
         let none = try ConfigFile("streams:\n  - {name: radio, source: stdin, socket: radio.sock}\n")
         #expect(try none.load().http == nil)
+        let named = try ConfigFile("""
+            http: {listen: "localhost:8000"}
+            metrics: radio-1.example.org:9464
+            streams: [{name: radio, source: stdin, socket: radio.sock}]
+            """)
+        #expect(try named.load().http == HTTPServerConfig(host: "localhost", port: 8000))
+        #expect(try named.load().metrics == .tcp(host: "radio-1.example.org", port: 9464))
     }
 
     @Test(arguments: refusals)
@@ -589,6 +617,38 @@ import Testing
         #expect(daemon.log.hasPrefix(location))
         #expect(daemon.log.hasSuffix("\n"))
         #expect(daemon.log.filter { $0 == "\n" }.count == 1)
+    }
+
+    /// `--check` goes on past the first problem and lists each one, in the file's order, one a line; starting
+    /// refuses the same file.
+    @Test func checkListsEveryProblemOfTheFile() throws {
+        let yaml = """
+            metrics: 127.0.0.1:99999  # ← metrics
+            streams:
+              - name: music
+                source: file:\(Self.music)
+                pace: fast  # ← streams[0].pace
+                socket: music.sock
+                queueSeconds: -1  # ← streams[0].queueSeconds
+              - name: radio
+                source: "file:."  # ← streams[1].source
+                socket: {path: radio.sock, owner: no-such-user-here}  # ← streams[1].socket.owner
+            """
+        let expected = yaml.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+            index, line in line.range(of: "# ← ").map { (index + 1, String(line[$0.upperBound...])) }
+        }
+        let daemon = try DaemonHarness(config: yaml, arguments: ["--check"])
+        #expect(try daemon.waitForExit() != 0)
+        let lines = daemon.log.split(separator: "\n").map(String.init)
+        #expect(expected.count == 5)
+        #expect(lines.count == expected.count, "\(lines)")
+        for (line, location) in zip(lines, expected) {
+            #expect(line.hasPrefix(Self.location(daemon.path("config.yaml"), location)), "\(line)")
+        }
+
+        let started = try DaemonHarness(config: yaml)
+        #expect(try started.waitForExit() == 1)
+        #expect(started.log.contains(Self.location(started.path("config.yaml"), expected[0])), "\(started.log)")
     }
 
     @Test func checkAcceptsAGoodFile() throws {

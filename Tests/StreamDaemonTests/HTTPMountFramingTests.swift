@@ -134,6 +134,36 @@ import Testing
         _ = try unservable.waitForExit()
     }
 
+    /// A listener of a chained Ogg stream from its start gets valid Ogg, as strict readers (Xiph's own, then
+    /// ffprobe) judge it: each link ended by its end-of-stream page before the next begins, the last one too.
+    @Test(arguments: [("ogg/ogg-opus-chained.opus", "opusinfo"), ("ogg/ogg-vorbis-chained-rate.ogg", "ogginfo")])
+    func aChainedOggMountIsValidOgg(file: String, reader: String) throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: stdin
+              socket: radio.sock
+            """)
+        try daemon.waitUntil("the HTTP server") { (try? HTTPListenerTests.mountStatus(port, "radio")) != nil }
+        let folder = daemon.folder
+        let body = folder.appendingPathComponent("chain.ogg")
+        let curl = try ToolProcess("curl", ["-sS", "-o", body.path, "http://127.0.0.1:\(port)/radio"],
+                                   folder: folder, name: "curl")
+        try daemon.waitUntil("the listener to wait for the audio") {
+            try daemon.streamStatus("radio")?["waitingListeners"] as? Int == 1
+        }
+        daemon.feed(try Data(contentsOf: Fixtures.directory.appendingPathComponent(file)))
+        try daemon.closeInput()
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+        #expect(curl.finish().status == 0)
+
+        let strict = try ToolProcess.run(reader, [body.path], folder: folder, name: reader)
+        let report = String(decoding: strict.output, as: UTF8.self) + strict.errors
+        #expect(report.components(separatedBy: "New logical stream").count - 1 == 2, "\(report)")
+        #expect(!report.contains("WARNING") && !report.contains("ERROR"), "\(report)")
+        let ffprobe = try ToolProcess.run("ffprobe", ["-v", "error", body.path], folder: folder, name: "ffprobe")
+        #expect(ffprobe.output.isEmpty && ffprobe.errors.isEmpty, "\(ffprobe.errors)")
+    }
+
     /// The audio codec ffprobe finds and the sizes of its packets.
     static func probe(_ file: URL, folder: URL) throws -> (codec: String?, sizes: [Int]) {
         let streams = try ToolProcess.run("ffprobe", [

@@ -186,6 +186,47 @@ import Testing
         #expect(try daemon.waitForExit() == 0)
     }
 
+    /// Whatever the umask (here 000), what the daemon makes is for its owner and group only: sockets 0660 and
+    /// folders 0770, unless a `mode:` says otherwise, the control socket's too.
+    @Test func socketsAndFoldersAreOwnerAndGroupOnlyWhateverTheUmask() throws {
+        let daemon = try DaemonHarness(config: """
+            control: {path: run/admin/control.sock, mode: "0600"}
+            streams:
+              - name: radio
+                source: file:\(Self.music)
+                loop: true
+                socket: run/radio.sock
+              - name: other
+                source: file:\(Self.music)
+                loop: true
+                socket: {path: run/other.sock, mode: "0666"}
+            """, launcher: ["/bin/sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
+        try daemon.waitForSocket("run/admin/control.sock")
+        try daemon.waitForSocket("run/radio.sock")
+        try daemon.waitForSocket("run/other.sock")
+        let mode = { (name: String) in
+            try FileManager.default.attributesOfItem(atPath: daemon.path(name))[.posixPermissions] as? Int
+        }
+        #expect(try mode("run") == 0o770)
+        #expect(try mode("run/admin") == 0o770)
+        #expect(try mode("run/radio.sock") == 0o660)
+        #expect(try mode("run/other.sock") == 0o666)
+        #expect(try mode("run/admin/control.sock") == 0o600)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    /// The control socket's plain path gets the default mode too.
+    @Test func theControlSocketIsOwnerAndGroupOnlyByDefault() throws {
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig,
+                                       launcher: ["/bin/sh", "-c", "umask 000 && exec \"$0\" \"$@\""])
+        try daemon.waitForSocket("control.sock")
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.path("control.sock"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o660)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     @Test func theSocketGetsItsConfiguredModeAndGroup() throws {
         let group = String(cString: getgrgid(getgid())!.pointee.gr_name)
         let daemon = try DaemonHarness(config: """

@@ -6,7 +6,8 @@ import Prometheus
 import Testing
 @testable import StreamDaemon
 
-/// A metrics connection without sockets: answers by HTTP's rules on keeping the connection, and the idle timeout.
+/// A metrics connection without sockets: answers by HTTP's rules on keeping the connection, and the request
+/// deadline.
 @Suite struct MetricsServerTests {
     /// A connection to a server with one counter, `things_total` at 3.
     static func connection() throws -> EmbeddedChannel {
@@ -48,6 +49,26 @@ import Testing
         }
     }
 
+    /// A reader that sends its request a byte every 5 s is closed once the deadline passes (virtual time), on its
+    /// first request or on a later one of the same connection.
+    @Test(arguments: [false, true])
+    func aTricklingRequestIsClosedAtTheDeadline(afterARequest: Bool) throws {
+        let channel = try Self.connection()
+        if afterARequest {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+            try channel.writeInbound(ByteBuffer(string: "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+            #expect(try Self.answer(channel).hasSuffix("things_total 3\n"))
+        }
+        var sent = 0
+        for byte in "GET /metrics HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaa".utf8 where channel.isActive {
+            try channel.writeInbound(ByteBuffer(bytes: [byte]))
+            sent += 1
+            channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        }
+        #expect(!channel.isActive)
+        #expect(sent == 2)
+    }
+
     @Test func aSilentConnectionIsClosed() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
@@ -56,7 +77,7 @@ import Testing
         let loop = group.next()
         let listener = try MetricsServer.start(
             at: .unix(path: path), on: loop, inherited: InheritedSockets(environment: [:]),
-            registry: PrometheusCollectorRegistry(), idleTimeout: .milliseconds(200)
+            registry: PrometheusCollectorRegistry(), requestTimeout: .milliseconds(200)
         ) { loop.makeSucceededVoidFuture() }.wait()
         defer { _ = try? listener.close().wait() }
         // A client that is not ours connects, says nothing, and waits up to 10 s for the server to hang up.

@@ -34,7 +34,7 @@ import Testing
         Change(what: "the pace", change: { $0.source = .file(path: "/srv/radio.mp3", pace: .unpaced, loop: true) },
                restarts: true),
         Change(what: "the socket's path", change: { $0.socket.path = "/run/other.sock" }, restarts: true),
-        Change(what: "the mode back to the umask's", change: { $0.socket.mode = nil }, restarts: true),
+        Change(what: "the mode back to the default", change: { $0.socket.mode = nil }, restarts: true),
         Change(what: "the group back to the daemon's", change: { $0.socket.group = nil }, restarts: true),
     ])
     func aChangedStreamIsAdjustedOrRestarted(_ change: Change) {

@@ -38,6 +38,13 @@ public struct OggPageWriter: Sendable {
         } while segment < segments
     }
 
+    /// Appends the page that ends the logical stream after its last packet went out unmarked (a live stream's
+    /// link ends only when the next one begins): a page of no packet, flagged end of stream, with granule
+    /// position -1 as no packet ends on it.
+    public mutating func appendEnd(to pages: inout [UInt8]) {
+        appendPage(UnsafeRawBufferPointer(start: nil, count: 0), segments: 0, flags: 0x04, granule: -1, to: &pages)
+    }
+
     private mutating func appendPage(_ body: UnsafeRawBufferPointer, segments: Int, flags: UInt8, granule: Int64,
                                      to pages: inout [UInt8]) {
         let start = pages.count

@@ -19,3 +19,14 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         return key.isEmpty ? "\(location): \(problem)" : "\(location): \(key): \(problem)"
     }
 }
+
+/// Every problem of a configuration, in the file's order: what `audiostreamd --check` lists, one a line.
+public struct ConfigErrors: Error, Equatable, CustomStringConvertible {
+    public let errors: [ConfigError]
+
+    public init(errors: [ConfigError]) {
+        self.errors = errors
+    }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

@@ -7,25 +7,63 @@ import Yams
 /// same whatever its working directory.
 public struct ConfigLoader {
     public let file: String
+    /// The problems found by the reading under way, which goes on past the first.
+    private let findings = Findings()
 
     public init(file: String) {
         self.file = file
     }
 
     /// Reads and checks the file.
-    /// - Throws: `ConfigError` for an unreadable file, bad YAML, an unknown key or a bad value.
+    /// - Throws: `ConfigError` for an unreadable file, bad YAML, an unknown key or a bad value: the first of
+    ///   them in the file.
     public func load() throws -> DaemonConfig {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ConfigError(file: file, line: nil, key: "", problem: "cannot read the file")
+        do {
+            return try check()
+        } catch let all as ConfigErrors {
+            throw all.errors[0]
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(file: file, line: nil, key: "", problem: "the file is not UTF-8 text")
-        }
-        return try parse(text)
     }
 
-    /// Checks YAML text as if it were the file's.
-    public func parse(_ text: String) throws -> DaemonConfig {
+    /// Reads and checks the file, going on past a problem to find every other one.
+    /// - Throws: `ConfigErrors`, every problem found, in the file's order.
+    public func check() throws -> DaemonConfig {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConfigErrors(errors: [ConfigError(file: file, line: nil, key: "", problem: "cannot read the file")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigErrors(errors: [ConfigError(file: file, line: nil, key: "", problem: "the file is not UTF-8 text")])
+        }
+        findings.errors = []
+        let config = attempt { try parse(text) } ?? nil
+        guard let config, findings.errors.isEmpty else {
+            throw ConfigErrors(errors: findings.errors.enumerated().sorted {
+                ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset)
+            }.map(\.element))
+        }
+        return config
+    }
+
+    /// Problems found so far.
+    private final class Findings {
+        var errors: [ConfigError] = []
+    }
+
+    /// What `body` gives, or nil once the problem it found is noted: reading goes on with the next part.
+    private func attempt<Value>(_ body: () throws -> Value) -> Value? {
+        do {
+            return try body()
+        } catch let error as ConfigError {
+            findings.errors.append(error)
+        } catch {
+            findings.errors.append(ConfigError(file: file, line: nil, key: "", problem: "\(error)"))
+        }
+        return nil
+    }
+
+    /// Checks YAML text as if it were the file's; the problems of parts that can be read alone (a section, a
+    /// stream, a value) are noted as found and give nil, so that the rest is read too.
+    private func parse(_ text: String) throws -> DaemonConfig? {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -36,18 +74,22 @@ public struct ConfigLoader {
             throw syntaxError(error, in: text)
         }
         let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics", "http"])
-        let control = try document["control"].map { try socketPath($0, key: "control") }
-        let metrics = try document["metrics"].map { try metricsAddress($0) }
-        let http = try document["http"].map { try httpServer($0) }
+        let control = attempt { try document["control"].map { try socket($0, key: "control") } }
+        let metrics = attempt { try document["metrics"].map { try metricsAddress($0) } }
+        let http = attempt { try document["http"].map { try httpServer($0) } }
         guard let streamsNode = document["streams"] else {
             throw ConfigError(file: file, line: root.mark?.line, key: "streams", problem: "missing: list at least one stream")
         }
         guard let items = streamsNode.sequence, !items.isEmpty else {
             throw error(streamsNode, "streams", "expected a non-empty list of streams")
         }
-        let streams = try items.enumerated().map { index, item in try stream(item, key: "streams[\(index)]") }
+        let read = items.enumerated().map { index, item in attempt { try stream(item, key: "streams[\(index)]") } ?? nil }
+        // What sockets and mounts clash is only known of a file whose every part was read.
+        guard let control, let metrics, let http else { return nil }
+        let streams = read.compactMap { $0 }
+        guard streams.count == items.count else { return nil }
         var reserved: [String: String] = [:]
-        if let control { reserved[control] = "control" }
+        if let control { reserved[control.path] = "control" }
         if case .unix(let path) = metrics, let node = document["metrics"] {
             if reserved[path] != nil { throw error(node, "metrics", "\(path) is already the control socket") }
             reserved[path] = "metrics"
@@ -57,40 +99,53 @@ public struct ConfigLoader {
         return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics, http: http)
     }
 
-    /// `HOST:PORT` with an IP address (IPv6 in brackets), or else a Unix socket path.
+    /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, or else a Unix socket path.
     private func metricsAddress(_ node: Node) throws -> MetricsAddress {
         let text = try string(node, key: "metrics")
         guard text.contains(":"), !text.contains("/") else {
             return .unix(path: try socketPath(node, key: "metrics"))
         }
         guard let (host, port) = Self.tcpAddress(text) else {
-            throw error(node, "metrics", "expected IP:PORT such as 127.0.0.1:9464, or a socket path; got '\(text)'")
+            throw error(node, "metrics", "expected IP:PORT or NAME:PORT such as 127.0.0.1:9464, or a socket path; "
+                        + "got '\(text)'")
         }
         return .tcp(host: host, port: port)
     }
 
-    /// `HOST:PORT` with an IP address, IPv6 in brackets; nil for anything else.
+    /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, which is resolved when the server
+    /// starts; nil for anything else.
     private static func tcpAddress(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let bracketed = host.hasPrefix("[") && host.hasSuffix("]")
+        if bracketed { host = String(host.dropFirst().dropLast()) }
         guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port),
-              IPAddressText.isAddress(host)
+              IPAddressText.isAddress(host) || !bracketed && isHostName(host)
         else { return nil }
         return (host, port)
     }
 
+    /// A DNS name (RFC 1123): labels of ASCII letters, digits and inner hyphens, joined by dots.
+    private static func isHostName(_ text: String) -> Bool {
+        text.utf8.count <= 253 && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+    }
+
     // MARK: - HTTP
 
-    private static let httpServerKeys: Set<String> = ["listen", "relayPassword", "headerTimeout", "formatWait"]
+    private static let httpServerKeys: Set<String> = [
+        "listen", "relayPassword", "headerTimeout", "formatWait", "maxListeners",
+    ]
 
-    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …}`.
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …, maxListeners: …}`.
     private func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
         let text = try string(listenNode, key: "http.listen")
         guard let (host, port) = Self.tcpAddress(text) else {
-            throw error(listenNode, "http.listen", "expected IP:PORT such as 127.0.0.1:8000; got '\(text)'")
+            throw error(listenNode, "http.listen", "expected IP:PORT or NAME:PORT such as 127.0.0.1:8000; got '\(text)'")
         }
         var config = HTTPServerConfig(host: host, port: port)
         if let passwordNode = fields["relayPassword"] {
@@ -100,6 +155,12 @@ public struct ConfigLoader {
         }
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
+        if let maximumNode = fields["maxListeners"] {
+            guard maximumNode.scalar != nil, let maximum = maximumNode.int, maximum > 0 else {
+                throw error(maximumNode, "http.maxListeners", "expected a whole number of connections, 1 or more")
+            }
+            config.maxListeners = maximum
+        }
         return config
     }
 
@@ -128,29 +189,41 @@ public struct ConfigLoader {
     private static let fileKeys = ["pace", "loop"]
     private static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
 
-    private func stream(_ node: Node, key: String) throws -> StreamConfig {
+    /// A stream, or nil when one of its values has a problem, noted with those of its other values.
+    private func stream(_ node: Node, key: String) throws -> StreamConfig? {
         let fields = try mapping(node, key: key, allowed: Self.streamKeys)
-        let nameNode = try required(fields, "name", in: node, key: key)
-        let name = try string(nameNode, key: "\(key).name")
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
-            throw error(nameNode, "\(key).name", "use letters, digits, '-', '_' or '.' (got '\(name)')")
+        let name = attempt { () throws -> String in
+            let nameNode = try required(fields, "name", in: node, key: key)
+            let name = try string(nameNode, key: "\(key).name")
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+            else { throw error(nameNode, "\(key).name", "use letters, digits, '-', '_' or '.' (got '\(name)')") }
+            return name
         }
-        let source = try self.source(fields, in: node, key: key)
-        let socket = try self.socket(try required(fields, "socket", in: node, key: key), key: "\(key).socket")
+        let source = attempt { try self.source(fields, in: node, key: key) }
+        let socket = attempt { try self.socket(try required(fields, "socket", in: node, key: key), key: "\(key).socket") }
         let defaults = SubscriberLimits()
+        let queueSeconds = attempt { try seconds(fields["queueSeconds"], key: "\(key).queueSeconds") }
+        let disconnectAfter = attempt { try seconds(fields["disconnectAfter"], key: "\(key).disconnectAfter") }
+        let historySeconds = attempt {
+            try seconds(fields["historySeconds"], key: "\(key).historySeconds", allowZero: true)
+        }
+        let writeInterval = attempt {
+            try seconds(fields["writeInterval"], key: "\(key).writeInterval", allowZero: true,
+                        maximum: SubscriberLimits.maximumWriteInterval)
+        }
+        let mount = attempt { try fields["mount"].map { try self.mount($0, key: "\(key).mount") } }
+        let http = attempt { try fields["http"].map { try bool($0, key: "\(key).http") } }
+        let outputs = attempt { try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } }
+        guard let name, let source, let socket, let queueSeconds, let disconnectAfter, let historySeconds,
+              let writeInterval, let mount, let http, let outputs
+        else { return nil }
         let limits = SubscriberLimits(
-            queueSeconds: try seconds(fields["queueSeconds"], key: "\(key).queueSeconds") ?? defaults.queueSeconds,
-            disconnectAfter: try seconds(fields["disconnectAfter"], key: "\(key).disconnectAfter")
-                ?? defaults.disconnectAfter,
-            historySeconds: try seconds(fields["historySeconds"], key: "\(key).historySeconds", allowZero: true)
-                ?? defaults.historySeconds,
-            writeInterval: try seconds(fields["writeInterval"], key: "\(key).writeInterval", allowZero: true,
-                                       maximum: SubscriberLimits.maximumWriteInterval) ?? defaults.writeInterval)
-        let mount = try fields["mount"].map { try self.mount($0, key: "\(key).mount") }
-        let http = try fields["http"].map { try bool($0, key: "\(key).http") } ?? true
-        let outputs = try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } ?? []
-        return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http,
-                            outputs: outputs)
+            queueSeconds: queueSeconds ?? defaults.queueSeconds,
+            disconnectAfter: disconnectAfter ?? defaults.disconnectAfter,
+            historySeconds: historySeconds ?? defaults.historySeconds,
+            writeInterval: writeInterval ?? defaults.writeInterval)
+        return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
+                            outputs: outputs ?? [])
     }
 
     private static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]
@@ -223,9 +296,11 @@ public struct ConfigLoader {
             throw error(sourceNode, "\(key).source", "expected stdin, file:PATH or an http(s) URL, got '\(text)'")
         }
         let path = resolve(String(text.dropFirst(5)))
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw error(sourceNode, "\(key).source", "cannot read \(path)")
-        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.isReadableFile(atPath: path),
+              FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        else { throw error(sourceNode, "\(key).source", "cannot read \(path)") }
+        guard !isFolder.boolValue else { throw error(sourceNode, "\(key).source", "\(path) is a folder, not a file") }
         let pace = try fields["pace"].map { try self.pace($0, key: "\(key).pace") } ?? .realTime(speed: 1)
         let loop = try fields["loop"].map { try bool($0, key: "\(key).loop") } ?? false
         return .file(path: path, pace: pace, loop: loop)
@@ -293,8 +368,17 @@ public struct ConfigLoader {
             }
             socket.mode = mode
         }
-        socket.owner = try fields["owner"].map { try string($0, key: "\(key).owner") }
-        socket.group = try fields["group"].map { try string($0, key: "\(key).group") }
+        // Checked here, as starting would: a user or group that does not exist cannot own the socket file.
+        if let ownerNode = fields["owner"] {
+            let owner = try string(ownerNode, key: "\(key).owner")
+            guard getpwnam(owner) != nil else { throw error(ownerNode, "\(key).owner", "no user \(owner)") }
+            socket.owner = owner
+        }
+        if let groupNode = fields["group"] {
+            let group = try string(groupNode, key: "\(key).group")
+            guard getgrnam(group) != nil else { throw error(groupNode, "\(key).group", "no group \(group)") }
+            socket.group = group
+        }
         return socket
     }
 

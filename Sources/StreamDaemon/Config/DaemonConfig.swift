@@ -3,14 +3,14 @@ import Foundation
 /// What `audiostreamd` runs: read from `config.yaml` by `ConfigLoader`.
 public struct DaemonConfig: Equatable, Sendable {
     /// The socket `audiostream status` asks, or nil for none.
-    public var controlSocket: String?
+    public var controlSocket: SocketConfig?
     public var streams: [StreamConfig]
     /// Where Prometheus reads the metrics, or nil for no metrics.
     public var metrics: MetricsAddress?
     /// The HTTP server that serves every stream as an Icecast-style mount, or nil for none.
     public var http: HTTPServerConfig?
 
-    public init(controlSocket: String? = nil, streams: [StreamConfig], metrics: MetricsAddress? = nil,
+    public init(controlSocket: SocketConfig? = nil, streams: [StreamConfig], metrics: MetricsAddress? = nil,
                 http: HTTPServerConfig? = nil) {
         self.controlSocket = controlSocket
         self.streams = streams
@@ -112,13 +112,18 @@ public enum Pace: Equatable, Sendable {
     case realTime(speed: Double)
 }
 
-/// A stream's listening socket.
+/// A listening socket the daemon makes: a stream's, or the control socket.
 public struct SocketConfig: Equatable, Sendable {
     public var path: String
-    /// Permission bits set on the socket file, or nil to keep the umask's.
+    /// Permission bits set on the socket file, or nil for `defaultMode`.
     public var mode: UInt32?
     public var owner: String?
     public var group: String?
+
+    /// A socket file's permissions when no `mode` is set, whatever the umask: owner and group only.
+    public static let defaultMode: UInt32 = 0o660
+    /// The permissions of a folder the daemon makes for a socket, whatever the umask: owner and group only.
+    public static let folderMode: UInt32 = 0o770
 
     public init(path: String, mode: UInt32? = nil, owner: String? = nil, group: String? = nil) {
         self.path = path

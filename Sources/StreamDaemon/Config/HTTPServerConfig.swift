@@ -10,14 +10,22 @@ public struct HTTPServerConfig: Equatable, Sendable {
     public var headerTimeout: Double
     /// Seconds a listener that comes before its stream's format is known waits for it before a 503.
     public var formatWait: Double
+    /// HTTP connections open at once, at most (fewer if the descriptor limit needs it): more get a 503.
+    public var maxListeners: Int
 
-    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = 10,
-                formatWait: Double = 10) {
+    /// `maxListeners` unless configured.
+    public static let defaultMaxListeners = 10_000
+    /// `headerTimeout` unless configured; the metrics endpoint's too.
+    public static let defaultHeaderTimeout: Double = 10
+
+    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = defaultHeaderTimeout,
+                formatWait: Double = 10, maxListeners: Int = defaultMaxListeners) {
         self.host = host
         self.port = port
         self.relayPassword = relayPassword
         self.headerTimeout = headerTimeout
         self.formatWait = formatWait
+        self.maxListeners = maxListeners
     }
 
     /// `HOST:PORT`, as configured.

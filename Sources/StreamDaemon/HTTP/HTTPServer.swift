@@ -30,12 +30,17 @@ final class HTTPServer: Sendable {
     var formatWait: TimeAmount { .nanoseconds(Int64(config.formatWait * 1e9)) }
 
     /// Listens on the configured address until the listener is closed; each connection is served on the next loop
-    /// of `group`.
+    /// of `group`. Connections beyond `maxListeners`, or beyond what `descriptorLimit` leaves once the
+    /// descriptors of sockets and subscribers are reserved, get a 503 at once.
     /// - Throws: `IOError` when the address cannot be resolved or bound.
-    func start(group: EventLoopGroup, logger: Logger) throws -> SubscriberListener {
+    func start(group: EventLoopGroup, logger: Logger, descriptorLimit: Int) throws -> SubscriberListener {
         let address = try SocketAddress.makeAddressResolvingHost(config.host, port: config.port)
         let descriptor = try ListeningDescriptor.open(address, reuseAddress: true)
-        return SubscriberListener(descriptor: descriptor, group: group, logger: logger) { [self] descriptor in
+        let refusal = HTTPResponse.refusal(.serviceUnavailable, http11: false, reason: "too many listeners; try again later")
+        let limit = ConnectionLimit(
+            maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners),
+            refusal: Array(refusal.readableBytesView))
+        return SubscriberListener(descriptor: descriptor, group: group, logger: logger, limit: limit) { [self] descriptor in
             HTTPListenerConnection(server: self, descriptor: descriptor)
         }
     }

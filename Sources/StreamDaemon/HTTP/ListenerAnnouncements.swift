@@ -65,8 +65,14 @@ struct ListenerAnnouncements {
         return (announcements, bytes)
     }
 
+    /// What ends the bytes listeners got, at the end of the stream (an Ogg link's end-of-stream page).
+    mutating func finish(allocator: ByteBufferAllocator) -> HubMessage? {
+        framing?.trailer().map { .mountTrailer(allocator.buffer(bytes: $0)) }
+    }
+
     private mutating func chooseFraming(allocator: ByteBufferAllocator) -> [HubMessage] {
         isFramingStale = false
+        var previous = framing
         framing = format.flatMap {
             ListenerFramings.framing(for: $0, cookie: cookie, comments: comments, serial: nextSerial)
         }
@@ -74,6 +80,9 @@ struct ListenerAnnouncements {
         guard framing?.header != header else { return announcements }
         header = framing?.header
         nextSerial &+= 1
+        if let trailer = previous?.trailer() {
+            announcements.insert(.mountTrailer(allocator.buffer(bytes: trailer)), at: 0)
+        }
         if let header { announcements.append(.mountHeader(allocator.buffer(bytes: header))) }
         return announcements
     }

@@ -140,6 +140,7 @@ final class Hub {
             case .mountInfo(let info): noteMountInfo(info)
             case .icyMetadata(let block): publishICYMetadata(block)
             case .mountHeader(let header): publishMountHeader(header)
+            case .mountTrailer(let trailer): publishMountTrailer(trailer)
             case .artwork(let buffer): publishArtwork(buffer)
             }
         }
@@ -224,6 +225,11 @@ final class Hub {
         history.removeAll()
         historySeconds = 0
         publish(message, to: Audience.listeners)
+    }
+
+    /// What ends the bytes HTTP listeners and outputs got so far: for those connected now, not for newcomers.
+    func publishMountTrailer(_ trailer: ByteBuffer) {
+        publish(QueuedMessage(buffer: trailer, audio: nil, role: .mountTrailer), to: Audience.listeners)
     }
 
     /// A new picture for the subscribers of artwork; newcomers get the last one.

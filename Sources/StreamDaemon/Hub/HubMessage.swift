@@ -26,6 +26,9 @@ enum HubMessage: Sendable {
     case icyMetadata(ByteBuffer)
     /// What HTTP listeners and outputs need before the packets from now on (`ListenerFraming.header`).
     case mountHeader(ByteBuffer)
+    /// What ends the bytes HTTP listeners and outputs got so far (`ListenerFraming.trailer()`), before a new
+    /// header or the end: for those connected now, not for newcomers.
+    case mountTrailer(ByteBuffer)
     /// An `artwork` message with a new picture, for the subscribers that asked for artwork.
     case artwork(ByteBuffer)
 }

@@ -17,6 +17,8 @@ struct QueuedMessage: Sendable {
         case icyMetadata
         /// The bytes HTTP listeners and outputs need before the packets (`ListenerFraming.header`).
         case mountHeader
+        /// The bytes that end what HTTP listeners and outputs got (`ListenerFraming.trailer()`).
+        case mountTrailer
         /// An `artwork` message: only the latest picture matters, so a newer one replaces one still queued.
         case artwork
     }
@@ -34,11 +36,11 @@ struct AudioSpan: Sendable {
 }
 
 extension QueuedMessage {
-    /// What an HTTP listener or an Icecast output sends of this message: a mount header whole, a packet's
+    /// What an HTTP listener or an Icecast output sends of this message: a mount header or trailer whole, a packet's
     /// listener bytes or else its own; nil for anything else.
     var listenerPayload: ByteBuffer? {
         switch role {
-        case .mountHeader: buffer
+        case .mountHeader, .mountTrailer: buffer
         case .wire: audio.flatMap { listenerBytes ?? buffer.packetPayload(bytes: $0.bytes) }
         case .icyMetadata, .artwork: nil
         }

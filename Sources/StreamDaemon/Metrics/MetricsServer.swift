@@ -11,28 +11,32 @@ final class MetricsServer: ChannelInboundHandler {
     private let registry: PrometheusCollectorRegistry
     /// Brings the gauges up to date before each reading.
     private let refresh: @Sendable () -> EventLoopFuture<Void>
+    /// The reader's time to send each whole request, from the connection or the previous answer.
+    private var requestDeadline: RequestDeadline
 
-    init(registry: PrometheusCollectorRegistry, refresh: @escaping @Sendable () -> EventLoopFuture<Void>) {
+    init(registry: PrometheusCollectorRegistry, requestTimeout: TimeAmount,
+         refresh: @escaping @Sendable () -> EventLoopFuture<Void>) {
         self.registry = registry
+        requestDeadline = RequestDeadline(timeout: requestTimeout)
         self.refresh = refresh
     }
 
-    /// How long a connection may stay silent, between requests or within one.
-    static let idleTimeout = TimeAmount.seconds(60)
+    /// How long a reader may take to send a whole request: the HTTP server's header deadline.
+    static let requestTimeout = TimeAmount.nanoseconds(Int64(HTTPServerConfig.defaultHeaderTimeout * 1e9))
 
-    /// Listens at `address`, or on the socket systemd passed under the name `metrics`; a connection silent for
-    /// `idleTimeout` is closed.
+    /// Listens at `address`, or on the socket systemd passed under the name `metrics`; a connection whose request
+    /// is not whole within `requestTimeout` (of the connection or the previous answer) is closed.
     static func start(
         at address: MetricsAddress, on eventLoop: EventLoop, inherited: InheritedSockets,
-        registry: PrometheusCollectorRegistry, idleTimeout: TimeAmount = idleTimeout,
+        registry: PrometheusCollectorRegistry, requestTimeout: TimeAmount = requestTimeout,
         refresh: @escaping @Sendable () -> EventLoopFuture<Void>
     ) -> EventLoopFuture<ListeningSocket> {
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try configure(channel.pipeline.syncOperations, registry: registry, idleTimeout: idleTimeout,
-                                  refresh: refresh)
+                    try configure(channel.pipeline.syncOperations, registry: registry,
+                                  requestTimeout: requestTimeout, refresh: refresh)
                 }
             }
         switch address {
@@ -44,38 +48,45 @@ final class MetricsServer: ChannelInboundHandler {
         }
     }
 
-    /// Sets up a connection: an idle timeout (a reader that keeps its connection open must still use it), HTTP,
-    /// then the answers.
+    /// Sets up a connection: HTTP, then the answers.
     static func configure(
         _ pipeline: ChannelPipeline.SynchronousOperations, registry: PrometheusCollectorRegistry,
-        idleTimeout: TimeAmount = idleTimeout, refresh: @escaping @Sendable () -> EventLoopFuture<Void>
+        requestTimeout: TimeAmount = requestTimeout, refresh: @escaping @Sendable () -> EventLoopFuture<Void>
     ) throws {
-        try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
         try pipeline.configureHTTPServerPipeline()
-        try pipeline.addHandler(MetricsServer(registry: registry, refresh: refresh))
+        try pipeline.addHandler(MetricsServer(registry: registry, requestTimeout: requestTimeout, refresh: refresh))
     }
 
     /// Whether the request being read lets the connection stay open after its answer.
     private var keepAlive = false
 
+    func channelActive(context: ChannelHandlerContext) {
+        requestDeadline.start(for: context.channel)
+        context.fireChannelActive()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head): keepAlive = head.isKeepAlive
         case .body: break
-        case .end: answer(on: context.channel, keepAlive: keepAlive)
+        case .end:
+            requestDeadline.met()
+            answer(on: context.channel, keepAlive: keepAlive)
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
-        context.close(promise: nil)
+    func channelInactive(context: ChannelHandlerContext) {
+        requestDeadline.met()
+        context.fireChannelInactive()
     }
 
     /// Writes the metrics as they are once the gauges are refreshed; closes afterwards unless the client keeps the
-    /// connection (an HTTP/1.0 reader waits for the close to know the answer is complete).
+    /// connection (an HTTP/1.0 reader waits for the close to know the answer is complete). The deadline starts
+    /// again for the next request, or for a reader slow to take the answer before the close.
     private func answer(on channel: Channel, keepAlive: Bool) {
         let registry = registry
-        refresh().whenComplete { _ in
+        let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        refresh().hop(to: channel.eventLoop).whenComplete { _ in
             var body: [UInt8] = []
             registry.emit(into: &body)
             var headers = HTTPHeaders()
@@ -87,6 +98,7 @@ final class MetricsServer: ChannelInboundHandler {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
             let written = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
             if !keepAlive { written.whenComplete { _ in channel.close(promise: nil) } }
+            handler.value.requestDeadline.start(for: channel)
         }
     }
 }

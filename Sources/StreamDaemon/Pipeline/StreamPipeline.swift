@@ -103,6 +103,7 @@ final class StreamPipeline {
         decoder?.finish()
         sendPCM(pcmDelivery.finish(at: decodingOffset))
         releaseSourceMetadata(upTo: .max)
+        if let trailer = listenerAnnouncements.finish(allocator: allocator) { hubs.send(trailer) }
         hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
         hubs.flush()
     }

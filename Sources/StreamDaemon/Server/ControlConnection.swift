@@ -9,9 +9,8 @@ final class ControlConnection: ChannelInboundHandler {
     /// Answers a command name with the response's JSON, or nil for an unknown command.
     typealias Respond = @Sendable (String) -> EventLoopFuture<JSON>?
 
-    /// How long a client may take to send its request.
-    static let requestTimeout = TimeAmount.seconds(5)
-
+    /// A client has 5 s to send its request.
+    private var requestDeadline = RequestDeadline(timeout: .seconds(5))
     private let respond: Respond
 
     init(respond: @escaping Respond) {
@@ -19,8 +18,7 @@ final class ControlConnection: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let channel = context.channel
-        context.eventLoop.scheduleTask(in: Self.requestTimeout) { channel.close(promise: nil) }
+        requestDeadline.start(for: context.channel)
         context.fireChannelActive()
     }
 

@@ -22,10 +22,7 @@ enum SocketFile {
     /// Creates the socket's folder, removes a stale socket left by a crash and any stale temporary name.
     /// - Throws: `SocketFileError` when the path holds something else, or a socket a live process answers on.
     static func prepare(_ path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
+        makeFolders((path as NSString).deletingLastPathComponent)
         unlink(temporaryPath(for: path))
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
@@ -44,6 +41,20 @@ enum SocketFile {
         throw SocketFileError(path: path, problem: "is in use by another running process")
     }
 
+    /// Makes `folder` and its missing parents, each `SocketConfig.folderMode` whatever the umask. A folder it
+    /// cannot make is left for the bind to report.
+    private static func makeFolders(_ folder: String) {
+        var missing: [String] = []
+        var path = folder
+        while !path.isEmpty, path != "/", access(path, F_OK) != 0 {
+            missing.append(path)
+            path = (path as NSString).deletingLastPathComponent
+        }
+        for path in missing.reversed() where mkdir(path, mode_t(SocketConfig.folderMode)) == 0 {
+            chmod(path, mode_t(SocketConfig.folderMode))
+        }
+    }
+
     /// Gives the socket bound at `temporaryPath(for: socket.path)` its mode and owner, then moves it to its path.
     /// - Throws: `SocketFileError`, having removed the temporary name.
     static func publish(_ socket: SocketConfig) throws {
@@ -59,12 +70,13 @@ enum SocketFile {
         }
     }
 
-    /// Sets the permission bits, owner and group of the socket file at `path` (by default, the socket's own path)
-    /// as `socket` configures them; what it leaves unset is left as it is.
+    /// Sets the permission bits (`SocketConfig.defaultMode` unless configured), owner and group of the socket file
+    /// at `path` (by default, the socket's own path) as `socket` configures them; an unset owner or group is left
+    /// as it is.
     /// - Throws: `SocketFileError` when chmod or chown fails, or the user or group does not exist.
     static func applyOwnership(_ socket: SocketConfig, at path: String? = nil) throws {
         let path = path ?? socket.path
-        if let mode = socket.mode, chmod(path, mode_t(mode)) != 0 {
+        if chmod(path, mode_t(socket.mode ?? SocketConfig.defaultMode)) != 0 {
             throw SocketFileError(path: socket.path, problem: "chmod failed: \(String(cString: strerror(errno)))")
         }
         guard socket.owner != nil || socket.group != nil else { return }

@@ -16,12 +16,11 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// How long the peer may take to send its request.
-    private let requestTimeout: TimeAmount
     /// What the log calls it: `subscriber`, `HTTP listener`.
     private let role: String
     private(set) var context: ChannelHandlerContext?
-    private var requestDeadline: Scheduled<Void>?
+    /// The peer's time to send its request.
+    private var requestDeadline: RequestDeadline
     private(set) var subscription: (stream: StreamService, hub: Hub, subscriber: Subscriber)?
     /// The connection's socket, when the daemon accepted it itself (`SubscriberListener`).
     private let descriptor: CInt?
@@ -29,15 +28,14 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
     private var writesInNIO = 0
 
     init(requestTimeout: TimeAmount, role: String, descriptor: CInt?) {
-        self.requestTimeout = requestTimeout
+        requestDeadline = RequestDeadline(timeout: requestTimeout)
         self.role = role
         self.descriptor = descriptor
     }
 
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
-        let channel = context.channel
-        requestDeadline = context.eventLoop.scheduleTask(in: requestTimeout) { channel.close(promise: nil) }
+        requestDeadline.start(for: context.channel)
         context.fireChannelActive()
     }
 
@@ -46,7 +44,7 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
 
     /// The request is complete: the connection may stay.
     func requestArrived() {
-        requestDeadline?.cancel()
+        requestDeadline.met()
     }
 
     /// Joins the hub of this loop. The first messages are written at once, and a peer already gone closes the
@@ -70,7 +68,7 @@ class SubscriberChannelHandler: ChannelInboundHandler, SubscriberSink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        requestDeadline?.cancel()
+        requestDeadline.met()
         isWritable = false
         if let (stream, hub, subscriber) = subscription {
             hub.remove(subscriber)

@@ -34,6 +34,7 @@ final class SubscriberConnection: SubscriberChannelHandler {
         do {
             let maximumSize = WireFrameDecoder.maximumRequestSize
             guard let frame = try WireFrameDecoder.nextFrame(from: &received!, maximumSize: maximumSize) else { return }
+            guard frame.type != WireMessageType.request.rawValue else { throw WireError.requestOnStreamSocket }
             guard frame.type == WireMessageType.hello.rawValue, received!.readableBytes == 0 else {
                 throw WireError.unexpectedMessage(frame.type)
             }

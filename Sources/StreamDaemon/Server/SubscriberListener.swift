@@ -19,8 +19,12 @@ final class SubscriberListener: @unchecked Sendable {
     private let group: EventLoopGroup
     private let logger: Logger
     private let handler: @Sendable (CInt) -> ChannelHandler
+    /// How many connections may be open at once, if bounded.
+    private let limit: ConnectionLimit?
     /// Whether accepting is paused for want of descriptors.
     private var backingOff = false
+    /// Whether the last connection was refused for `limit`: the log says so once, when refusals begin.
+    private var refusing = false
     private let closed: EventLoopPromise<Void>
 
     /// How long accepting pauses when the process is out of descriptors, as NIO's server channels do: the
@@ -28,12 +32,14 @@ final class SubscriberListener: @unchecked Sendable {
     static let backoff = TimeAmount.seconds(1)
 
     /// Starts accepting on `descriptor`, a listening socket it now owns: each connection becomes a channel whose
-    /// only handler is `handler(connection's descriptor)`, made on the channel's loop.
-    init(descriptor: CInt, group: EventLoopGroup, logger: Logger,
+    /// only handler is `handler(connection's descriptor)`, made on the channel's loop. Beyond `limit`, a connection
+    /// is sent the limit's refusal and closed at once.
+    init(descriptor: CInt, group: EventLoopGroup, logger: Logger, limit: ConnectionLimit? = nil,
          handler: @escaping @Sendable (CInt) -> ChannelHandler) {
         self.descriptor = descriptor
         self.group = group
         self.logger = logger
+        self.limit = limit
         self.handler = handler
         closed = group.next().makePromise()
         // accept must say when the backlog is empty, not wait for the next connection.
@@ -67,7 +73,12 @@ final class SubscriberListener: @unchecked Sendable {
             let connection = accept(descriptor, nil, nil)
             guard connection < 0 else {
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-                serve(connection)
+                if let limit, !limit.admit() {
+                    refuse(connection, limit: limit)
+                } else {
+                    refusing = false
+                    serve(connection)
+                }
                 continue
             }
             switch errno {
@@ -96,10 +107,18 @@ final class SubscriberListener: @unchecked Sendable {
         }
     }
 
+    /// Sends what the socket takes at once of the refusal, and closes.
+    private func refuse(_ connection: CInt, limit: ConnectionLimit) {
+        if !refusing { logger.warning("refusing connections: \(limit.maximum) are open, the most allowed") }
+        refusing = true
+        _ = limit.refusal.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        Glibc.close(connection)
+    }
+
     private func serve(_ connection: CInt) {
         var sendBuffer: CInt = 64 * 1024
         _ = setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
-        let (handler, logger, loop) = (handler, logger, group.next())
+        let (handler, logger, limit, loop) = (handler, logger, limit, group.next())
         // Made on the loop that serves it, so that the channel's memory is that thread's, not the accepting one's.
         loop.execute {
             ClientBootstrap(group: loop)
@@ -110,7 +129,14 @@ final class SubscriberListener: @unchecked Sendable {
                     }
                 }
                 .withConnectedSocket(connection)
-                .whenFailure { error in logger.warning("could not serve a connection: \(error)") }
+                .whenComplete { result in
+                    switch result {
+                    case .success(let channel): channel.closeFuture.whenComplete { _ in limit?.release() }
+                    case .failure(let error):
+                        limit?.release()
+                        logger.warning("could not serve a connection: \(error)")
+                    }
+                }
         }
     }
 }

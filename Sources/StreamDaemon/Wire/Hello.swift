@@ -69,6 +69,8 @@ public struct Hello: Equatable, Sendable {
 public enum WireError: Error, Equatable, CustomStringConvertible {
     case badHello(String)
     case unexpectedMessage(UInt8)
+    /// A `request` (such as `status`) sent to a stream's socket, which only subscribers use.
+    case requestOnStreamSocket
     case badLength(Int)
     case truncated
 
@@ -76,6 +78,8 @@ public enum WireError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .badHello(let reason): "bad hello: \(reason)"
         case .unexpectedMessage(let type): "unexpected message type \(type)"
+        case .requestOnStreamSocket:
+            "this is a stream's socket, for subscribers: ask the control socket (`control` in the configuration)"
         case .badLength(let length): "a message length of \(length) is out of range"
         case .truncated: "the connection ended inside a message"
         }

@@ -14,11 +14,15 @@ protocol ListenerFraming {
     /// The bytes a listener gets for one packet that holds the stream's frames up to `endFrame`; nil when they
     /// are the packet's own bytes.
     mutating func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64) -> [UInt8]?
+    /// What ends the bytes a listener got, before another header or the end of the stream (an Ogg link's
+    /// end-of-stream page); nil when nothing needs to.
+    mutating func trailer() -> [UInt8]?
 }
 
 extension ListenerFraming {
     var carriesICYMetadata: Bool { true }
     var header: [UInt8]? { nil }
+    func trailer() -> [UInt8]? { nil }
 }
 
 /// Chooses a stream's framing from what the parser announced.

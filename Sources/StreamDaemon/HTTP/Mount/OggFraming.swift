@@ -2,7 +2,8 @@ import AudioFileStream
 
 /// Opus or Vorbis packets as an Ogg stream of our own pages, one packet a page: header pages from the stream's
 /// magic cookie (and, for Opus, comments rebuilt from its latest tags), then each audio packet stamped with the
-/// granule position after it. A new header (a chain's next link) starts a new logical stream.
+/// granule position after it. A new header (a chain's next link) starts a new logical stream, once the previous
+/// one is ended by its end-of-stream page (`trailer()`), as Ogg allows no stream to begin while another goes on.
 struct OggFraming: ListenerFraming {
     let contentType = "audio/ogg"
     let carriesICYMetadata = false
@@ -32,6 +33,12 @@ struct OggFraming: ListenerFraming {
         var page: [UInt8] = []
         page.reserveCapacity(packet.count + 28 + packet.count / 255)
         writer.append(packet, granulePosition: endFrame + granuleOffset, to: &page)
+        return page
+    }
+
+    mutating func trailer() -> [UInt8]? {
+        var page: [UInt8] = []
+        writer.appendEnd(to: &page)
         return page
     }
 
