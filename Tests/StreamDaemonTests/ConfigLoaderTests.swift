@@ -609,6 +609,15 @@ import Testing
         #expect(!error.description.contains("\n"))
     }
 
+    /// A refused URL is echoed so the operator sees what was read, but never its password: errors reach the log.
+    @Test(arguments: ["http://dj:s3cret@/live", "https://dj:s3cret@radio.example:99999/live"])
+    func aRefusedURLIsShownWithoutItsPassword(_ url: String) throws {
+        let file = try ConfigFile("streams:\n  - {name: radio, source: \"\(url)\", socket: radio.sock}\n")
+        let error = try #require(throws: ConfigError.self) { try file.load() }
+        #expect(!error.description.contains("s3cret"))
+        #expect(error.key == "streams[0].source")
+    }
+
     @Test func checkRefusesABadFileWithOneLineOnStandardError() throws {
         let refusal = Self.refusals.first { $0.name == "unknown pace" }!
         let daemon = try DaemonHarness(config: refusal.yaml, arguments: ["--check"])

@@ -306,9 +306,18 @@ public struct ConfigLoader {
         return .file(path: path, pace: pace, loop: loop)
     }
 
+    /// `text`, a URL too broken to parse, with what stands between `://` and `@` hidden: a refusal reaches
+    /// the log, and the password must not.
+    private static func hidingPassword(_ text: String) -> String {
+        guard let scheme = text.range(of: "://") else { return text }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" }
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        return text[..<scheme.upperBound] + "…" + text[at...]
+    }
+
     private func http(_ text: String, _ fields: [String: Node], sourceNode: Node, key: String) throws -> HTTPSourceConfig {
         guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
-            throw error(sourceNode, "\(key).source", "not a valid URL: '\(text)'")
+            throw error(sourceNode, "\(key).source", "not a valid URL: '\(Self.hidingPassword(text))'")
         }
         if let port = url.port, !(1...65535).contains(port) {
             throw error(sourceNode, "\(key).source", "port \(port) is out of range")
