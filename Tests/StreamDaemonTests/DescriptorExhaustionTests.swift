@@ -36,7 +36,7 @@ import Testing
         let http = "http: {listen: \"127.0.0.1:\(port)\", headerTimeout: 120}\n"
         let daemon = try DaemonHarness(config: http + DaemonHarness.standardInputConfig,
                                        launcher: ["/usr/bin/prlimit", "--nofile=200", "--"])
-        try daemon.waitForSocket("radio.sock")
+        try daemon.waitForHTTP()
         daemon.feed(try Data(contentsOf: Fixtures.named("l3-cbr128-joint.mp3").file))
 
         var idle: [RawConnection] = []
@@ -57,7 +57,7 @@ import Testing
         let port = try FreePort.pick()
         let daemon = try DaemonHarness(
             config: "http: {listen: \"127.0.0.1:\(port)\", maxListeners: 3}\n" + DaemonHarness.standardInputConfig)
-        try daemon.waitForSocket("radio.sock")
+        try daemon.waitForHTTP()
         let admitted = try (0..<3).map { _ in try RawConnection(port: port) }
         let refused = try RawConnection(port: port).readToEnd()
         #expect(String(decoding: refused.bytes, as: UTF8.self).hasPrefix("HTTP/1.0 503 Service Unavailable\r\n"))

@@ -13,6 +13,11 @@ extension DaemonHarness {
         return (try DaemonHarness(config: config, folder: folder), port)
     }
 
+    /// Waits until the HTTP server listens: it starts after the streams, so their sockets may come first.
+    func waitForHTTP() throws {
+        try waitUntil("the HTTP server to listen") { log.contains("HTTP on ") }
+    }
+
     /// Waits until stream `name`'s mount serves audio: its format is known.
     func waitForMount(port: UInt16, _ name: String) throws {
         try waitUntil("the mount of \(name) to serve audio") {
