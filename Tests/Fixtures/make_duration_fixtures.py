@@ -8,6 +8,8 @@ make-fixtures.sh calls it. Needs sox, lame, flac, opusenc, ffmpeg/ffprobe and mu
 - alac.m4a: ALAC, whose packets have no constant frame count, without an edit list (as iTunes writes it);
 - alac-cut.m4a, alac-no-edits-cut.m4a, aac-cut.m4a, mp3-xing-cut.mp3, flac-cut.flac: the first half of a file whose header (moov,
   Xing/LAME tag, STREAMINFO) states the whole length, which is the duration, as AVAsset's is;
+- flac-no-frame.flac: the same cut inside the first frame, where STREAMINFO alone tells the length (mutagen's
+  52-overwritten-metadata.flac and flac_application.flac are such files);
 - mp3-xing-no-frames.mp3: a Xing tag that counts 0 frames before its audio (as mutagen's bad-xing.mp3);
 - mp3-ape-id3v1.mp3: CBR without a Xing tag, then APEv2 and ID3v1 trailers, which are not audio;
 - opus.opus and opus-cut.opus: Opus with opusenc's pre-skip of 312 frames, whole and cut in half (no end page).
@@ -100,6 +102,13 @@ def main():
         run("flac", "-s", "-f", "--no-padding", "-b", "1152", wav44, "-o", os.path.join(work, "source.flac"))
         first_half(os.path.join(work, "source.flac"), out("flac-cut.flac"))
         made["flac-cut.flac"] = ("mutagen", "flac -b 1152, first half")
+        with open(os.path.join(work, "source.flac"), "rb") as file:
+            data = file.read()
+        first_frame = data.find(b"\xff\xf8", 4 + 4 + 34)
+        assert first_frame > 0, "flac's first frame follows STREAMINFO"
+        with open(out("flac-no-frame.flac"), "wb") as file:
+            file.write(data[:first_frame + 100])
+        made["flac-no-frame.flac"] = ("mutagen", "flac -b 1152, cut 100 bytes into its first frame")
 
         # Pages of 100 ms, so that half the file holds audio pages; opusenc's pre-skip is 312 frames.
         run("opusenc", "--quiet", "--serial", "1", "--max-delay", "100", wav48, out("opus.opus"))

@@ -116,22 +116,34 @@ struct FLACFormat: SyncFormat {
 
     mutating func announce(_ header: FLACFrameHeader, frame: UnsafeRawBufferPointer,
                            into output: ParserOutput) -> FrameRole {
-        let format = Format(sampleRate: header.sampleRate ?? streamInfo?.sampleRate ?? 0,
-                            channels: header.channelCount,
-                            bitsPerSample: header.bitsPerSample ?? streamInfo?.bitsPerSample ?? 0)
-        if format != announced {
-            if announced == nil { announceStream(of: format, output: output) }
-            let description = Self.dataFormat(sampleRate: format.sampleRate, channels: format.channels,
-                                              bitsPerSample: format.bitsPerSample)
-            output.announce(.dataFormat, .format(description))
-            let layout = AudioChannelLayout(flacChannels: format.channels)
-            output.announce(.formatList, .formatList([AudioFormatListItem(format: description,
-                                                                          channelLayoutTag: layout.tag)]))
-            output.announce(.channelLayout, .channelLayout(layout))
-            announced = format
-        }
+        announce(Format(sampleRate: header.sampleRate ?? streamInfo?.sampleRate ?? 0,
+                        channels: header.channelCount,
+                        bitsPerSample: header.bitsPerSample ?? streamInfo?.bitsPerSample ?? 0), into: output)
         check(header, frame: frame, output: output)
         return .audio
+    }
+
+    /// Announces the format and totals STREAMINFO states, before any frame, as Core Audio announces a file's
+    /// format from its header: a file cut before its first whole frame still tells what it holds and how long
+    /// it is (as AVAsset's duration and mutagen do). Frames that differ announce their own format after it.
+    mutating func announceStreamInfo(into output: ParserOutput) {
+        guard let streamInfo, streamInfo.sampleRate > 0 else { return }
+        announce(Format(sampleRate: streamInfo.sampleRate, channels: streamInfo.channelCount,
+                        bitsPerSample: streamInfo.bitsPerSample), into: output)
+    }
+
+    /// Announces `format` when it is not the one announced last, the stream's properties first.
+    private mutating func announce(_ format: Format, into output: ParserOutput) {
+        guard format != announced else { return }
+        if announced == nil { announceStream(of: format, output: output) }
+        let description = Self.dataFormat(sampleRate: format.sampleRate, channels: format.channels,
+                                          bitsPerSample: format.bitsPerSample)
+        output.announce(.dataFormat, .format(description))
+        let layout = AudioChannelLayout(flacChannels: format.channels)
+        output.announce(.formatList, .formatList([AudioFormatListItem(format: description,
+                                                                      channelLayoutTag: layout.tag)]))
+        output.announce(.channelLayout, .channelLayout(layout))
+        announced = format
     }
 
     @inline(__always)

@@ -176,8 +176,9 @@ struct FLACReader: FormatReader {
     /// The header ends at `position`: the tags are reported and the frames' reader goes on from there.
     private mutating func handOver(consumed position: Int, output: ParserOutput) -> ReadProgress {
         reportMetadata(output: output)
-        return ReadProgress(consumed: position, needed: 0,
-                            replacement: SyncFrameReader(FLACFormat(streamInfo: streamInfo), limits: limits))
+        var format = FLACFormat(streamInfo: streamInfo)
+        format.announceStreamInfo(into: output)
+        return ReadProgress(consumed: position, needed: 0, replacement: SyncFrameReader(format, limits: limits))
     }
 
     private mutating func reportMetadata(output: ParserOutput) {
