@@ -49,6 +49,28 @@ import FixtureSupport
         }
     }
 
+    /// After a loss of sync a frame is believed only where its CRC holds (A/52 §7.10): rows of a program's table
+    /// that start with the sync word and chain at a frame's length give no packet, and a stream joined before a
+    /// damaged frame is taken up from the next whole one.
+    @Test func aResyncBelievesOnlyFramesWhoseCRCHolds() throws {
+        // 48 kHz at 32 kbit/s (fscod 0, frmsizecod 0: 128-byte frames, Table 5.18), then zeros: 8-byte rows.
+        let row: [UInt8] = [0x0B, 0x77, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00]
+        let table = [UInt8](repeating: 0x5A, count: 40) + Array(repeatElement(row, count: 64).joined())
+        for hint in [nil, AudioFileType.ac3] {
+            let (packets, _) = try ADTSTests.parsePackets(table, chunking: .random(seed: 5), hint: hint)
+            #expect(packets.isEmpty, "hinted \(String(describing: hint))")
+        }
+
+        let fixture = try #require(Self.fixtures.first { $0.name == "ac3-48k-stereo-192k.ac3" })
+        let cut = 7
+        let following = fixture.expectedPacketsWithFrames.filter { $0[0] >= cut }
+        var bytes = Array(fixture.bytes[cut...])
+        let damaged = Int(following[0][0]) - cut + Int(following[0][1]) / 2
+        bytes[damaged] ^= 0x10
+        let (packets, _) = try ADTSTests.parsePackets(bytes, chunking: .random(seed: 6))
+        #expect(packets == following.dropFirst().map { [$0[0] - Int64(cut), $0[1], $0[2]] })
+    }
+
     @Test func hintsNameBothSyntaxesAndEitherReadsBoth() throws {
         for hint in ["ac3", "AC-3", "audio/ac3"] { #expect(AudioFileType(hint: hint) == .ac3) }
         for hint in ["eac3", "ec3", "ec-3", "audio/eac3"] { #expect(AudioFileType(hint: hint) == .eac3) }

@@ -26,7 +26,7 @@ import FixtureSupport
             let start = UInt32(truncatingIfNeeded: random.next())
             let ogg = bytes.withUnsafeBytes { OggCRC.update(start, with: $0) }
             #expect(ogg == Self.bitwise(start, bytes, polynomial: 0x04C1_1DB7, width: 32), "CRC-32, \(length) bytes")
-            let flac = bytes.withUnsafeBytes { FLACCRC.crc16(UInt16(truncatingIfNeeded: start), $0, from: 0, to: length) }
+            let flac = bytes.withUnsafeBytes { FrameCRC.crc16(UInt16(truncatingIfNeeded: start), $0, from: 0, to: length) }
             #expect(UInt32(flac) == Self.bitwise(start & 0xFFFF, bytes, polynomial: 0x8005, width: 16),
                     "CRC-16, \(length) bytes")
         }

@@ -33,11 +33,11 @@ import Testing
         // The CRC-16 of the whole frame, its own included, is 0, however the bytes are split between calls.
         for split in 0...frame.count {
             let crc = frame.withUnsafeBytes { bytes in
-                FLACCRC.crc16(FLACCRC.crc16(0, bytes, from: 0, to: split), bytes, from: split, to: frame.count)
+                FrameCRC.crc16(FrameCRC.crc16(0, bytes, from: 0, to: split), bytes, from: split, to: frame.count)
             }
             #expect(crc == 0, "split at \(split)")
         }
-        #expect(frame.withUnsafeBytes { FLACCRC.crc16(0, $0, from: 0, to: 13) } == 0xAA9A)
+        #expect(frame.withUnsafeBytes { FrameCRC.crc16(0, $0, from: 0, to: 13) } == 0xAA9A)
     }
 
     @Test func everyBlockSizeCode() throws {

@@ -28,6 +28,14 @@ struct AC3Format: SyncFormat {
 
     func measured(_ length: Int, of header: AC3FrameHeader) {}
 
+    /// A frame found after a loss of sync is believed only whole: the CRC-16 run from after its sync word to its
+    /// end, its own CRC words included, comes to 0 (A/52 §7.10: crc1 and crc2 of AC-3, crc2 of E-AC-3), as
+    /// FFmpeg's ac3 demuxer probes it. Rows of a program's tables chain as such headers; their bytes never pass.
+    func confirmsResync(_ header: AC3FrameHeader, frame: UnsafeRawBufferPointer?,
+                        startedBy first: AC3FrameHeader) -> Bool {
+        frame.map { FrameCRC.crc16(0, $0, from: 2, to: $0.count) == 0 } ?? true
+    }
+
     mutating func announce(_ header: AC3FrameHeader, frame: UnsafeRawBufferPointer, into output: ParserOutput) -> FrameRole {
         // Frames per packet is part of DataFormat: a change of E-AC-3's block count is announced too.
         guard announced.map({ !header.isCompatible(with: $0) || header.blocks != $0.blocks }) ?? true else {

@@ -59,7 +59,7 @@ struct FLACFormat: SyncFormat {
         /// True when the CRC-16 from the frame's start comes to 0 at `end`.
         func isWhole(to end: Int) -> Bool {
             if end < checked { (crc, checked) = (0, position) }
-            crc = FLACCRC.crc16(crc, bytes, from: checked, to: end)
+            crc = FrameCRC.crc16(crc, bytes, from: checked, to: end)
             checked = end
             return crc == 0
         }

@@ -73,7 +73,7 @@ public struct FLACFrameHeader: Equatable, Sendable {
         }
         bitsPerSample = Self.bitDepths[bitsCode]
         guard next < bytes.count,
-              FLACCRC.crc8(UnsafeRawBufferPointer(rebasing: bytes[position..<next])) == bytes[next] else { return nil }
+              FrameCRC.crc8(UnsafeRawBufferPointer(rebasing: bytes[position..<next])) == bytes[next] else { return nil }
         length = next + 1 - position
     }
 

@@ -1,12 +1,14 @@
-/// The two checksums of a FLAC frame (RFC 9639 §9.1.8 and §9.3), by table, most significant bit first, from 0.
-enum FLACCRC {
+/// The checksums sync frames carry, by table, most significant bit first, from 0: FLAC's two (RFC 9639 §9.1.8
+/// and §9.3), and AC-3's and E-AC-3's CRC-16, which is FLAC's (ATSC A/52 §7.10).
+enum FrameCRC {
     /// CRC-8 of the frame header: polynomial x^8 + x^2 + x + 1.
     static let crc8Table: [UInt8] = (0..<256).map { index in
         (0..<8).reduce(UInt8(index)) { crc, _ in crc & 0x80 != 0 ? crc << 1 ^ 0x07 : crc << 1 }
     }
 
     /// CRC-16 of the whole frame: polynomial x^16 + x^15 + x^2 + 1. Run over a frame including its own CRC, it
-    /// ends at 0: that is how a frame's end is recognised. Eight tables of 256: table k holds a byte's CRC
+    /// ends at 0: that is how a FLAC frame's end is recognised, and an AC-3 frame found after a loss of sync
+    /// believed. Eight tables of 256: table k holds a byte's CRC
     /// followed by k zero bytes, so that eight bytes are taken in one step (slicing-by-8).
     static let crc16Tables: [UInt16] = {
         var tables = [UInt16](repeating: 0, count: 8 * 256)
