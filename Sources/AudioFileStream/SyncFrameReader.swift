@@ -119,9 +119,16 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             let candidate = UnsafeRawBufferPointer(rebasing: bytes[position...])
             switch TagReader.detect(candidate, limits: limits, isEndOfInput: input.isEndOfInput) {
             case .tag(let tag):
-                skip.report(resumingAt: input.offset + Int64(position), to: output)
-                state = .readingTag(tag, offset: input.offset + Int64(position))
-                return .advance(0)
+                let offset = input.offset + Int64(position)
+                let bounded = offset == endOfLastFrame || offset == endOfLastTag || offset == 0
+                switch placement(of: tag, at: position, bounded: bounded, from: position, in: input) {
+                case .confirmed:
+                    skip.report(resumingAt: input.offset + Int64(position), to: output)
+                    state = .readingTag(tag, offset: input.offset + Int64(position))
+                    return .advance(0)
+                case .needMore(let count): return .needMore(count)
+                case .refuted: break
+                }
             case .needMoreData(let count) where !input.isEndOfInput && count > remaining:
                 return .needMore(count)
             case .needMoreData, .notATag:
@@ -129,6 +136,31 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             }
         }
         return otherFormat(at: position, in: input, output: output) ?? skipJunk(from: position, in: input)
+    }
+
+    /// Whether a tag at `position` stands where tags do, `bounded` saying that something known ends right
+    /// before it. An ID3v1 tag, `TAG` and bytes of anything, is as often text in other data: unbounded, it is
+    /// believed only where it ends the input, as taggers write it. `.needMore` counts from `start`.
+    private func placement(of tag: TagReader, at position: Int, bounded: Bool, from start: Int,
+                           in input: ReaderInput) -> Confirmation {
+        guard tag.isUnchecked, !bounded else { return .confirmed }
+        let end = position + tag.remainingBytes
+        guard end >= input.bytes.count else { return .refuted }
+        guard input.isEndOfInput else { return .needMore(end + 1 - start) }
+        return end == input.bytes.count ? .confirmed : .refuted
+    }
+
+    /// Whether a tag at `position` follows the frame at `start`, which it then confirms: any tag when the frame
+    /// continues the stream, after a loss of sync only one that stands where tags do. Nil when no tag is there.
+    private func tagFollows(at position: Int, frameAt start: Int, in input: ReaderInput) -> Confirmation? {
+        guard input.bytes.startsTag(at: position) else { return nil }
+        if isSynced { return .confirmed }
+        let candidate = UnsafeRawBufferPointer(rebasing: input.bytes[position...])
+        switch TagReader.detect(candidate, limits: limits, isEndOfInput: input.isEndOfInput) {
+        case .tag(let tag): return placement(of: tag, at: position, bounded: false, from: start, in: input)
+        case .needMoreData(let count) where !input.isEndOfInput: return .needMore(position + count - start)
+        case .needMoreData, .notATag: return nil
+        }
     }
 
     /// Where a frame of this format is not, a chain of another sync format's headers means the stream changed
@@ -212,7 +244,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 return isLast ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
-                if bytes.startsTag(at: next) { return .confirmed }
+                if let confirmation = tagFollows(at: next, frameAt: position, in: input) { return confirmation }
                 // Its header confirmed the frame before and states its length: junk after it does not refute it.
                 guard depth == 0, continuesStream, input.offset + Int64(position) == endOfLastFrame,
                       case .exact = format.frameLength(of: header) else { return .refuted }

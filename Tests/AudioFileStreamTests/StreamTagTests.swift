@@ -54,6 +54,29 @@ import FixtureSupport
         }
     }
 
+    /// `TAG` in text is no ID3v1 tag: an ID3v1 tag (`TAG` and 125 bytes of anything) is believed after a frame
+    /// or a tag, at the start of the input or where it ends the input, as taggers place it. So the strings of a
+    /// program give no metadata, and do not confirm a frame found in junk before them; a real tag ending the
+    /// input still confirms the frame before it.
+    @Test func textStartingWithTAGIsNoTagInJunk() throws {
+        let fixture = Fixtures.named("l3-noxing.mp3")
+        let first = try #require(fixture.expectedPackets.first)
+        let frame = Array(fixture.bytes[Int(first.offset)..<Int(first.offset) + Int(first.size)])
+        let text = TagBytes.ascii("TAG directive %s: did not find expected <document start>, ")
+            + TagBytes.ascii("found unexpected end of stream while scanning a quoted scalar at line %d, column %d")
+        let junk = [UInt8](repeating: 0x2E, count: 300)
+        for chunking in [Chunking.whole, .fixed(1), .random(seed: 53)] {
+            let (events, _) = try parse(junk + text + junk + frame + text + junk, chunking: chunking)
+            #expect(events.tags.isEmpty, "\(chunking)")
+            #expect(events.packets.isEmpty, "\(chunking)")
+        }
+        // ID3v1: TAG, a 30-byte title, then artist, album, year, comment and genre.
+        let id3v1 = TagBytes.ascii("TAGLast") + [UInt8](repeating: 0, count: 26 + 94) + [255]
+        let (events, _) = try parse(junk + frame + id3v1, chunking: .fixed(7))
+        #expect(events.packets.map(\.offset) == [Int64(junk.count)])
+        #expect(events.tags.map(\.metadata.tags.title) == ["Last"])
+    }
+
     @Test func aTagCutByTheEndOfTheInputGivesTheFramesBeforeTheCut() throws {
         let audio = Fixtures.named("l3-noxing.mp3")
         let whole = TagBytes.frame("TIT2", [0] + TagBytes.ascii("Before the cut"))

@@ -7,9 +7,11 @@ struct TagReader {
         case apev2(APEv2Reader)
         /// ID3v1 is small and fixed-size: kept whole, read at the end.
         case id3v1(FieldBuffer)
-        /// Consumed without reading: an APEv2 footer whose items went past before it, or an enhanced ID3v1
-        /// (`TAG+`) block, which precedes a plain ID3v1 tag that is read on its own.
+        /// Consumed without reading: an APEv2 footer whose items went past before it.
         case skipped
+        /// Consumed without reading: an enhanced ID3v1 (`TAG+`) block, which precedes a plain ID3v1 tag that is
+        /// read on its own.
+        case enhancedID3v1
     }
 
     /// A tag format's magic and the header length needed to decide whether it is there.
@@ -69,12 +71,21 @@ struct TagReader {
             return TagReader(format, wholeSize: header.wholeSize)
         }
         if bytes.matches("TAG+", at: 0) && bytes.matches("TAG", at: enhancedID3v1Length) {
-            return TagReader(.skipped, wholeSize: enhancedID3v1Length)
+            return TagReader(.enhancedID3v1, wholeSize: enhancedID3v1Length)
         }
         if bytes.matches("TAG", at: 0) {
             return TagReader(.id3v1(FieldBuffer(limit: ID3v1Tag.length)), wholeSize: ID3v1Tag.length)
         }
         return nil
+    }
+
+    /// True for an ID3v1 tag and the enhanced block before one: `TAG` and bytes of anything, which text in
+    /// other data holds often; the other tags have headers to check.
+    var isUnchecked: Bool {
+        switch format {
+        case .id3v1, .enhancedID3v1: true
+        case .id3v2, .apev2, .skipped: false
+        }
     }
 
     /// Bytes of the tag not yet consumed; the whole tag's size is known from its header.
@@ -86,7 +97,7 @@ struct TagReader {
         case .id3v2(let reader): reader.keptByteCount
         case .apev2(let reader): reader.keptByteCount
         case .id3v1(let bytes): bytes.kept.count
-        case .skipped: 0
+        case .skipped, .enhancedID3v1: 0
         }
     }
 
@@ -110,7 +121,7 @@ struct TagReader {
             format = .skipped
             buffer.append(tagBytes)
             format = .id3v1(buffer)
-        case .skipped:
+        case .skipped, .enhancedID3v1:
             break
         }
         return taken
@@ -128,7 +139,7 @@ struct TagReader {
         case .id3v1(let buffer) where buffer.isFull:
             let tag = ID3v1Tag(buffer.kept)
             (source, fields) = (.id3v1, tag.fields)
-        case .id3v1, .skipped: return nil
+        case .id3v1, .skipped, .enhancedID3v1: return nil
         }
         guard !fields.isEmpty else { return nil }
         return Metadata(source: source, tags: MetadataNormalizer.tags(from: fields), raw: fields)
