@@ -92,12 +92,7 @@ import Testing
     /// A player tuning in before the station's first packet gets the stream from its start, not a 503; one whose
     /// stream ends unservable gets its 503 then, not after the wait.
     @Test func aListenerBeforeTheFirstPacketWaitsForTheAudio() throws {
-        let (daemon, port) = try DaemonHarness.withHTTP("""
-            - name: radio
-              source: stdin
-              socket: radio.sock
-            """)
-        try daemon.waitUntil("the HTTP server") { (try? HTTPListenerTests.mountStatus(port, "radio")) != nil }
+        let (daemon, port) = try DaemonHarness.stdinRadioWithHTTP()
         let folder = daemon.folder
         let body = folder.appendingPathComponent("early.body")
         let curl = try ToolProcess("curl", ["-sS", "-D", "-", "-o", body.path, "http://127.0.0.1:\(port)/radio"],
@@ -112,14 +107,7 @@ import Testing
         let frames = try HTTPStreamCheck.ffprobePackets(file, folder: folder)
         #expect(try Data(contentsOf: body) == frames.reduce(Data(), +), "every frame, from the first")
 
-        let (unservable, unservablePort) = try DaemonHarness.withHTTP("""
-            - name: radio
-              source: stdin
-              socket: radio.sock
-            """)
-        try unservable.waitUntil("the HTTP server") {
-            (try? HTTPListenerTests.mountStatus(unservablePort, "radio")) != nil
-        }
+        let (unservable, unservablePort) = try DaemonHarness.stdinRadioWithHTTP()
         let reason = unservable.folder.appendingPathComponent("refused.body")
         let refused = try ToolProcess("curl", ["-sS", "-D", "-", "-o", reason.path,
                                                "http://127.0.0.1:\(unservablePort)/radio"],
@@ -138,12 +126,7 @@ import Testing
     /// ffprobe) judge it: each link ended by its end-of-stream page before the next begins, the last one too.
     @Test(arguments: [("ogg/ogg-opus-chained.opus", "opusinfo"), ("ogg/ogg-vorbis-chained-rate.ogg", "ogginfo")])
     func aChainedOggMountIsValidOgg(file: String, reader: String) throws {
-        let (daemon, port) = try DaemonHarness.withHTTP("""
-            - name: radio
-              source: stdin
-              socket: radio.sock
-            """)
-        try daemon.waitUntil("the HTTP server") { (try? HTTPListenerTests.mountStatus(port, "radio")) != nil }
+        let (daemon, port) = try DaemonHarness.stdinRadioWithHTTP()
         let folder = daemon.folder
         let body = folder.appendingPathComponent("chain.ogg")
         let curl = try ToolProcess("curl", ["-sS", "-o", body.path, "http://127.0.0.1:\(port)/radio"],

@@ -11,12 +11,8 @@ import Testing
     @Test(arguments: [true, false])
     func aHelloCannotForgeALogLine(journal: Bool) throws {
         let folder = try DaemonHarness.makeFolder()
-        let log = folder.appendingPathComponent("config.yaml.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        var status = stat()
-        stat(log.path, &status)
         let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig, folder: folder,
-                                       environment: journal ? ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"] : [:])
+                                       environment: journal ? DaemonHarness.journalEnvironment(in: folder) : [:])
         try daemon.waitForSocket("radio.sock")
         let client = try WireClient(path: daemon.path("radio.sock"))
         try client.send(.hello, json: .object([("protocol", .int(1)), ("kinds", .array([.string(Self.forgedKind)]))]))

@@ -95,13 +95,8 @@ import Testing
 
     @Test func journalLinesCarryPrioritiesAndNoTimestamps() throws {
         let folder = try DaemonHarness.makeFolder()
-        // The journal names its stream by device and inode: here, the file the harness sends stderr to.
-        let log = folder.appendingPathComponent("config.yaml.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        var status = stat()
-        stat(log.path, &status)
         let daemon = try DaemonHarness(config: Self.config, folder: folder,
-                                       environment: ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"])
+                                       environment: DaemonHarness.journalEnvironment(in: folder))
         try daemon.waitForSocket("radio.sock")
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)

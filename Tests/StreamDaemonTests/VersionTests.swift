@@ -4,16 +4,9 @@ import Testing
 /// `--version` on both binaries prints the one version the package defines.
 @Suite struct VersionTests {
     static func version(of binary: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = DaemonHarness.binary(binary)
-        process.arguments = ["--version"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ToolProcess.run(DaemonHarness.binary(binary).path, ["--version"],
+                                         folder: FileManager.default.temporaryDirectory, name: "version-\(binary)")
+        return (result.status, String(decoding: result.output, as: UTF8.self))
     }
 
     @Test func bothBinariesPrintTheSameVersion() throws {

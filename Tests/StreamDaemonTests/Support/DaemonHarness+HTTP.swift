@@ -13,6 +13,14 @@ extension DaemonHarness {
         return (try DaemonHarness(config: config, folder: folder), port)
     }
 
+    /// Starts the daemon with one stream, `radio`, read from standard input and served over HTTP, and waits
+    /// until its mount answers.
+    static func stdinRadioWithHTTP() throws -> (DaemonHarness, UInt16) {
+        let (daemon, port) = try withHTTP("- name: radio\n  source: stdin\n  socket: radio.sock")
+        try daemon.waitUntil("the HTTP server") { (try? HTTPListenerTests.mountStatus(port, "radio")) != nil }
+        return (daemon, port)
+    }
+
     /// Waits until the HTTP server listens: it starts after the streams, so their sockets may come first.
     func waitForHTTP() throws {
         try waitUntil("the HTTP server to listen") { log.contains("HTTP on ") }

@@ -32,6 +32,17 @@ final class DaemonHarness {
         return folder
     }
 
+    /// The environment under which a daemon started in `folder` (on `config.yaml`) takes its standard error for
+    /// the journal's stream and writes journal lines (`<N>` priorities, no timestamps): the journal names its
+    /// stream by device and inode, here those of the file the harness sends standard error to, made now.
+    static func journalEnvironment(in folder: URL) -> [String: String] {
+        let log = folder.appendingPathComponent("config.yaml.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        var status = stat()
+        stat(log.path, &status)
+        return ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"]
+    }
+
     /// Starts the daemon on `config` (YAML, written to `configName`; relative paths are in the folder).
     /// - Parameters:
     ///   - environment: variables added to the test's own environment.
