@@ -225,11 +225,17 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         -> Confirmation
     {
         let bytes = input.bytes
+        // Nearly every frame: in sync, and the next one of the stream right after it. Decided before the chain.
+        let end = position + length
+        if isSynced, end + Format.headerLength <= bytes.count, Format.mayStartFrame(bytes[end]),
+           let following = format.header(in: bytes, at: end), format.isCompatible(following, with: header) {
+            return .confirmed
+        }
         let continuesStream = isSynced && current.map { format.isCompatible(header, with: $0) } ?? false
         guard isSynced || format.confirmsResync(header, frame: nil, startedBy: header) else { return .refuted }
         var previous = header
         var previousStart = position
-        var next = position + length
+        var next = end
         let links = isSynced ? 1 : format.headersConfirmingResync(of: header)
         for depth in 0..<links {
             guard next + Format.headerLength <= bytes.count else {
