@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func everyDecodableFixtureIsThere() {
-        #expect(Self.decodable.count == 69)
+        #expect(Self.decodable.count == 70)
     }
 
     @Test(arguments: decodable)

@@ -8,7 +8,7 @@ import FixtureSupport
     static let clean = Fixtures.generated.filter { $0.name.hasPrefix("l") || $0.name.hasPrefix("sweep") }
 
     @Test func everyCleanFixtureIsThere() {
-        #expect(Self.clean.count == 23)
+        #expect(Self.clean.count == 24)
         #expect(Self.flac.count == 3)
     }
 

@@ -7,7 +7,7 @@ import FixtureSupport
 @Suite struct FixturePacketTests {
     /// A missing file must fail here rather than quietly shrink the suites below.
     @Test func everyFixtureIsThere() {
-        #expect(Fixtures.generated.count == 45)
+        #expect(Fixtures.generated.count == 46)
         #expect(Fixtures.conformanceStreams.count == 29)
     }
 

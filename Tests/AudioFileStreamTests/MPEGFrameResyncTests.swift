@@ -8,7 +8,7 @@ import FixtureSupport
     static let streams = Fixtures.conformanceStreams + Fixtures.generated
 
     @Test func everyStreamIsThere() {
-        #expect(Self.streams.count == 29 + 45)
+        #expect(Self.streams.count == 29 + 46)
     }
 
     @Test(arguments: streams)

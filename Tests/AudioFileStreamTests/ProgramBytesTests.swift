@@ -5,7 +5,8 @@ import FixtureSupport
 
 /// Never a false packet on programs: an executable's procedure linkage table and data tables pass for MPEG
 /// Layer I and II headers chained at the lengths their short frames have (a reserved emphasis, channel modes
-/// that flip, free-format rows at any stride), yet not one packet may come out of them.
+/// that flip, free-format rows at any stride, Layer II frames whose allocations ask for more than they hold), yet
+/// not one packet may come out of them.
 @Suite struct ProgramBytesTests {
     /// Built by Tests/Fixtures/make_program_fixtures.sh from the C source beside it.
     static let executable = [UInt8](try! Data(contentsOf: Fixtures.directory

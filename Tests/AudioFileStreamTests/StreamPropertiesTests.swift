@@ -17,7 +17,7 @@ import FixtureSupport
     static let withLAMETag = withFacts.filter { $0.facts?["lame"] is [String: Any] }
 
     @Test func everyFixtureIsThere() {
-        #expect(Self.withFacts.count == 57)
+        #expect(Self.withFacts.count == 58)
         #expect(Self.withBitRate.count == 18)
         #expect(Self.withXing.count == 12)
         #expect(Self.withLAMETag.count == 12)

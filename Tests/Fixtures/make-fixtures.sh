@@ -118,6 +118,7 @@ twolame_enc "$FIX/l2-192k-stereo.mp2"   s44k-1s -b 192 -m s -d
 twolame_enc "$FIX/l2-dual-crc.mp2"      s48k    -b 256 -m d -p
 twolame_enc "$FIX/l2-32k-mono.mp2"      m32k    -b 64 -m m
 twolame_enc "$FIX/l2-mpeg2-24k.mp2"     s24k-1s -b 64 -m j
+twolame_enc "$FIX/l2-freeformat-40k-crc.mp2" s44k-1s --freeformat -b 40 -m s -p
 
 # ---- Parts of the composed fixtures (assembled by make_fixtures.py) -------
 P="$WORK/parts"

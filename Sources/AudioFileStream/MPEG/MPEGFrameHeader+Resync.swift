@@ -23,12 +23,12 @@ extension MPEGFrameHeader {
     }
 
     /// True when `frame`, this header's whole frame, holds what an encoder writes where it is cheap to tell: see
-    /// `isWellFormedLayerI` and `isWellFormedLayerIII`. Layer II, whose allocations need tables, is not looked into.
+    /// `isWellFormedLayerI`, `isWellFormedLayerII` and `isWellFormedLayerIII`.
     func isWellFormed(frame: UnsafeRawBufferPointer) -> Bool {
         switch layer {
         case 1: isWellFormedLayerI(frame)
-        case 3: isWellFormedLayerIII(frame)
-        default: true
+        case 2: isWellFormedLayerII(frame)
+        default: isWellFormedLayerIII(frame)
         }
     }
 
@@ -53,6 +53,36 @@ extension MPEGFrameHeader {
         guard bits <= frame.count * 8 else { return false }
         let filling = frame[((bits + 7) / 8)...]
         return (bits % 8 == 0 || frame[bits / 8] << (bits % 8) == 0) && !filling.contains { $0 != 0 }
+    }
+
+    /// A Layer II frame (ISO/IEC 11172-3 2.4.1.6, 2.4.2.6; 13818-3 2.4.2) holds the bits its allocations ask for:
+    /// per allocated subband and channel, a 2-bit scale factor selection and the one to three 6-bit scale factors
+    /// it selects, and per allocation 12 granules of samples (one allocation and one set of samples for both
+    /// channels from the joint-stereo bound on). Rows of a table that pass for free-format headers ask for far
+    /// more. Unlike Layer I, nothing is asked of the bits after them: real streams carry ancillary data there.
+    private func isWellFormedLayerII(_ frame: UnsafeRawBufferPointer) -> Bool {
+        let table = LayerIIAllocationTable(for: self).granuleBits
+        let bound = channelMode == .jointStereo ? min(4 * (modeExtension + 1), table.count) : table.count
+        let frameBits = frame.count * 8
+        var cursor = BitCursor(bytes: frame, bit: (hasCRC ? 6 : 4) * 8)
+        var sampleBits = 0
+        var selections = 0
+        for (subband, granuleBits) in table.enumerated() {
+            let width = granuleBits.count.trailingZeroBitCount
+            for _ in 0..<(subband < bound ? channelCount : 1) {
+                guard cursor.bit + width <= frameBits else { return false }
+                let allocation = cursor.read(width)
+                guard allocation != 0 else { continue }
+                sampleBits += 12 * granuleBits[allocation]
+                selections += subband < bound ? 1 : channelCount
+            }
+        }
+        guard cursor.bit + 2 * selections <= frameBits else { return false }
+        var scaleFactors = 0
+        for _ in 0..<selections {
+            scaleFactors += Self.scaleFactorsSelected[cursor.read(2)]
+        }
+        return cursor.bit + 6 * scaleFactors + sampleBits <= frameBits
     }
 
     /// A Layer III frame's side information (ISO/IEC 11172-3 2.4.1.7, 13818-3 2.4.1.7) asks for no more main
@@ -94,6 +124,9 @@ extension MPEGFrameHeader {
     private var jointAllocationCount: Int {
         channelMode == .jointStereo ? 32 - 4 * (modeExtension + 1) : 0
     }
+
+    /// Layer II's scale factors sent per scale factor selection (ISO/IEC 11172-3 2.4.2.6, scfsi).
+    private static let scaleFactorsSelected = [3, 2, 1, 2]
 
     /// Protection, copyright, original and emphasis bits.
     private static let settingsMask: UInt32 = 0x0001_000F

@@ -34,6 +34,17 @@ static const struct entry entries[40] = {
     E(35, "lamedh"), E(36, "mem"), E(37, "nun"), E(38, "samekh"), E(39, "ayin"),
 };
 
+/* Rows of a relocation-like table, as in a large shared library: their first bytes pass for free-format MPEG-2
+   Layer II headers, one every 24 bytes, while the words after them ask for more bits than 24 bytes hold. */
+struct fixup { unsigned short tag; unsigned short kind; unsigned int size; unsigned int zero; unsigned int index;
+               unsigned int address; unsigned int offset; };
+
+static const struct fixup fixups[48] = {
+#define F(n) { 0xf5ff, 6, 8u << 24, 0, (unsigned)(n) << 24, 0x41d41 + 12 * (n), (0x28u + 24 * (n)) << 24 }
+#define F8(n) F(n), F(n + 1), F(n + 2), F(n + 3), F(n + 4), F(n + 5), F(n + 6), F(n + 7)
+    F8(0), F8(8), F8(16), F8(24), F8(32), F8(40),
+};
+
 static int compare(const void *a, const void *b) { return memcmp(a, b, sizeof(int)); }
 
 int main(int argc, char **argv) {
@@ -60,7 +71,8 @@ int main(int argc, char **argv) {
         fputs("x", f); fputc('y', f); fprintf(f, "%f", d); fclose(f);
     }
     int sum = 0;
-    for (int i = 0; i < 256; i++) sum += words[i] + (int)rows[i % 64].count + (int)strlen(entries[i % 40].name);
+    for (int i = 0; i < 256; i++)
+        sum += words[i] + (int)rows[i % 64].count + (int)strlen(entries[i % 40].name) + (int)fixups[i % 48].address;
     memset(buffer, 0, sizeof buffer); memmove(buffer, copy, 8); memcpy(buffer + 8, copy, 4);
     if (memchr(buffer, 'z', 16) || isalpha((unsigned char)buffer[0]) || isdigit((unsigned char)buffer[1])) sum++;
     time_t now = time(NULL);
