@@ -47,6 +47,17 @@ import FixtureSupport
         }
     }
 
+    /// Free-format Layer III below 8 kbit/s, which LAME (the encoder that writes free format) refuses: 24-byte rows
+    /// of a program's data chain as MPEG 2.5 frames of 4 kbit/s with empty side information.
+    @Test func aFreeFormatLayerIIIFrameBelow8kbitsIsNot() throws {
+        // MPEG 2.5 Layer III, no CRC, free format, 12 kHz, padded, then zeros.
+        let row: [UInt8] = [0xFF, 0xE3, 0x06, 0x00] + [UInt8](repeating: 0, count: 20)
+        row.withUnsafeBytes { #expect(!MPEGFrameHeader(bytes: $0, at: 0)!.isWellFormed(frame: $0)) }
+        let bytes = [UInt8](repeating: 0x5A, count: 40) + Array(repeatElement(row, count: 24).joined())
+        let (packets, _) = try ADTSTests.parsePackets(bytes, chunking: .random(seed: 9))
+        #expect(packets.isEmpty)
+    }
+
     /// Layer I: an allocation of 1111, or bytes after the audio the encoder fills with zeros.
     @Test func aLayerIFrameWithAForbiddenAllocationOrFillingIsNot() throws {
         let fixture = Fixtures.conformanceStreams.first { $0.name == "l1-fl6.bit" }!

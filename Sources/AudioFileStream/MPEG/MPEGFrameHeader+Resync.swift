@@ -88,8 +88,12 @@ extension MPEGFrameHeader {
     /// A Layer III frame's side information (ISO/IEC 11172-3 2.4.1.7, 13818-3 2.4.1.7) asks for no more main
     /// data than the frame and the bit reservoir behind it hold (the granules' part2_3_length against
     /// main_data_begin and the frame's own main data), has at most 288 big values a granule, and no block type 0
-    /// under window switching, which is forbidden.
+    /// under window switching, which is forbidden. A free-format frame is at least 8 kbit/s long, the least LAME,
+    /// the encoder that writes free-format Layer III, accepts: rows of a program's tables chain at any stride.
     private func isWellFormedLayerIII(_ frame: UnsafeRawBufferPointer) -> Bool {
+        if isFreeFormat, frame.count < samplesPerFrame / 8 * Self.lowestFreeFormatLayerIIIRate / sampleRate {
+            return false
+        }
         let sideStart = hasCRC ? 6 : 4
         let sideEnd = sideStart + sideInfoSize
         guard frame.count >= sideEnd else { return false }
@@ -127,6 +131,9 @@ extension MPEGFrameHeader {
 
     /// Layer II's scale factors sent per scale factor selection (ISO/IEC 11172-3 2.4.2.6, scfsi).
     private static let scaleFactorsSelected = [3, 2, 1, 2]
+
+    /// Bits per second, LAME's floor for `--freeformat`.
+    private static let lowestFreeFormatLayerIIIRate = 8000
 
     /// Protection, copyright, original and emphasis bits.
     private static let settingsMask: UInt32 = 0x0001_000F
