@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -21,6 +22,24 @@ import Testing
         let server = try LocalRadioServer(replies: [LocalRadioServer.Reply(
             statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")], body: noise)], held: true)
         try Self.expectFailure("no audio frames in the first 64 KiB", from: server)
+    }
+
+    /// A leading ID3v2 tag is not what the bound counts, however large its pictures: a station opening with a
+    /// 200 KiB tag is heard, every packet of its audio where ffprobe finds it, past the tag.
+    @Test func aLargeLeadingTagIsNotCountedAsNoAudio() throws {
+        let music = Fixtures.named("l3-cbr128-joint.mp3")
+        // ID3v2.4 (§3.1): a TIT2 frame, then padding, the size syncsafe.
+        let title = Array("TIT2".utf8) + [0, 0, 0, 10, 0, 0, 3] + Array("Big cover".utf8)
+        let size = 200 * 1024
+        let syncsafe = (0..<4).map { UInt8(size >> (7 * (3 - $0)) & 0x7F) }
+        let tag = Array("ID3".utf8) + [4, 0, 0] + syncsafe + title + [UInt8](repeating: 0, count: size - title.count)
+        let server = try LocalRadioServer(replies: [LocalRadioServer.Reply(
+            statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")], body: tag + music.bytes)],
+            held: true)
+        let result = try HTTPSourceTests.receive(from: server)
+        let offsets = result.events.filter { $0["event"] as? String == "packet" }.compactMap { $0["offset"] as? Int }
+        #expect(offsets == music.expectedPackets.map { tag.count + Int($0.offset) }, "\(result.log)")
+        #expect(!result.log.contains("no audio frames"))
     }
 
     /// The failure reaches a subscriber as a `source` event, `status` as the last error and the log as a warning;

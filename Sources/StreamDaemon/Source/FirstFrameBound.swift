@@ -1,7 +1,7 @@
 import NIOCore
 
 /// What a response must bring to count as a station: a content type that may be audio, and a whole, confirmed
-/// frame within its first `bytes` of audio and its first `time` after the headers. A maintenance page or a
+/// frame within its first `bytes` of audio (after a leading ID3v2 tag) and its first `time` after the headers. A maintenance page or a
 /// server sending noise would otherwise look connected for ever; failing instead, it is retried with the backoff.
 enum FirstFrameBound {
     /// Far more than the few frames any format needs to confirm one: 2 s at 256 kb/s.

@@ -1,3 +1,4 @@
+import AudioFileStream
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -15,9 +16,9 @@ final class HTTPSourceHandler: ChannelInboundHandler {
     private var demuxer: ICYDemuxer?
     /// Set once the connection's fate has been told to the source: later events of the channel are noise.
     private var reported = false
-    /// Audio bytes of the response before its first confirmed frame, and the deadline for that frame; nil once
-    /// it came.
-    private var awaitingFrame: (bytes: Int, deadline: Scheduled<Void>)?
+    /// Audio bytes of the response before its first confirmed frame, those of them in a leading ID3v2 tag
+    /// (which the bound leaves out), and the deadline for that frame; nil once it came.
+    private var awaitingFrame: (bytes: Int, tagBytes: Int, deadline: Scheduled<Void>)?
 
     init(source: HTTPSource, attempt: Int, target: HTTPSourceTarget) {
         self.source = source
@@ -58,7 +59,7 @@ final class HTTPSourceHandler: ChannelInboundHandler {
                 }
                 self.demuxer = demuxer
             }
-            if let awaitingFrame, awaitingFrame.bytes >= FirstFrameBound.bytes {
+            if let awaitingFrame, awaitingFrame.bytes - awaitingFrame.tagBytes >= FirstFrameBound.bytes {
                 finish(context: context, .failed(FirstFrameBound.tooManyBytes))
             }
         case .end:
@@ -77,7 +78,7 @@ final class HTTPSourceHandler: ChannelInboundHandler {
             let deadline = context.eventLoop.scheduleTask(in: FirstFrameBound.time) { [channel = context.channel] in
                 channel.pipeline.fireUserInboundEventTriggered(FirstFrameDeadline())
             }
-            awaitingFrame = (0, deadline)
+            awaitingFrame = (0, 0, deadline)
             source.connected(info, attempt: attempt)
         case 301, 302, 303, 307, 308:
             guard let location = head.headers.first(name: "location"), let next = target.redirected(to: location)
@@ -88,9 +89,11 @@ final class HTTPSourceHandler: ChannelInboundHandler {
         }
     }
 
-    /// Hands audio to the source; the bytes count towards the first frame's bound until it came.
+    /// Hands audio to the source; the bytes count towards the first frame's bound until it came, but for a
+    /// leading ID3v2 tag, which stations send with cover art of any size.
     private func received(audio: UnsafeRawBufferPointer) {
         guard source.received(audio: audio, attempt: attempt) else {
+            if awaitingFrame?.bytes == 0, let tag = Metadata.id3v2Length(audio) { awaitingFrame?.tagBytes = tag }
             awaitingFrame?.bytes += audio.count
             return
         }
