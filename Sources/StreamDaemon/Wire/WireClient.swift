@@ -14,10 +14,9 @@ public final class WireClient {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            close(descriptor)
-            throw WireClientError(path: path, code: ENAMETOOLONG)
-        }
+        // A throw from here on runs deinit, which closes the socket: closing it here too would close whatever
+        // another thread opened under the same number meanwhile.
+        guard path.utf8.count < capacity else { throw WireClientError(path: path, code: ENAMETOOLONG) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: path.utf8)
             raw[path.utf8.count] = 0
@@ -27,15 +26,11 @@ public final class WireClient {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else {
-            let code = errno
-            close(descriptor)
-            throw WireClientError(path: path, code: code)
-        }
+        guard connected == 0 else { throw WireClientError(path: path, code: errno) }
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Sends one JSON message.
