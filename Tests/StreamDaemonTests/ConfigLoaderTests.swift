@@ -610,7 +610,8 @@ import Testing
     }
 
     /// A refused URL is echoed so the operator sees what was read, but never its password: errors reach the log.
-    @Test(arguments: ["http://dj:s3cret@/live", "https://dj:s3cret@radio.example:99999/live"])
+    @Test(arguments: ["http://dj:s3cret@/live", "https://dj:s3cret@radio.example:99999/live",
+                      "HTTPS://dj:s3cret@radio.example/live", "icecast://dj:s3cret@radio.example/live"])
     func aRefusedURLIsShownWithoutItsPassword(_ url: String) throws {
         let file = try ConfigFile("streams:\n  - {name: radio, source: \"\(url)\", socket: radio.sock}\n")
         let error = try #require(throws: ConfigError.self) { try file.load() }

@@ -293,7 +293,8 @@ public struct ConfigLoader {
         if text == "stdin" { return .standardInput }
         if isHTTP { return .http(try http(text, fields, sourceNode: sourceNode, key: key)) }
         guard isFile, text.count > 5 else {
-            throw error(sourceNode, "\(key).source", "expected stdin, file:PATH or an http(s) URL, got '\(text)'")
+            throw error(sourceNode, "\(key).source",
+                        "expected stdin, file:PATH or an http(s) URL, got '\(Self.hidingPassword(text))'")
         }
         let path = resolve(String(text.dropFirst(5)))
         var isFolder: ObjCBool = false
