@@ -28,11 +28,17 @@ public enum EventJSON {
     }
 
     /// A discontinuity, with `skippedBytes` counting every byte lost there.
-    static func discontinuity(_ discontinuity: Discontinuity, skippedBytes: Int64) -> JSON {
-        .object([
-            ("event", .string("discontinuity")), ("offset", .number(discontinuity.offset)),
-            ("skippedBytes", .number(skippedBytes)), ("reason", .string(discontinuity.reason.rawValue)),
-        ])
+    public static func discontinuity(_ discontinuity: Discontinuity, skippedBytes: Int64) -> JSON {
+        .object(discontinuityMembers(
+            offset: discontinuity.offset, skippedBytes: skippedBytes, reason: discontinuity.reason.rawValue))
+    }
+
+    /// What every discontinuity event says, in this order.
+    static func discontinuityMembers(offset: Int64, skippedBytes: Int64, reason: String) -> [(String, JSON)] {
+        [
+            ("event", .string("discontinuity")), ("offset", .number(offset)), ("skippedBytes", .number(skippedBytes)),
+            ("reason", .string(reason)),
+        ]
     }
 
     /// One packet of a batch, as `packets(in:)` lists it.
