@@ -1,6 +1,7 @@
 import AudioFileStream
 
-/// The JSON shapes of parser events, shared by every subcommand that prints them.
+/// The JSON of the `events` schema (docs/protocol.md): here the parser's events, which `audiostream` prints and
+/// the daemon sends as `event` messages; the extensions add the events of the stream, its source and its delivery.
 public enum EventJSON {
     /// One object per event; a packets batch gives one object per packet.
     public static func objects(for event: AudioFileStreamEvent) -> [JSON] {
