@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// `audiostream-fetch` running on one URL, its standard output a pipe to this process. The helper lives beside
 /// this executable: it links the daemon's HTTP source (NIO, TLS), which this binary then need not.
@@ -19,8 +17,7 @@ final class FetchProcess {
         let path = try Self.path()
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw CommandFailure.system("cannot make a pipe") }
-        // Only the helper's standard output leads into the pipe: no other process may hold it open.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        Self.keepDescriptorsFromChildren()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,6 +35,15 @@ final class FetchProcess {
         }
         self.pid = pid
         output = ends[0]
+    }
+
+    /// Marks every descriptor but the standard three close-on-exec. The helper then holds only the pipe, as its
+    /// standard output, and no descriptor this process inherited: one kept open there (a pipe its parent waits on)
+    /// would outlast this process.
+    private static func keepDescriptorsFromChildren() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            if let descriptor = Int32(name), descriptor > STDERR_FILENO { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        }
     }
 
     /// The helper beside this executable.
