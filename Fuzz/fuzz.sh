@@ -29,8 +29,9 @@ targets=(${FUZZ_TARGET:-audiofilestream icy})
 # Seeds are cut to these many bytes: for the parser enough for headers, tags and dozens of packets, for ICY enough
 # for a few blocks of the longest kind; small enough to mutate fast.
 declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384)
-# -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines.
-flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -I Sources/CCRCFold/include -I "$dir")
+# -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines;
+# -package-name as SwiftPM gives it, for `package` declarations.
+flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name audiostream -I Sources/CCRCFold/include -I "$dir")
 # The part of StreamDaemon a station's ICY body reaches beyond AudioStreamProtocol, which needs no network: it builds
 # alone.
 icy_sources=(Sources/StreamDaemon/HTTP/ICYMetadataBlock.swift Sources/StreamDaemon/HTTP/NowPlaying.swift)

@@ -1,6 +1,5 @@
 import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 
 /// What `audiostream-fetch` writes to standard output, and `audiostream` reads (its `FetchedInput`): frames in the
 /// wire protocol's framing, a 4-byte big-endian length counting the bytes after it, a kind byte, then the payload,
@@ -10,7 +9,7 @@ import StreamDaemon
 /// - 3, metadata: the text of an ICY block, found after all the audio before it;
 /// - 4, failure: why the URL could not be read, one line; the last frame, and the exit status is then 1.
 /// The response ended well when the output ends with no failure frame and the exit status is 0.
-final class FetchOutput {
+struct FetchOutput {
     private enum Kind: UInt8 {
         case station = 1
         case audio = 2
