@@ -28,16 +28,8 @@ final class Hub {
     private var lastMetadata: [(source: String, message: ByteBuffer)] = []
     /// The last `source` event of a network source.
     private var lastSource: ByteBuffer?
-    /// What HTTP listeners are told in their response's head, once the stream's format is known.
-    private(set) var mountInfo: MountInfo?
-    /// The ICY metadata block of the current title, for HTTP listeners.
-    private var lastICYMetadata: QueuedMessage?
-    /// What HTTP listeners and outputs get before any packet (an Ogg stream's header pages).
-    private var lastMountHeader: QueuedMessage?
-    /// HTTP listeners that came before the stream could be served, by id: each is called once it can be, with
-    /// true, or with false when the stream ends first.
-    private var mountWaiters: [Int: (Bool) -> Void] = [:]
-    private var nextMountWaiter = 0
+    /// What HTTP listeners and outputs are told and given first, and the listeners waiting to be.
+    private var mount = MountState()
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
     /// The subscribers in shares written at different phases of the interval; newcomers join them in turn.
@@ -95,9 +87,7 @@ final class Hub {
         if subscriber.wanted.wants(.streamStatus), let lastSource { opening.append(lastSource) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if subscriber.wanted.contains(.listeners) {
-            for message in [lastICYMetadata, lastMountHeader].compactMap({ $0 }) {
-                _ = subscriber.enqueue(message, now: now)
-            }
+            for message in mount.opening { _ = subscriber.enqueue(message, now: now) }
         }
         if hello.artwork, let lastArtwork { _ = subscriber.enqueue(lastArtwork, now: now) }
         if hello.kinds.contains(.packets) {
@@ -147,8 +137,11 @@ final class Hub {
         scheduleWriteOuts()
     }
 
+    /// What HTTP listeners are told in their response's head, once the stream's format is known.
+    var mountInfo: MountInfo? { mount.info }
+
     /// HTTP listeners waiting for the stream to be servable.
-    var waitingListeners: Int { mountWaiters.count }
+    var waitingListeners: Int { mount.waitingCount }
 
     /// Whether the stream's end event was published.
     var hasEnded: Bool { endMessage != nil }
@@ -156,24 +149,21 @@ final class Hub {
     /// For a stream that can be neither served over HTTP (`mountInfo` nil) nor has ended: calls `servable` with
     /// true once it can be served, or with false if it ends before; unless cancelled with the returned id first.
     func waitForMount(_ servable: @escaping (Bool) -> Void) -> Int {
-        nextMountWaiter += 1
-        mountWaiters[nextMountWaiter] = servable
-        return nextMountWaiter
+        mount.addWaiter(servable)
     }
 
     func cancelMountWait(_ id: Int) {
-        mountWaiters[id] = nil
+        mount.removeWaiter(id)
     }
 
     private func noteMountInfo(_ info: MountInfo?) {
-        mountInfo = info
+        mount.info = info
         if info != nil { releaseMountWaiters() }
     }
 
     private func releaseMountWaiters() {
-        let waiters = mountWaiters.values
-        mountWaiters = [:]
-        for servable in waiters { servable(mountInfo != nil) }
+        // Taken first: a waiter that is served joins this hub.
+        for servable in mount.takeWaiters() { servable(mount.info != nil) }
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {
@@ -213,14 +203,14 @@ final class Hub {
     /// A new title for HTTP listeners; newcomers get the last one.
     func publishICYMetadata(_ block: ByteBuffer) {
         let message = QueuedMessage(buffer: block, audio: nil, role: .icyMetadata)
-        lastICYMetadata = message
+        mount.icyMetadata = message
         publish(message, to: .listeners)
     }
 
     /// A new header for HTTP listeners and outputs, inline (an Ogg chain's next link); newcomers get the last.
     func publishMountHeader(_ header: ByteBuffer) {
         let message = QueuedMessage(buffer: header, audio: nil, role: .mountHeader)
-        lastMountHeader = message
+        mount.header = message
         // The packets before it belong to the previous header: a newcomer's burst must not put them after this one.
         history.removeAll()
         historySeconds = 0
