@@ -1,32 +1,39 @@
 import NIOCore
 import NIOHTTP1
 
-/// One HTTP client: reads its request head, then answers it, or joins the stream's hub on its event loop as a
-/// listener and writes the stream's packets (with ICY metadata blocks if asked) until either side closes.
-///
-/// As the only handler of its channel, it writes audio straight to the socket (`writeNow`). Confined to its event
-/// loop.
-final class HTTPListenerConnection: SubscriberChannelHandler {
+/// One HTTP client: reads its request head, then answers it, or has its `SubscriberSocket` join the stream's hub
+/// on its event loop as a listener, which gets the stream's packets (with ICY metadata blocks if asked) until
+/// either side closes. Confined to its event loop.
+final class HTTPListenerConnection: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
     private let server: HTTPServer
+    private let socket: SubscriberSocket
+    /// The client's time to send its request head.
+    private var requestDeadline: RequestDeadline
     /// The request head received so far, until it is complete.
     private var received: ByteBuffer?
     /// Bytes of `received` already searched for the head's end.
     private var searched = 0
     /// Set once the request is read: anything the client sends later is dropped.
     private var answered = false
-    /// Metadata blocks for a listener that asked for them.
-    private var interleaver: ICYInterleaver?
     /// While waiting for the stream's format (`HTTPServer.formatWait`, so that a player tuning in as a station
     /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
 
-    /// A handler for the connection on `descriptor`, when the daemon accepted it itself.
-    init(server: HTTPServer, descriptor: CInt?) {
+    init(server: HTTPServer, socket: SubscriberSocket) {
         self.server = server
-        super.init(requestTimeout: server.headerTimeout, role: "HTTP listener", descriptor: descriptor)
+        self.socket = socket
+        requestDeadline = RequestDeadline(timeout: server.headerTimeout)
     }
 
-    override func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    func channelActive(context: ChannelHandlerContext) {
+        requestDeadline.start(for: context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !answered else { return }
         var bytes = unwrapInboundIn(data)
         if received == nil {
@@ -46,7 +53,7 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
         }
         received = nil
         answered = true
-        requestArrived()
+        requestDeadline.met()
     }
 
     private func answer(_ request: HTTPListenerRequest, context: ChannelHandlerContext) {
@@ -105,9 +112,10 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
                context: context)
     }
 
-    override func channelInactive(context: ChannelHandlerContext) {
+    func channelInactive(context: ChannelHandlerContext) {
+        requestDeadline.met()
         stopWaiting()
-        super.channelInactive(context: context)
+        context.fireChannelInactive()
     }
 
     /// The listener's response head, then the stream: the hub's burst from a packet boundary and the live packets.
@@ -116,11 +124,10 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
         let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
         let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
         guard request.method == .get else { return finish(with: head, context: context) }
-        // Out at once, and counted as NIO's if it stays there, so no direct write of audio overtakes it.
-        writeNow(head)
-        interleaver = metaint.map(ICYInterleaver.init)
-        join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
-             transport: .http, context: context)
+        // Through the socket, which counts it until NIO has sent it, so no audio overtakes it.
+        context.writeAndFlush(wrapOutboundOut(head), promise: nil)
+        socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
+                    transport: .http, sink: HTTPListenerSink(socket: socket, metaint: metaint))
     }
 
     private func answerStatus(_ request: HTTPListenerRequest, context: ChannelHandlerContext) {
@@ -144,35 +151,9 @@ final class HTTPListenerConnection: SubscriberChannelHandler {
                               headOnly: request.method == .head)
     }
 
-    // MARK: - SubscriberSink
-
-    /// Headers and packets go out as the mount frames them, with ICY blocks between them when asked; titles wait
-    /// for the next block; events are the wire protocol's and mean nothing to an HTTP listener.
-    override func write(_ message: QueuedMessage) -> Int {
-        if message.role == .icyMetadata {
-            interleaver?.announce(message.buffer)
-            return 0
-        }
-        guard let bytes = message.listenerPayload else { return 0 }
-        return writeAudio(bytes, with: write)
-    }
-
-    /// Listener bytes joined by the hub, with ICY blocks between them when asked.
-    override func writeAndFlush(joined bytes: ByteBuffer) -> Int {
-        writeAudio(bytes, with: writeNow)
-    }
-
-    /// Writes `bytes` with `write`, in pieces between ICY metadata blocks for a listener that asked for them.
-    private func writeAudio(_ bytes: ByteBuffer, with write: (ByteBuffer) -> Void) -> Int {
-        guard interleaver != nil else {
-            write(bytes)
-            return bytes.readableBytes
-        }
-        var written = 0
-        interleaver!.interleave(bytes) { piece in
-            written += piece.readableBytes
-            write(piece)
-        }
-        return written
+    /// Writes a whole answer, then closes.
+    private func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
     }
 }
