@@ -41,7 +41,7 @@ final class HTTPServer: Sendable {
             maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners),
             refusal: Array(refusal.readableBytesView))
         return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit) {
-            [self] pipeline, socket in try pipeline.addHandler(HTTPListenerConnection(server: self, socket: socket))
+            [self] pipeline, socket in try HTTPConnection.configure(pipeline, server: self, socket: socket)
         }
     }
 
