@@ -67,7 +67,7 @@ final class StreamService: @unchecked Sendable {
         return ListeningSocket.listen(
             subscribersOn: config.socket, name: config.name, inherited: inherited, group: group, eventLoop: eventLoop,
             logger: logger
-        ) { [self] descriptor in SubscriberConnection(stream: self, descriptor: descriptor) }
+        ) { [self] pipeline, socket in try pipeline.addHandler(SubscriberConnection(stream: self, socket: socket)) }
             .flatMapThrowing { [self] listener in
                 // Stopped while binding: the socket is no one's.
                 guard state == .starting else {
