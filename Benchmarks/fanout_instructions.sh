@@ -2,18 +2,21 @@
 # Instructions audiostreamd executes per packet delivered to a subscriber: valgrind's callgrind (user space only;
 # the kernel's share of each write is not counted), a figure a busy machine does not move, unlike CPU time.
 #
-# Four runs of `SubscriberLoad daemon` on a stdin stream: 10 and 50 subscribers, each with a short and a long
-# measured window. The long run minus the short one is the cost of the extra packets alone (start-up, connecting
-# and the end cancel out); the 50-subscriber difference minus the 10-subscriber one is the cost of 40 more
-# subscribers receiving them (parsing cancels out):
-#   per delivered packet = ((I50,long - I50,short) - (I10,long - I10,short)) / (40 * extra packets)
+# Four runs of `SubscriberLoad daemon` on a stdin stream: FEW and MANY subscribers (FANOUT_SUBSCRIBERS, default
+# "100 500"), each with a short and a long measured window. The long run minus the short one is the cost of the
+# extra packets alone (start-up, connecting and the end cancel out); the MANY-subscriber difference minus the
+# FEW-subscriber one is the cost of MANY - FEW more subscribers receiving them (parsing cancels out):
+#   per delivered packet = ((Imany,long - Imany,short) - (Ifew,long - Ifew,short)) / ((MANY - FEW) * extra packets)
+# Both counts must fill every write slot of every event loop (8 a hub, a hub a loop): with fewer subscribers than
+# slots, more subscribers also means more slots woken, and the slots' timers and joins then count as the
+# subscribers' (10 against 50, the counts used until 2026-11-27, gave 1,234 where 100 against 500 gives 81).
 #
 # Usage: bash Benchmarks/fanout_instructions.sh [AUDIOSTREAMD] [WRITE_INTERVAL]
 #   AUDIOSTREAMD    default .build/release/audiostreamd (with SubscriberLoad beside it)
 #   WRITE_INTERVAL  the stream's writeInterval (default: the daemon's own)
 # Environment: BENCH_DATA (default bench-data: where bench.sh's seed MP3 is, made if missing by
 # `BENCH_ONLY=daemon bash Benchmarks/bench.sh`); FANOUT_HTTP_PORT (a free loopback port: the subscribers are then
-# HTTP listeners on the stream's mount instead of socket subscribers).
+# HTTP listeners on the stream's mount instead of socket subscribers); FANOUT_SUBSCRIBERS (default "100 500").
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,8 +44,9 @@ EOF
 chmod +x "$work/audiostreamd-callgrind"
 
 short=6 long=16
+read -r few many <<<"${FANOUT_SUBSCRIBERS:-100 500}"
 declare -A instructions
-for subscribers in 10 50; do
+for subscribers in $few $many; do
     for seconds in $short $long; do
         mkdir "$work/run"
         echo "+ $load daemon --daemon audiostreamd-callgrind --subscribers $subscribers --seconds $seconds" \
@@ -57,14 +61,13 @@ for subscribers in 10 50; do
     done
 done
 
-python3 - "${instructions[10,$short]}" "${instructions[10,$long]}" "${instructions[50,$short]}" \
-    "${instructions[50,$long]}" "$seed" "$((long - short))" <<'EOF'
-import subprocess, sys
-i10s, i10l, i50s, i50l = map(int, sys.argv[1:5])
-seed, seconds = sys.argv[5], int(sys.argv[6])
+python3 - "${instructions[$few,$short]}" "${instructions[$few,$long]}" "${instructions[$many,$short]}" \
+    "${instructions[$many,$long]}" "$((long - short))" "$few" "$many" <<'EOF'
+import sys
+few_short, few_long, many_short, many_long, seconds, few, many = map(int, sys.argv[1:8])
 # 1152 samples per MPEG-1 Layer III frame, at the seed's 44.1 kHz.
 packets = seconds * 44100 / 1152
-marginal = ((i50l - i50s) - (i10l - i10s)) / (40 * packets)
+marginal = ((many_long - many_short) - (few_long - few_short)) / ((many - few) * packets)
 print(f"instructions per delivered packet: {marginal:,.0f} "
-      f"(all of the daemon's work at 50 subscribers: {(i50l - i50s) / (50 * packets):,.0f})")
+      f"(all of the daemon's work at {many} subscribers: {(many_long - many_short) / (many * packets):,.0f})")
 EOF
