@@ -1,12 +1,8 @@
-/// The logical stream an `OggReader` follows: its codec, whether its headers are all read, and the frames its
-/// packets hold, checked against its pages' granule positions.
+/// The logical stream an `OggReader` follows: its codec, and the frames its packets hold, checked against its
+/// pages' granule positions.
 struct OggLogicalStream {
     let serial: UInt32
     var codec: any OggCodec
-    /// True once every header packet was taken: packets are audio from then on.
-    var isAudio = false
-    /// True after its last page (EOS): a new logical stream may follow (a chain).
-    var hasEnded = false
     /// The page sequence number the next page should carry; nil when unknown after a discontinuity.
     var nextSequence: UInt32?
     /// Frames of the audio packets so far.
@@ -21,6 +17,21 @@ struct OggLogicalStream {
         self.serial = serial
         self.codec = codec
         nextSequence = sequence &+ 1
+    }
+
+    /// The frames of an audio packet, counted; nil when it is not a valid one.
+    mutating func countFrames(ofAudio packet: UnsafeRawBufferPointer) -> Int? {
+        let packetFrames = codec.frames(ofAudio: packet)
+        frames += Int64(packetFrames ?? 0)
+        return packetFrames
+    }
+
+    /// The pages go on after a gap: the codec starts afresh and the frame count is placed again by the next
+    /// granule position.
+    mutating func resetForDiscontinuity() {
+        codec.resetForDiscontinuity()
+        granuleOffset = nil
+        nextSequence = nil
     }
 
     /// Checks the granule position of a page after whose packets `frames` were counted, and returns the

@@ -29,7 +29,7 @@ struct OggReader: FormatReader {
     }
 
     private let limits: MetadataLimits
-    private var followed: OggLogicalStream?
+    private var followed = OggFollowedStream.none
     private var ignored: Set<UInt32> = []
     private var hasAnnouncedFileFormat = false
     /// The pieces so far of the packet the last page left open, and the stream offset of its first byte. Empty
@@ -75,9 +75,7 @@ struct OggReader: FormatReader {
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         dropPartialPacket()
         skip.report(resumingAt: offset, to: output)
-        followed?.codec.resetForDiscontinuity()
-        followed?.granuleOffset = nil
-        followed?.nextSequence = nil
+        followed.modify { $0.resetForDiscontinuity() }
     }
 
     /// Skips up to the next byte that may start a page.
@@ -101,21 +99,22 @@ struct OggReader: FormatReader {
         var firstSegment = 0
         // A first page after the followed stream's headers starts a new link even without that stream's last page
         // (a source that restarted): the first pages of multiplexed streams all come before any data (RFC 3533).
-        if page.isFirst, followed.map({ $0.hasEnded || $0.isAudio }) ?? true, !ignored.contains(page.serial) {
+        if page.isFirst, followed.acceptsNewStream, !ignored.contains(page.serial) {
             guard let segment = begin(page, at: position, offset: offset, in: input.bytes, into: output) else { return }
             firstSegment = segment
         }
-        guard let stream = followed, stream.serial == page.serial, !stream.hasEnded else {
-            return ignore(page, at: offset, into: output)
+        guard followed.goesOn, followed.serial == page.serial else { return ignore(page, at: offset, into: output) }
+        let missed = followed.modify { stream -> UInt32? in
+            defer { stream.nextSequence = page.sequence &+ 1 }
+            guard !page.isFirst, let expected = stream.nextSequence, page.sequence != expected else { return nil }
+            stream.resetForDiscontinuity()
+            return expected
         }
-        if !page.isFirst, let expected = stream.nextSequence, page.sequence != expected {
+        if let expected = missed ?? nil {
             output.warning(.positionMismatch, at: offset, "Ogg page at \(offset) has sequence number "
                 + "\(page.sequence), not \(expected): pages are missing")
             dropPartialPacket()
-            followed!.codec.resetForDiscontinuity()
-            followed!.granuleOffset = nil
         }
-        followed!.nextSequence = page.sequence &+ 1
         if !page.isContinued { dropPartialPacket() }
         // What was skipped before this page (junk, a dropped packet) ends here; inside a packet this page goes
         // on with, it is reported after that packet.
@@ -147,7 +146,7 @@ struct OggReader: FormatReader {
             return nil
         }
         dropPartialPacket()
-        followed = OggLogicalStream(serial: page.serial, codec: codec, sequence: page.sequence)
+        followed = .headers(OggLogicalStream(serial: page.serial, codec: codec, sequence: page.sequence))
         return segment
     }
 
@@ -155,7 +154,7 @@ struct OggReader: FormatReader {
     /// was never seen, with nothing followed, cannot be decoded and is skipped.
     private mutating func ignore(_ page: OggPage, at offset: Int64, into output: ParserOutput, name: String? = nil) {
         guard !ignored.contains(page.serial) else { return }
-        guard page.isFirst || followed.map({ !$0.hasEnded }) ?? false else {
+        guard page.isFirst || followed.goesOn else {
             skip.add(page.length)
             return
         }
@@ -163,7 +162,7 @@ struct OggReader: FormatReader {
         ignored.insert(page.serial)
         let what = name.map { "an Ogg logical stream of \($0)" } ?? "Ogg logical stream \(page.serial)"
         output.warning(.otherStreamIgnored, at: offset, "\(what) at \(offset) is ignored: "
-            + (followed.map { "logical stream \($0.serial) is followed" } ?? "it is not audio this parser reads"))
+            + (followed.serial.map { "logical stream \($0) is followed" } ?? "it is not audio this parser reads"))
     }
 
     /// Cuts the page's packets from segment `firstSegment` on, checks its granule position against their frames,
@@ -204,12 +203,13 @@ struct OggReader: FormatReader {
             size = 0
         }
         let offset = input.offset + Int64(position)
-        if audioEnded, let table = followed!.check(granulePosition: page.granulePosition, isLast: page.isLast,
-                                                   at: offset, into: output) {
+        if audioEnded, let table = followed.modify({
+            $0.check(granulePosition: page.granulePosition, isLast: page.isLast, at: offset, into: output)
+        }) ?? nil {
             output.announce(.packetTableInfo, .packetTableInfo(table))
         }
         deliverPagePackets(into: output)
-        if page.isLast { followed!.hasEnded = true }
+        if page.isLast { followed.end() }
         // The last segment is a full one: the packet goes on on the next page.
         guard page.segmentCount > firstSegment, page.lacing(page.segmentCount - 1, in: bytes, at: position) == 255
         else { return }
@@ -244,8 +244,8 @@ struct OggReader: FormatReader {
     /// delivery. Returns true for an audio packet.
     private mutating func takePacket(_ packet: UnsafeRawBufferPointer, start: Int, offset: Int64, end: Int64,
                                      isAssembled: Bool, into output: ParserOutput) -> Bool {
-        guard !followed!.hasEnded else { return false }
-        if !followed!.isAudio {
+        guard followed.goesOn else { return false }
+        if case .headers = followed {
             let isAudio = takeHeader(packet, at: offset, into: output)
             if isAssembled, let resume = skipInsidePacket {
                 skip.report(resumingAt: resume, to: output)
@@ -253,8 +253,7 @@ struct OggReader: FormatReader {
             }
             guard isAudio else { return false }
         }
-        let frames = followed!.codec.frames(ofAudio: packet)
-        followed!.frames += Int64(frames ?? 0)
+        let frames = followed.modify { $0.countFrames(ofAudio: packet) } ?? nil
         pagePackets.append(PagePacket(start: start, size: packet.count, frames: frames, isAssembled: isAssembled,
                                       offset: offset, end: end))
         return frames != nil
@@ -263,11 +262,13 @@ struct OggReader: FormatReader {
     /// Gives a header packet to the codec; returns true when it is the first audio packet instead.
     private mutating func takeHeader(_ packet: UnsafeRawBufferPointer, at offset: Int64,
                                      into output: ParserOutput) -> Bool {
-        let step = followed!.codec.take(header: packet)
+        guard let serial = followed.serial, let step = followed.modify({ $0.codec.take(header: packet) }) else {
+            return false
+        }
         switch step {
         case .needsMore, .complete:
             // Reported where it is, so that reports stay in stream order: before the link's format.
-            if let metadata = followed!.codec.metadata(in: packet, limits: limits) {
+            if let metadata = followed.stream?.codec.metadata(in: packet, limits: limits) {
                 output.metadata(metadata, at: offset)
             }
             if step == .complete { announceHeaders(into: output) }
@@ -277,8 +278,7 @@ struct OggReader: FormatReader {
             return true
         case .invalid:
             // Ended, so that a new logical stream may begin; its pages are ignored from here on.
-            let serial = followed!.serial
-            followed!.hasEnded = true
+            followed.end()
             if ignored.count < Self.ignoredStreamLimit { ignored.insert(serial) }
             output.warning(.otherStreamIgnored, at: offset, "Ogg logical stream \(serial) is ignored: its header "
                 + "packet at \(offset) is not valid")
@@ -289,14 +289,15 @@ struct OggReader: FormatReader {
     /// Every header of the followed stream is read: its format and magic cookie are announced, again for each new
     /// link of a chain (whose comments came as their headers did).
     private mutating func announceHeaders(into output: ParserOutput) {
-        followed!.isAudio = true
+        followed.startAudio()
+        guard let stream = followed.stream else { return }
         if !hasAnnouncedFileFormat {
             hasAnnouncedFileFormat = true
             output.announce(.fileFormat, .fileType(.ogg))
             output.measuresBitRate = true
         }
-        output.announce(.dataFormat, .format(followed!.codec.format), force: true)
-        output.announce(.magicCookieData, .data(followed!.codec.magicCookie), force: true)
+        output.announce(.dataFormat, .format(stream.codec.format), force: true)
+        output.announce(.magicCookieData, .data(stream.codec.magicCookie), force: true)
     }
 
     /// Delivers the packets of the page in order, skipping those that are not valid audio.
