@@ -7,19 +7,20 @@
 /// confirmed the frame before vouched for its start and nothing shows it was cut short.
 /// Everything else is skipped up to the next byte that may start a frame or a tag, and reported as a resync;
 /// where a chain of another sync format's headers starts instead, that format's reader takes over. Tags between
-/// frames (ID3v2, ID3v1, APEv2) are streamed through `TagReader`. The format's header properties come first,
-/// then DataOffset and ReadyToProducePackets, then packets.
+/// frames (ID3v2, ID3v1, APEv2) are left to the driver, which streams them through `TagReader`. The format's
+/// header properties come first, then DataOffset and ReadyToProducePackets, then packets.
 struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private enum Step {
         case advance(Int)
         case needMore(Int)
         /// The stream goes on in another sync format here, with `replacement`.
         case switchFormat
+        /// A tag starts here, `tag`, which the driver reads.
+        case readTag
     }
 
     private var format: Format
     private let limits: MetadataLimits
-    private var state = SyncReaderState.scanning
     /// The last accepted frame's header: the stream's current format.
     private var current: Format.Header?
     /// True while frames follow each other; false at the start, after skipped bytes and after a discontinuity,
@@ -33,6 +34,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private var skip = SkipRun()
     /// The reader of the format the stream changed to, handed over by `read`.
     private var replacement: (any FormatReader)?
+    /// The tag found, handed to the driver by `read`.
+    private var tag: Skip?
 
     init(_ format: Format, limits: MetadataLimits) {
         self.format = format
@@ -41,7 +44,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
-        endTag(output: output)
+        // A tag the break cut short does not end where it said.
+        if endOfLastTag > offset { endOfLastTag = -1 }
         isSynced = false
         format.resetForDiscontinuity()
     }
@@ -57,42 +61,19 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         let bytes = input.bytes
         var position = 0
         while position < bytes.count {
-            if case .readingTag = state {
-                position += continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]), output: output)
-                if case .scanning = state { endOfLastTag = input.offset + Int64(position) }
-                continue
-            }
             switch step(at: position, in: input, output: output) {
             case .advance(let count): position += count
             case .needMore(let count): return ReadProgress(consumed: position, needed: count)
             case .switchFormat:
                 defer { replacement = nil }
                 return ReadProgress(consumed: position, needed: 0, replacement: replacement)
+            case .readTag:
+                defer { tag = nil }
+                return ReadProgress(consumed: position, needed: 0, skip: tag)
             }
         }
-        if input.isEndOfInput {
-            skip.report(resumingAt: input.offset + Int64(position), to: output)
-            endTag(output: output)
-        }
+        if input.isEndOfInput { skip.report(resumingAt: input.offset + Int64(position), to: output) }
         return ReadProgress(consumed: position, needed: 0)
-    }
-
-    /// Feeds the tag being read and returns the bytes it took: all of them while it wants more.
-    private mutating func continueTag(with bytes: UnsafeRawBufferPointer, output: ParserOutput) -> Int {
-        guard case .readingTag(var tag, let tagOffset) = state else { return 0 }
-        state = .scanning  // so the tag's buffers are not shared while it is fed
-        let consumed = tag.consume(bytes)
-        state = .readingTag(tag, offset: tagOffset)
-        if tag.remainingBytes == 0 { endTag(output: output) }
-        return consumed
-    }
-
-    /// Reports the tag being read, if any, and goes back to scanning: at the tag's end, or where the input ended
-    /// or broke off inside it, which keeps the fields read before the cut.
-    private mutating func endTag(output: ParserOutput) {
-        guard case .readingTag(let tag, let tagOffset) = state else { return }
-        state = .scanning
-        if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
     }
 
     /// Decides what starts at `position`: a frame, a tag, or a byte to skip.
@@ -113,7 +94,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                     return .advance(length)
                 case .refuted: break
                 }
-            case .advance, .switchFormat: break
+            case .advance, .switchFormat, .readTag: break
             }
         } else if bytes.mayStartTag(at: position) {
             let candidate = UnsafeRawBufferPointer(rebasing: bytes[position...])
@@ -123,9 +104,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 let bounded = offset == endOfLastFrame || offset == endOfLastTag || offset == 0
                 switch placement(of: tag, at: position, bounded: bounded, from: position, in: input) {
                 case .confirmed:
-                    skip.report(resumingAt: input.offset + Int64(position), to: output)
-                    state = .readingTag(tag, offset: input.offset + Int64(position))
-                    return .advance(0)
+                    skip.report(resumingAt: offset, to: output)
+                    endOfLastTag = offset + Int64(tag.remainingBytes)
+                    self.tag = .tag(tag, offset: offset, count: Int64(tag.remainingBytes))
+                    return .readTag
                 case .needMore(let count): return .needMore(count)
                 case .refuted: break
                 }
@@ -355,12 +337,4 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private static func mayStartSyncFrame(_ byte: UInt8) -> Bool {
         byte == 0xFF || byte == 0x0B
     }
-
-}
-
-/// Where a sync reader is: between frames, or inside a tag it streams through. Outside the generic reader, whose
-/// specializations then share one concrete enum instead of copying a generic one per frame.
-private enum SyncReaderState {
-    case scanning
-    case readingTag(TagReader, offset: Int64)
 }

@@ -31,7 +31,6 @@ struct CAFReader: FormatReader {
         case chunkHeader
         /// A chunk read whole before it is used, its body streaming into `body`.
         case collecting(CAFChunkHeader, offset: Int64, remaining: Int64)
-        case skipping(remaining: Int64)
         /// Inside the `data` chunk's audio.
         case audio
         /// The chunk structure is lost (the input ended or jumped inside a chunk header): everything is skipped
@@ -49,9 +48,12 @@ struct CAFReader: FormatReader {
     /// The audio's first byte (past the edit count) and the byte after its last (nil: the end of the input).
     private var audio: (start: Int64, end: Int64?)?
     private var skip = SkipRun()
-    /// The stream offset of the next byte this reader expects, so that a discontinuity is placed.
+    /// The stream offset of the next byte this reader expects (past the bytes it left to the driver to pass
+    /// over), so that a discontinuity is placed.
     private var position: Int64 = 0
     private var repositions = false
+    /// The body of the chunk just started, which `read` leaves to the driver to pass over.
+    private var unread: Int64 = 0
 
     init(limits: MetadataLimits) {
         self.limits = limits
@@ -61,7 +63,12 @@ struct CAFReader: FormatReader {
         let bytes = input.bytes
         // A failed stream reports nothing more.
         guard output.failure == nil else { return ReadProgress(consumed: bytes.count, needed: 0) }
-        if repositions { reposition(to: input.offset) }
+        if repositions {
+            reposition(to: input.offset)
+        } else if input.offset < position {
+            // The input ended inside a chunk passed over.
+            state = .lost
+        }
         var consumed = 0
         var needed = 0
         while consumed < bytes.count {
@@ -69,6 +76,11 @@ struct CAFReader: FormatReader {
             consumed += step.consumed
             needed = step.needed
             guard output.failure == nil else { return ReadProgress(consumed: bytes.count, needed: 0) }
+            if unread > 0 {
+                defer { unread = 0 }
+                position = input.offset + Int64(consumed) + unread
+                return ReadProgress(consumed: consumed, needed: 0, skip: .bytes(unread))
+            }
             if step.needed > 0 { break }
         }
         if input.isEndOfInput, consumed < bytes.count {
@@ -88,6 +100,8 @@ struct CAFReader: FormatReader {
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
+        // Cut inside a chunk passed over: the chunks after it cannot be found.
+        if offset < position { state = .lost }
         repositions = true
     }
 
@@ -132,10 +146,6 @@ struct CAFReader: FormatReader {
                 state = .chunkHeader
                 finishChunk(header, at: chunkOffset, output: output)
             }
-            return (taken, 0)
-        case .skipping(let remaining):
-            let taken = Int(min(remaining, Int64(bytes.count)))
-            state = Int64(taken) == remaining ? .chunkHeader : .skipping(remaining: remaining - Int64(taken))
             return (taken, 0)
         case .audio:
             return readAudio(input, from: index, output: output)
@@ -183,13 +193,13 @@ struct CAFReader: FormatReader {
         default:
             keep = nil
         }
-        if let keep {
-            body = FieldBuffer(limit: keep)
-            state = .collecting(header, offset: offset, remaining: header.size)
-        } else {
-            state = .skipping(remaining: header.size)
+        guard let keep, header.size > 0 else {
+            state = .chunkHeader
+            unread = header.size
+            return true
         }
-        if header.size == 0 { state = .chunkHeader }
+        body = FieldBuffer(limit: keep)
+        state = .collecting(header, offset: offset, remaining: header.size)
         return true
     }
 

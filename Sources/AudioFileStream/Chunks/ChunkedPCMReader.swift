@@ -23,9 +23,9 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         case chunkHeader
         /// A chunk whose first bytes go into `kept`; `remaining` counts its body and pad byte still to come.
         case keeping(ChunkHeader, offset: Int64, remaining: Int64)
-        /// An ID3v2 chunk, its tag once its header was seen.
-        case tag(TagReader?, offset: Int64, remaining: Int64)
-        case skipping(Int64)
+        /// An ID3v2 chunk, whose tag the driver reads once its header is seen; `remaining` counts its body and pad
+        /// byte.
+        case tag(remaining: Int64)
         /// The prefix of the sound chunk whose header is at `offset`, before its frames.
         case soundPrefix(offset: Int64, prefixLength: Int, size: Int64?)
         /// The frames of the sound chunk, from `data.start` to its end.
@@ -76,9 +76,6 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         switch state {
         case .failed:
             break
-        case .tag(let tag?, let tagOffset, _):
-            if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
-            fallthrough
         default:
             guard data != nil, !isRestarting else {
                 state = .failed
@@ -112,7 +109,10 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
                 }
                 let chunk = ChunkHeader(rest, isBigEndian: Container.isBigEndian)
                 position += ChunkHeader.length
-                state = try start(chunk, at: offset)
+                guard let next = try start(chunk, at: offset) else {
+                    return ReadProgress(consumed: position, needed: 0, skip: .bytes(chunk.paddedSize))
+                }
+                state = next
             case .keeping(let chunk, let chunkOffset, let remaining):
                 let taken = Int(min(remaining, Int64(rest.count)))
                 kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
@@ -130,32 +130,20 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
                     }
                 }
                 if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
-            case .tag(nil, _, let remaining):
+            case .tag(let remaining):
                 let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
                 switch TagReader.detect(chunkRest, limits: limits,
                                         isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
-                case .tag(let found):
-                    state = .tag(found, offset: offset, remaining: remaining)
                 case .needMoreData(let count) where Int64(count) <= remaining:
                     return needMore(count, consumed: position, input)
+                case .tag(let found):
+                    state = .chunkHeader
+                    return ReadProgress(consumed: position, needed: 0,
+                                        skip: .tag(found, offset: offset, count: remaining))
                 case .needMoreData, .notATag:
-                    state = .skipping(remaining)
+                    state = .chunkHeader
+                    return ReadProgress(consumed: position, needed: 0, skip: .bytes(remaining))
                 }
-            case .tag(var tag?, let tagOffset, let remaining):
-                state = .skipping(0)  // so the tag's buffers are not shared while it is fed
-                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
-                let taken = tag.consume(chunkRest)
-                position += taken
-                if tag.remainingBytes > 0 && Int64(taken) < remaining {
-                    state = .tag(tag, offset: tagOffset, remaining: remaining - Int64(taken))
-                } else {
-                    if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
-                    state = .skipping(remaining - Int64(taken))
-                }
-            case .skipping(let remaining):
-                let taken = Int(min(remaining, Int64(rest.count)))
-                position += taken
-                state = taken == remaining ? .chunkHeader : .skipping(remaining - Int64(taken))
             case .soundPrefix(let chunkOffset, let prefixLength, let size):
                 guard rest.count >= prefixLength else { return needMore(prefixLength, consumed: position, input) }
                 let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(prefixLength))
@@ -179,6 +167,7 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
             case .sound:
                 let delivered = deliverFrames(rest, at: position, offset: offset, input: input, into: output)
                 position += delivered.consumed
+                if let skip = delivered.skip { return ReadProgress(consumed: position, needed: 0, skip: skip) }
                 if delivered.needed > 0 { return ReadProgress(consumed: position, needed: delivered.needed) }
             case .failed:
                 position = bytes.count
@@ -187,19 +176,19 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         return ReadProgress(consumed: position, needed: 0)
     }
 
-    /// The state reading the chunk whose header is at `offset`.
-    private mutating func start(_ chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> State {
+    /// The state reading the chunk whose header is at `offset`, or nil when the chunk is passed over unread.
+    private mutating func start(_ chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> State? {
         switch try container.plan(for: chunk, at: offset) {
         case .skip:
-            return .skipping(chunk.paddedSize)
+            return nil
         case .keep(let limit):
             kept = FieldBuffer(limit: Int(min(Int64(limit), chunk.size)))
             return .keeping(chunk, offset: offset, remaining: chunk.paddedSize)
         case .id3:
-            return .tag(nil, offset: offset, remaining: chunk.paddedSize)
+            return .tag(remaining: chunk.paddedSize)
         case .sound where data != nil && !isRestarting:
             // The frames are numbered from the first sound chunk's start: a second one is not read.
-            return .skipping(chunk.paddedSize)
+            return nil
         case .sound(let prefixLength, let size):
             guard container.sound != nil else {
                 throw AudioFileStreamFailure(.notOptimized, at: offset, "the \(Container.name) sound chunk at "
@@ -242,7 +231,8 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
     }
 
     /// Delivers the whole frames at the start of `rest` (at `position` in the input, stream offset `offset`);
-    /// returns the bytes consumed and, when a frame is cut by the read, the bytes needed to complete it.
+    /// returns the bytes consumed and, when a frame is cut by the read, the bytes needed to complete it, or past
+    /// the samples, the rest of the chunk for the driver to pass over.
     private mutating func deliverFrames(_ rest: UnsafeRawBufferPointer, at position: Int, offset: Int64,
                                         input: ReaderInput, into output: ParserOutput) -> ReadProgress {
         let data = data!
@@ -251,8 +241,8 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
             return ReadProgress(consumed: Int(min(data.start - offset, Int64(rest.count))), needed: 0)
         }
         if let end = data.end, offset >= end {
-            state = .skipping(max((data.paddedEnd ?? end) - offset, 0))
-            return ReadProgress(consumed: 0, needed: 0)
+            state = .chunkHeader
+            return ReadProgress(consumed: 0, needed: 0, skip: .bytes(max((data.paddedEnd ?? end) - offset, 0)))
         }
         let left = data.end.map { Int(min($0 - offset, Int64(Int.max))) } ?? .max
         let available = min(left, rest.count)
