@@ -86,94 +86,124 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         }
     }
 
+    /// Reads the input state by state, each state's reader answering how far it got from where it started.
     private mutating func walk(_ input: ReaderInput, into output: ParserOutput)
         throws(AudioFileStreamFailure) -> ReadProgress
     {
-        let bytes = input.bytes
         var position = 0
-        while position < bytes.count || isSoundDone(at: input.offset + Int64(position)) {
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[position...])
+        while position < input.bytes.count || isSoundDone(at: input.offset + Int64(position)) {
+            let rest = UnsafeRawBufferPointer(rebasing: input.bytes[position...])
             let offset = input.offset + Int64(position)
-            switch state {
-            case .fileHeader:
-                guard rest.count >= Self.fileHeaderLength else {
-                    return needMore(Self.fileHeaderLength, consumed: position, input)
-                }
-                let fileType = try container.readFileHeader(rest, at: offset)
-                output.announce(.fileFormat, .fileType(fileType))
-                position += Self.fileHeaderLength
-                state = .chunkHeader
-            case .chunkHeader:
-                guard rest.count >= ChunkHeader.length else {
-                    return needMore(ChunkHeader.length, consumed: position, input)
-                }
-                let chunk = ChunkHeader(rest, isBigEndian: Container.isBigEndian)
-                position += ChunkHeader.length
-                guard let next = try start(chunk, at: offset) else {
-                    return ReadProgress(consumed: position, needed: 0, skip: .bytes(chunk.paddedSize))
-                }
-                state = next
+            let step = switch state {
+            case .fileHeader: try readFileHeader(rest, at: offset, input, into: output)
+            case .chunkHeader: try readChunkHeader(rest, at: offset, input)
             case .keeping(let chunk, let chunkOffset, let remaining):
-                let taken = Int(min(remaining, Int64(rest.count)))
-                kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
-                position += taken
-                guard Int64(taken) == remaining else {
-                    state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
-                    continue
-                }
-                state = .chunkHeader
-                let body = kept
-                kept = FieldBuffer(limit: 0)
-                let read = body.kept.withUnsafeBytes { body in
-                    Result { () throws(AudioFileStreamFailure) in
-                        try container.read(chunk, body: body, at: chunkOffset)
-                    }
-                }
-                if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
-            case .tag(let remaining):
-                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
-                switch TagReader.detect(chunkRest, limits: limits,
-                                        isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
-                case .needMoreData(let count) where Int64(count) <= remaining:
-                    return needMore(count, consumed: position, input)
-                case .tag(let found):
-                    state = .chunkHeader
-                    return ReadProgress(consumed: position, needed: 0,
-                                        skip: .tag(found, offset: offset, count: remaining))
-                case .needMoreData, .notATag:
-                    state = .chunkHeader
-                    return ReadProgress(consumed: position, needed: 0, skip: .bytes(remaining))
-                }
+                try keep(rest, of: chunk, at: chunkOffset, remaining: remaining, into: output)
+            case .tag(let remaining): detectTag(rest, at: offset, remaining: remaining, input)
             case .soundPrefix(let chunkOffset, let prefixLength, let size):
-                guard rest.count >= prefixLength else { return needMore(prefixLength, consumed: position, input) }
-                let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(prefixLength))
-                let bodyStart = chunkOffset + Int64(ChunkHeader.length)
-                begin(bodyStart: bodyStart, size: size,
-                      skipping: prefixLength + max(container.soundStart(prefix: prefix), 0), into: output)
-                position += prefixLength
-                state = .sound
-            case .resuming:
-                guard rest.count >= Self.fileHeaderLength || input.isEndOfInput else {
-                    return ReadProgress(consumed: position, needed: Self.fileHeaderLength)
-                }
-                if Container.startsFile(rest) {
-                    container = Container(limits: limits)
-                    isRestarting = true
-                    state = .fileHeader
-                } else {
-                    // Frames at the offset the caller states; `deliverFrames` realigns on a frame.
-                    state = .sound
-                }
-            case .sound:
-                let delivered = deliverFrames(rest, at: position, offset: offset, input: input, into: output)
-                position += delivered.consumed
-                if let skip = delivered.skip { return ReadProgress(consumed: position, needed: 0, skip: skip) }
-                if delivered.needed > 0 { return ReadProgress(consumed: position, needed: delivered.needed) }
-            case .failed:
-                position = bytes.count
+                readSoundPrefix(rest, ofChunkAt: chunkOffset, length: prefixLength, size: size, input, into: output)
+            case .resuming: resume(rest, input)
+            case .sound: deliverFrames(rest, at: position, offset: offset, input: input, into: output)
+            case .failed: ReadProgress(consumed: rest.count, needed: 0)
+            }
+            position += step.consumed
+            if step.needed > 0 || step.skip != nil {
+                return ReadProgress(consumed: position, needed: step.needed, skip: step.skip)
             }
         }
         return ReadProgress(consumed: position, needed: 0)
+    }
+
+    // Each state's reader is given the input's unconsumed bytes, `rest`, whose first is at stream offset `offset`,
+    // and answers how many of them it consumed, how many it needs from there, or what it leaves to the driver.
+
+    private mutating func readFileHeader(_ rest: UnsafeRawBufferPointer, at offset: Int64, _ input: ReaderInput,
+                                         into output: ParserOutput) throws(AudioFileStreamFailure) -> ReadProgress {
+        guard rest.count >= Self.fileHeaderLength else { return needMore(Self.fileHeaderLength, of: rest, input) }
+        let fileType = try container.readFileHeader(rest, at: offset)
+        output.announce(.fileFormat, .fileType(fileType))
+        state = .chunkHeader
+        return ReadProgress(consumed: Self.fileHeaderLength, needed: 0)
+    }
+
+    private mutating func readChunkHeader(_ rest: UnsafeRawBufferPointer, at offset: Int64, _ input: ReaderInput)
+        throws(AudioFileStreamFailure) -> ReadProgress
+    {
+        guard rest.count >= ChunkHeader.length else { return needMore(ChunkHeader.length, of: rest, input) }
+        let chunk = ChunkHeader(rest, isBigEndian: Container.isBigEndian)
+        guard let next = try start(chunk, at: offset) else {
+            return ReadProgress(consumed: ChunkHeader.length, needed: 0, skip: .bytes(chunk.paddedSize))
+        }
+        state = next
+        return ReadProgress(consumed: ChunkHeader.length, needed: 0)
+    }
+
+    /// Keeps the next bytes of a chunk planned `.keep`, and has the container read them once the chunk has gone by.
+    private mutating func keep(_ rest: UnsafeRawBufferPointer, of chunk: ChunkHeader, at chunkOffset: Int64,
+                               remaining: Int64, into output: ParserOutput)
+        throws(AudioFileStreamFailure) -> ReadProgress
+    {
+        let taken = Int(min(remaining, Int64(rest.count)))
+        kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
+        guard Int64(taken) == remaining else {
+            state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
+            return ReadProgress(consumed: taken, needed: 0)
+        }
+        state = .chunkHeader
+        let body = kept
+        kept = FieldBuffer(limit: 0)
+        let read = body.kept.withUnsafeBytes { body in
+            Result { () throws(AudioFileStreamFailure) in try container.read(chunk, body: body, at: chunkOffset) }
+        }
+        if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
+        return ReadProgress(consumed: taken, needed: 0)
+    }
+
+    /// Leaves an ID3v2 chunk of `remaining` bytes to the driver: its tag, once its header is seen, or all of it
+    /// unread when it holds none.
+    private mutating func detectTag(_ rest: UnsafeRawBufferPointer, at offset: Int64, remaining: Int64,
+                                    _ input: ReaderInput) -> ReadProgress {
+        let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
+        switch TagReader.detect(chunkRest, limits: limits,
+                                isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
+        case .needMoreData(let count) where Int64(count) <= remaining:
+            return needMore(count, of: rest, input)
+        case .tag(let found):
+            state = .chunkHeader
+            return ReadProgress(consumed: 0, needed: 0, skip: .tag(found, offset: offset, count: remaining))
+        case .needMoreData, .notATag:
+            state = .chunkHeader
+            return ReadProgress(consumed: 0, needed: 0, skip: .bytes(remaining))
+        }
+    }
+
+    /// Reads the sound chunk's prefix, which says where its frames start, and starts them.
+    private mutating func readSoundPrefix(_ rest: UnsafeRawBufferPointer, ofChunkAt chunkOffset: Int64, length: Int,
+                                          size: Int64?, _ input: ReaderInput, into output: ParserOutput)
+        -> ReadProgress
+    {
+        guard rest.count >= length else { return needMore(length, of: rest, input) }
+        let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(length))
+        begin(bodyStart: chunkOffset + Int64(ChunkHeader.length), size: size,
+              skipping: length + max(container.soundStart(prefix: prefix), 0), into: output)
+        state = .sound
+        return ReadProgress(consumed: length, needed: 0)
+    }
+
+    /// After a discontinuity: a new file's header (a restarted source), or more frames.
+    private mutating func resume(_ rest: UnsafeRawBufferPointer, _ input: ReaderInput) -> ReadProgress {
+        guard rest.count >= Self.fileHeaderLength || input.isEndOfInput else {
+            return ReadProgress(consumed: 0, needed: Self.fileHeaderLength)
+        }
+        if Container.startsFile(rest) {
+            container = Container(limits: limits)
+            isRestarting = true
+            state = .fileHeader
+        } else {
+            // Frames at the offset the caller states; `deliverFrames` realigns on a frame.
+            state = .sound
+        }
+        return ReadProgress(consumed: 0, needed: 0)
     }
 
     /// The state reading the chunk whose header is at `offset`, or nil when the chunk is passed over unread.
@@ -275,10 +305,10 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         return ReadProgress(consumed: dropped, needed: 0)
     }
 
-    /// Asks for `count` bytes from `position`; at the end of the input, what is left is not a whole structure
-    /// and streams past.
-    private func needMore(_ count: Int, consumed position: Int, _ input: ReaderInput) -> ReadProgress {
-        guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: count) }
-        return ReadProgress(consumed: input.bytes.count, needed: 0)
+    /// Asks for `count` bytes from the start of `rest`; at the end of the input, what is left is not a whole
+    /// structure and streams past.
+    private func needMore(_ count: Int, of rest: UnsafeRawBufferPointer, _ input: ReaderInput) -> ReadProgress {
+        guard input.isEndOfInput else { return ReadProgress(consumed: 0, needed: count) }
+        return ReadProgress(consumed: rest.count, needed: 0)
     }
 }
