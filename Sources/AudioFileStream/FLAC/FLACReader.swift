@@ -66,15 +66,7 @@ struct FLACReader: FormatReader {
                     state = .blockHeader
                     continue
                 }
-                guard rest.count >= 4 || input.isEndOfInput else { return ReadProgress(consumed: position, needed: 4) }
-                switch TagReader.detect(rest, limits: limits, isEndOfInput: input.isEndOfInput) {
-                case .tag(let tag):
-                    let skip = Skip.tag(tag, offset: offset, count: Int64(tag.remainingBytes))
-                    return ReadProgress(consumed: position, needed: 0, skip: skip)
-                case .needMoreData(let count) where !input.isEndOfInput:
-                    return ReadProgress(consumed: position, needed: count)
-                case .needMoreData, .notATag: return handOver(consumed: position, output: output)
-                }
+                return leadingTag(rest, at: offset, consumed: position, input: input, output: output)
             case .blockHeader:
                 guard rest.count >= 4 else { return needMore(4, consumed: position, input: input, output: output) }
                 blockOffset = offset
@@ -123,6 +115,21 @@ struct FLACReader: FormatReader {
         // frame reader that takes over at the next read.
         reportMetadata(output: output)
         state = .start
+    }
+
+    /// Before `fLaC`: a leading tag, left to the driver, or else the frames.
+    private mutating func leadingTag(_ rest: UnsafeRawBufferPointer, at offset: Int64, consumed position: Int,
+                                     input: ReaderInput, output: ParserOutput) -> ReadProgress {
+        guard rest.count >= 4 || input.isEndOfInput else { return ReadProgress(consumed: position, needed: 4) }
+        switch TagReader.detect(rest, limits: limits, isEndOfInput: input.isEndOfInput) {
+        case .tag(let tag):
+            let skip = Skip.tag(tag, offset: offset, count: Int64(tag.remainingBytes))
+            return ReadProgress(consumed: position, needed: 0, skip: skip)
+        case .needMoreData(let count) where !input.isEndOfInput:
+            return ReadProgress(consumed: position, needed: count)
+        case .needMoreData, .notATag:
+            return handOver(consumed: position, output: output)
+        }
     }
 
     /// The state reading a block of `type` and `length` bytes whose header is at `offset`, or nil when the block

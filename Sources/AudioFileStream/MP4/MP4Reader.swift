@@ -78,24 +78,10 @@ struct MP4Reader: FormatReader {
                     if case .mediaData = state { position += header.headerLength }
                 }
             case .wholeBox(let header, let size):
-                guard bytes.count - position >= size else {
-                    guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: size) }
-                    return fail(.invalidFile, at: offset, "the box at offset \(offset) claims \(size) bytes but the stream ends "
-                        + "after \(bytes.count - position)", input, output)
-                }
-                let content = MP4Box(type: header.type, start: position,
-                                     content: position + header.headerLength..<position + size)
-                do {
-                    if header.type == "moov" {
-                        try takeMovie(content, in: input, output: output)
-                    } else {
-                        try takeFragment(content, in: input)
-                    }
-                } catch {
-                    return fail(.invalidFile, at: offset, "\(error.reason), in the '\(header.type)' box at offset \(offset)", input, output)
+                if let progress = readWholeBox(header, size: size, at: position, in: input, output: output) {
+                    return progress
                 }
                 position += size
-                state = .boxHeader
             case .mediaData(let end):
                 let progress = readMedia(input, from: position, end: end, output: output)
                 if progress.needed > 0 || output.failure != nil || progress.consumed == bytes.count {
@@ -158,6 +144,32 @@ struct MP4Reader: FormatReader {
             let body = header.size.map { $0 - Int64(header.headerLength) } ?? .max
             return ReadProgress(consumed: position + header.headerLength, needed: 0, skip: .bytes(body))
         }
+        return nil
+    }
+
+    /// Reads the `moov` or `moof` of `size` bytes at `position` once all its bytes are there; returns the progress
+    /// when the reader stops there: it needs more bytes, or the box failed the stream.
+    private mutating func readWholeBox(_ header: MP4BoxHeader, size: Int, at position: Int, in input: ReaderInput,
+                                       output: ParserOutput) -> ReadProgress? {
+        let bytes = input.bytes
+        let offset = input.offset + Int64(position)
+        guard bytes.count - position >= size else {
+            guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: size) }
+            return fail(.invalidFile, at: offset, "the box at offset \(offset) claims \(size) bytes but the stream ends "
+                + "after \(bytes.count - position)", input, output)
+        }
+        let content = MP4Box(type: header.type, start: position,
+                             content: position + header.headerLength..<position + size)
+        do {
+            if header.type == "moov" {
+                try takeMovie(content, in: input, output: output)
+            } else {
+                try takeFragment(content, in: input)
+            }
+        } catch {
+            return fail(.invalidFile, at: offset, "\(error.reason), in the '\(header.type)' box at offset \(offset)", input, output)
+        }
+        state = .boxHeader
         return nil
     }
 
