@@ -6,8 +6,8 @@ enum Skip {
     /// The next `count` bytes hold a tag that starts at stream offset `offset` (its header included): they are fed
     /// to `tag` as far as it takes them, and the rest stream past unread. The tag is reported once it has all its
     /// bytes or `count` bytes went by, or where the input ends or breaks off before that, with the fields read so
-    /// far.
-    case tag(TagReader, offset: Int64, count: Int64)
+    /// far. Boxed, so that every `ReadProgress` stays small.
+    indirect case tag(TagReader, offset: Int64, count: Int64)
 }
 
 /// The bytes of a `Skip` still to go by, and the tag they feed.

@@ -33,31 +33,6 @@ enum OggFollowedStream {
         }
     }
 
-    /// True while a stream is followed and has not ended.
-    var goesOn: Bool {
-        switch self {
-        case .headers, .audio: true
-        case .none, .ended: false
-        }
-    }
-
-    /// Runs `body` on the stream while it goes on, in place (moved out of the enum so that its codec's buffers are
-    /// not copied); nil when none goes on.
-    mutating func modify<Result>(_ body: (inout OggLogicalStream) -> Result) -> Result? {
-        switch self {
-        case .headers(var stream):
-            self = .none
-            defer { self = .headers(stream) }
-            return body(&stream)
-        case .audio(var stream):
-            self = .none
-            defer { self = .audio(stream) }
-            return body(&stream)
-        case .none, .ended:
-            return nil
-        }
-    }
-
     /// The headers were all read: its packets are audio from here on.
     mutating func startAudio() {
         guard case .headers(let stream) = self else { return }
@@ -66,6 +41,6 @@ enum OggFollowedStream {
 
     /// The stream ends here.
     mutating func end() {
-        if let serial, goesOn { self = .ended(serial: serial) }
+        if let stream { self = .ended(serial: stream.serial) }
     }
 }

@@ -15,9 +15,10 @@ extension OggReader {
     }
 
     /// Cuts the page's packets from segment `firstSegment` on, checks its granule position against their frames,
-    /// then delivers them; a packet left open is kept for the next page.
-    mutating func takePackets(of page: OggPage, at position: Int, from firstSegment: Int, in input: ReaderInput,
-                                      into output: ParserOutput) {
+    /// then delivers them; a packet left open is kept for the next page. `stream` is the followed one, whose page
+    /// it is.
+    mutating func takePackets(of page: OggPage, _ stream: OggLogicalStream, at position: Int, from firstSegment: Int,
+                              in input: ReaderInput, into output: ParserOutput) {
         let bytes = input.bytes
         pagePackets.removeAll(keepingCapacity: true)
         var start = position + page.headerLength
@@ -35,7 +36,8 @@ extension OggReader {
                     swap(&partial, &assembled)
                     partial.removeAll(keepingCapacity: true)
                     audioEnded = assembled.withUnsafeBytes {
-                        takePacket($0, start: start, offset: partialOffset, end: end, isAssembled: true, into: output)
+                        takePacket($0, of: stream, start: start, offset: partialOffset, end: end, isAssembled: true,
+                                   into: output)
                     } || audioEnded
                 } else {
                     // The start of this packet was missed or dropped.
@@ -44,17 +46,16 @@ extension OggReader {
                 }
                 continues = false
             } else {
-                audioEnded = takePacket(UnsafeRawBufferPointer(rebasing: bytes[start..<start + size]), start: start,
-                                        offset: input.offset + Int64(start), end: end, isAssembled: false,
-                                        into: output) || audioEnded
+                audioEnded = takePacket(UnsafeRawBufferPointer(rebasing: bytes[start..<start + size]), of: stream,
+                                        start: start, offset: input.offset + Int64(start), end: end,
+                                        isAssembled: false, into: output) || audioEnded
             }
             start += size
             size = 0
         }
         let offset = input.offset + Int64(position)
-        if audioEnded, let table = followed.modify({
-            $0.check(granulePosition: page.granulePosition, isLast: page.isLast, at: offset, into: output)
-        }) ?? nil {
+        if audioEnded, let table = stream.check(granulePosition: page.granulePosition, isLast: page.isLast,
+                                                at: offset, into: output) {
             output.announce(.packetTableInfo, .packetTableInfo(table))
         }
         deliverPagePackets(into: output)
@@ -89,20 +90,25 @@ extension OggReader {
         return true
     }
 
-    /// A whole packet of the followed stream: a header is taken at once, an audio packet counted and held for
-    /// delivery. Returns true for an audio packet.
-    private mutating func takePacket(_ packet: UnsafeRawBufferPointer, start: Int, offset: Int64, end: Int64,
-                                     isAssembled: Bool, into output: ParserOutput) -> Bool {
-        guard followed.goesOn else { return false }
-        if case .headers = followed {
+    /// A whole packet of the followed stream, `stream`: a header is taken at once, an audio packet counted and
+    /// held for delivery. Returns true for an audio packet.
+    private mutating func takePacket(_ packet: UnsafeRawBufferPointer, of stream: OggLogicalStream, start: Int,
+                                     offset: Int64, end: Int64, isAssembled: Bool, into output: ParserOutput) -> Bool {
+        // The phase alone is looked at: a packet costs no reference counting.
+        switch followed {
+        case .none, .ended:
+            return false
+        case .headers:
             let isAudio = takeHeader(packet, at: offset, into: output)
             if isAssembled, let resume = skipInsidePacket {
                 skip.report(resumingAt: resume, to: output)
                 skipInsidePacket = nil
             }
             guard isAudio else { return false }
+        case .audio:
+            break
         }
-        let frames = followed.modify { $0.countFrames(ofAudio: packet) } ?? nil
+        let frames = stream.countFrames(ofAudio: packet)
         pagePackets.append(PagePacket(start: start, size: packet.count, frames: frames, isAssembled: isAssembled,
                                       offset: offset, end: end))
         return frames != nil
@@ -111,13 +117,12 @@ extension OggReader {
     /// Gives a header packet to the codec; returns true when it is the first audio packet instead.
     private mutating func takeHeader(_ packet: UnsafeRawBufferPointer, at offset: Int64,
                                      into output: ParserOutput) -> Bool {
-        guard let serial = followed.serial, let step = followed.modify({ $0.codec.take(header: packet) }) else {
-            return false
-        }
+        guard let stream = followed.stream else { return false }
+        let step = stream.codec.take(header: packet)
         switch step {
         case .needsMore, .complete:
             // Reported where it is, so that reports stay in stream order: before the link's format.
-            if let metadata = followed.stream?.codec.metadata(in: packet, limits: limits) {
+            if let metadata = stream.codec.metadata(in: packet, limits: limits) {
                 output.metadata(metadata, at: offset)
             }
             if step == .complete { announceHeaders(into: output) }
@@ -128,9 +133,9 @@ extension OggReader {
         case .invalid:
             // Ended, so that a new logical stream may begin; its pages are ignored from here on.
             followed.end()
-            if ignored.count < Self.ignoredStreamLimit { ignored.insert(serial) }
-            output.warning(.otherStreamIgnored, at: offset, "Ogg logical stream \(serial) is ignored: its header "
-                + "packet at \(offset) is not valid")
+            if ignored.count < Self.ignoredStreamLimit { ignored.insert(stream.serial) }
+            output.warning(.otherStreamIgnored, at: offset, "Ogg logical stream \(stream.serial) is ignored: its "
+                + "header packet at \(offset) is not valid")
             return false
         }
     }

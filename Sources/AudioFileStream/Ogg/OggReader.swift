@@ -62,7 +62,7 @@ struct OggReader: FormatReader {
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         dropPartialPacket()
         skip.report(resumingAt: offset, to: output)
-        followed.modify { $0.resetForDiscontinuity() }
+        followed.stream?.resetForDiscontinuity()
     }
 
     /// Skips up to the next byte that may start a page.
@@ -90,18 +90,16 @@ struct OggReader: FormatReader {
             guard let segment = begin(page, at: position, offset: offset, in: input.bytes, into: output) else { return }
             firstSegment = segment
         }
-        guard followed.goesOn, followed.serial == page.serial else { return ignore(page, at: offset, into: output) }
-        let missed = followed.modify { stream -> UInt32? in
-            defer { stream.nextSequence = page.sequence &+ 1 }
-            guard !page.isFirst, let expected = stream.nextSequence, page.sequence != expected else { return nil }
-            stream.resetForDiscontinuity()
-            return expected
+        guard let stream = followed.stream, stream.serial == page.serial else {
+            return ignore(page, at: offset, into: output)
         }
-        if let expected = missed ?? nil {
+        if !page.isFirst, let expected = stream.nextSequence, page.sequence != expected {
             output.warning(.positionMismatch, at: offset, "Ogg page at \(offset) has sequence number "
                 + "\(page.sequence), not \(expected): pages are missing")
             dropPartialPacket()
+            stream.resetForDiscontinuity()
         }
+        stream.nextSequence = page.sequence &+ 1
         if !page.isContinued { dropPartialPacket() }
         // What was skipped before this page (junk, a dropped packet) ends here; inside a packet this page goes
         // on with, it is reported after that packet.
@@ -110,7 +108,7 @@ struct OggReader: FormatReader {
         } else if !skip.isEmpty {
             skipInsidePacket = offset
         }
-        takePackets(of: page, at: position, from: firstSegment, in: input, into: output)
+        takePackets(of: page, stream, at: position, from: firstSegment, in: input, into: output)
     }
 
     /// Starts following the logical stream whose first page is `page`, from its identification packet; returns
@@ -141,7 +139,7 @@ struct OggReader: FormatReader {
     /// was never seen, with nothing followed, cannot be decoded and is skipped.
     private mutating func ignore(_ page: OggPage, at offset: Int64, into output: ParserOutput, name: String? = nil) {
         guard !ignored.contains(page.serial) else { return }
-        guard page.isFirst || followed.goesOn else {
+        guard page.isFirst || followed.stream != nil else {
             skip.add(page.length)
             return
         }
