@@ -3,8 +3,8 @@ import AudioFileStream
 /// What libavcodec expects as extradata, from the magic cookie our readers give.
 enum CodecExtradata {
     /// The cookie as each decoder reads it: AAC's AudioSpecificConfig, Opus's OpusHead, Vorbis's three headers in
-    /// Xiph lacing and FLAC's STREAMINFO body go as they are; ALAC's ALACSpecificConfig goes inside the `alac`
-    /// atom libavcodec's decoder skips the 12 bytes of (alac.c reads from offset 12); AC-3 has none.
+    /// Xiph lacing (`XiphLacing`) and FLAC's STREAMINFO body go as they are; ALAC's ALACSpecificConfig goes inside
+    /// the `alac` atom libavcodec's decoder skips the 12 bytes of (alac.c reads from offset 12); AC-3 has none.
     static func extradata(for formatID: FourCharCode, magicCookie: [UInt8]) -> [UInt8] {
         guard formatID == AudioFormatID.appleLossless, !magicCookie.isEmpty else { return magicCookie }
         if let atom = alacAtomStart(in: magicCookie) { return Array(magicCookie[atom...]) }

@@ -19,6 +19,9 @@ struct ReadProgress {
     var needed: Int
     /// The reader of another format that goes on from the first unconsumed byte: the stream changed format.
     var replacement: (any FormatReader)? = nil
+    /// Bytes after the consumed ones that the driver passes over before it calls the reader again (with `needed`
+    /// 0 and no replacement).
+    var skip: Skip? = nil
 }
 
 /// One container or elementary-stream format, as a small state machine over the bytes the stream gives it
@@ -30,7 +33,10 @@ struct ReadProgress {
 /// can go on; with `isEndOfInput` it must consume everything. What it settles reaches `output`: properties
 /// (the header set, then DataOffset, then ReadyToProducePackets before the first packet), whole packets by
 /// their position in the input, tags, and skipped bytes. It never reports bytes that are not a whole,
-/// confirmed packet of the announced format. Sync-word formats (MPEG audio, ADTS, AC-3) are read by
+/// confirmed packet of the announced format. Bytes it has no use for (a chunk it does not read, a tag) it leaves
+/// to the driver with a `Skip`, however many: it is called again once they have gone by, or earlier only where
+/// the input ends or breaks off inside them (then `input.offset`, or the offset a discontinuity ends at, falls
+/// short of their end). Sync-word formats (MPEG audio, ADTS, AC-3) are read by
 /// `SyncFrameReader`, which asks a `SyncFormat` only what a header is and what a frame holds; containers
 /// consume their structures the same way ("consume N / need more").
 protocol FormatReader {

@@ -7,32 +7,35 @@
 /// confirmed the frame before vouched for its start and nothing shows it was cut short.
 /// Everything else is skipped up to the next byte that may start a frame or a tag, and reported as a resync;
 /// where a chain of another sync format's headers starts instead, that format's reader takes over. Tags between
-/// frames (ID3v2, ID3v1, APEv2) are streamed through `TagReader`. The format's header properties come first,
-/// then DataOffset and ReadyToProducePackets, then packets.
+/// frames (ID3v2, ID3v1, APEv2) are left to the driver, which streams them through `TagReader`. The format's
+/// header properties come first, then DataOffset and ReadyToProducePackets, then packets.
 struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private enum Step {
         case advance(Int)
         case needMore(Int)
         /// The stream goes on in another sync format here, with `replacement`.
         case switchFormat
+        /// A tag starts here, `tag`, which the driver reads.
+        case readTag
     }
 
-    private var format: Format
-    private let limits: MetadataLimits
-    private var state = SyncReaderState.scanning
+    var format: Format
+    let limits: MetadataLimits
     /// The last accepted frame's header: the stream's current format.
-    private var current: Format.Header?
+    var current: Format.Header?
     /// True while frames follow each other; false at the start, after skipped bytes and after a discontinuity,
     /// when a frame needs a longer chain of headers after it to be believed.
-    private var isSynced = false
+    var isSynced = false
     /// Where the last accepted frame ends: a frame starting there was vouched for by the header that confirmed
     /// its predecessor.
-    private var endOfLastFrame: Int64 = -1
+    var endOfLastFrame: Int64 = -1
     /// Where the last whole tag ends: a frame starting there is bounded by it, as by the start of the input.
-    private var endOfLastTag: Int64 = -1
-    private var skip = SkipRun()
+    var endOfLastTag: Int64 = -1
+    var skip = SkipRun()
     /// The reader of the format the stream changed to, handed over by `read`.
     private var replacement: (any FormatReader)?
+    /// The tag found, handed to the driver by `read`.
+    private var tag: Skip?
 
     init(_ format: Format, limits: MetadataLimits) {
         self.format = format
@@ -41,7 +44,8 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
-        endTag(output: output)
+        // A tag the break cut short does not end where it said.
+        if endOfLastTag > offset { endOfLastTag = -1 }
         isSynced = false
         format.resetForDiscontinuity()
     }
@@ -57,42 +61,19 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         let bytes = input.bytes
         var position = 0
         while position < bytes.count {
-            if case .readingTag = state {
-                position += continueTag(with: UnsafeRawBufferPointer(rebasing: bytes[position...]), output: output)
-                if case .scanning = state { endOfLastTag = input.offset + Int64(position) }
-                continue
-            }
             switch step(at: position, in: input, output: output) {
             case .advance(let count): position += count
             case .needMore(let count): return ReadProgress(consumed: position, needed: count)
             case .switchFormat:
                 defer { replacement = nil }
                 return ReadProgress(consumed: position, needed: 0, replacement: replacement)
+            case .readTag:
+                defer { tag = nil }
+                return ReadProgress(consumed: position, needed: 0, skip: tag)
             }
         }
-        if input.isEndOfInput {
-            skip.report(resumingAt: input.offset + Int64(position), to: output)
-            endTag(output: output)
-        }
+        if input.isEndOfInput { skip.report(resumingAt: input.offset + Int64(position), to: output) }
         return ReadProgress(consumed: position, needed: 0)
-    }
-
-    /// Feeds the tag being read and returns the bytes it took: all of them while it wants more.
-    private mutating func continueTag(with bytes: UnsafeRawBufferPointer, output: ParserOutput) -> Int {
-        guard case .readingTag(var tag, let tagOffset) = state else { return 0 }
-        state = .scanning  // so the tag's buffers are not shared while it is fed
-        let consumed = tag.consume(bytes)
-        state = .readingTag(tag, offset: tagOffset)
-        if tag.remainingBytes == 0 { endTag(output: output) }
-        return consumed
-    }
-
-    /// Reports the tag being read, if any, and goes back to scanning: at the tag's end, or where the input ended
-    /// or broke off inside it, which keeps the fields read before the cut.
-    private mutating func endTag(output: ParserOutput) {
-        guard case .readingTag(let tag, let tagOffset) = state else { return }
-        state = .scanning
-        if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
     }
 
     /// Decides what starts at `position`: a frame, a tag, or a byte to skip.
@@ -113,7 +94,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                     return .advance(length)
                 case .refuted: break
                 }
-            case .advance, .switchFormat: break
+            case .advance, .switchFormat, .readTag: break
             }
         } else if bytes.mayStartTag(at: position) {
             let candidate = UnsafeRawBufferPointer(rebasing: bytes[position...])
@@ -123,9 +104,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 let bounded = offset == endOfLastFrame || offset == endOfLastTag || offset == 0
                 switch placement(of: tag, at: position, bounded: bounded, from: position, in: input) {
                 case .confirmed:
-                    skip.report(resumingAt: input.offset + Int64(position), to: output)
-                    state = .readingTag(tag, offset: input.offset + Int64(position))
-                    return .advance(0)
+                    skip.report(resumingAt: offset, to: output)
+                    endOfLastTag = offset + Int64(tag.remainingBytes)
+                    self.tag = .tag(tag, offset: offset, count: Int64(tag.remainingBytes))
+                    return .readTag
                 case .needMore(let count): return .needMore(count)
                 case .refuted: break
                 }
@@ -136,31 +118,6 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
             }
         }
         return otherFormat(at: position, in: input, output: output) ?? skipJunk(from: position, in: input)
-    }
-
-    /// Whether a tag at `position` stands where tags do, `bounded` saying that something known ends right
-    /// before it. An ID3v1 tag, `TAG` and bytes of anything, is as often text in other data: unbounded, it is
-    /// believed only where it ends the input, as taggers write it. `.needMore` counts from `start`.
-    private func placement(of tag: TagReader, at position: Int, bounded: Bool, from start: Int,
-                           in input: ReaderInput) -> Confirmation {
-        guard tag.isUnchecked, !bounded else { return .confirmed }
-        let end = position + tag.remainingBytes
-        guard end >= input.bytes.count else { return .refuted }
-        guard input.isEndOfInput else { return .needMore(end + 1 - start) }
-        return end == input.bytes.count ? .confirmed : .refuted
-    }
-
-    /// Whether a tag at `position` follows the frame at `start`, which it then confirms: any tag when the frame
-    /// continues the stream, after a loss of sync only one that stands where tags do. Nil when no tag is there.
-    private func tagFollows(at position: Int, frameAt start: Int, in input: ReaderInput) -> Confirmation? {
-        guard input.bytes.startsTag(at: position) else { return nil }
-        if isSynced { return .confirmed }
-        let candidate = UnsafeRawBufferPointer(rebasing: input.bytes[position...])
-        switch TagReader.detect(candidate, limits: limits, isEndOfInput: input.isEndOfInput) {
-        case .tag(let tag): return placement(of: tag, at: position, bounded: false, from: start, in: input)
-        case .needMoreData(let count) where !input.isEndOfInput: return .needMore(position + count - start)
-        case .needMoreData, .notATag: return nil
-        }
     }
 
     /// Where a frame of this format is not, a chain of another sync format's headers means the stream changed
@@ -209,116 +166,6 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
         }
     }
 
-    private enum Confirmation {
-        case confirmed
-        case refuted
-        /// Bytes needed from the frame's start to decide.
-        case needMore(Int)
-    }
-
-    /// Whether the frame at `position` is followed by what a real frame is followed by: a compatible header
-    /// (any valid one when the frame continues the current format), a tag, or the end of the input. After a
-    /// loss of sync, the headers after it must chain on for as many frames as the format asks, each of them
-    /// and the frame's own header fit to confirm a resync.
-    @inline(__always)
-    private func confirmation(of header: Format.Header, length: Int, at position: Int, in input: ReaderInput)
-        -> Confirmation
-    {
-        let bytes = input.bytes
-        // Nearly every frame: in sync, and the next one of the stream right after it. Decided before the chain.
-        let end = position + length
-        if isSynced, end + Format.headerLength <= bytes.count, Format.mayStartFrame(bytes[end]),
-           let following = format.header(in: bytes, at: end), format.isCompatible(following, with: header) {
-            return .confirmed
-        }
-        let continuesStream = isSynced && current.map { format.isCompatible(header, with: $0) } ?? false
-        guard isSynced || format.confirmsResync(header, frame: nil, startedBy: header) else { return .refuted }
-        var previous = header
-        var previousStart = position
-        var next = end
-        let links = isSynced ? 1 : format.headersConfirmingResync(of: header)
-        for depth in 0..<links {
-            guard next + Format.headerLength <= bytes.count else {
-                guard input.isEndOfInput else { return .needMore(next + Format.headerLength - position) }
-                // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
-                // current format is the last one.
-                guard depth == 0 else { return .confirmed }
-                // Alone, it must continue the stream, or be all the input (a file of one frame) or all that
-                // follows a tag.
-                let startsInput = (position == 0 && skip.isEmpty) || input.offset + Int64(position) == endOfLastTag
-                let isLast = next <= bytes.count && current.map { format.isCompatible(header, with: $0) } ?? startsInput
-                return isLast ? .confirmed : .refuted
-            }
-            guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
-                if let confirmation = tagFollows(at: next, frameAt: position, in: input) { return confirmation }
-                // Its header confirmed the frame before and states its length: junk after it does not refute it.
-                guard depth == 0, continuesStream, input.offset + Int64(position) == endOfLastFrame,
-                      case .exact = format.frameLength(of: header) else { return .refuted }
-                return confirmationOfLastFrame(header, length: length, at: position, in: input)
-            }
-            guard format.isCompatible(following, with: previous) || (depth == 0 && continuesStream) else {
-                return .refuted
-            }
-            if !isSynced {
-                let frame = UnsafeRawBufferPointer(rebasing: bytes[previousStart..<next])
-                guard format.confirmsResync(previous, frame: frame, startedBy: header),
-                      format.confirmsResync(following, frame: nil, startedBy: header) else { return .refuted }
-            }
-            guard depth + 1 < links else { break }
-            previous = following
-            previousStart = next
-            switch endInResyncChain(of: following, at: next, in: bytes) {
-            case .at(let end): next = end
-            case .none: return .refuted
-            case .beyondInput(let searchEnd): return input.isEndOfInput ? .confirmed : .needMore(searchEnd - position)
-            }
-        }
-        return .confirmed
-    }
-
-    /// Where a frame in the chain that confirms a resync ends: one whose length only the next sync tells (MPEG
-    /// free format) is as long as the expected length measured on the chain's first frame, as one encoder's
-    /// frames are; bytes of other data that chain as such headers do so at lengths that vary.
-    private func endInResyncChain(of header: Format.Header, at position: Int, in bytes: UnsafeRawBufferPointer)
-        -> FrameEnd
-    {
-        if case .untilNextFrame(let minimum, let maximum, let expected?) = format.frameLength(of: header) {
-            return (minimum...maximum).contains(expected) ? .at(position + expected) : .none
-        }
-        return format.end(ofFrame: header, at: position, in: bytes)
-    }
-
-    /// A frame vouched for by its predecessor and followed by junk is the last before the junk, as FFmpeg and
-    /// libmpg123 keep it, unless it was cut short: a frame of the stream starting inside it, confirmed by the
-    /// header after it, shows where the stream really went on.
-    private func confirmationOfLastFrame(_ header: Format.Header, length: Int, at position: Int,
-                                         in input: ReaderInput) -> Confirmation {
-        let bytes = input.bytes
-        for inner in position + 1..<position + length where Format.mayStartFrame(bytes[inner]) {
-            guard let candidate = format.header(in: bytes, at: inner), format.isCompatible(candidate, with: header),
-                  case .exact(let candidateLength) = format.frameLength(of: candidate) else { continue }
-            let after = inner + candidateLength
-            guard after + Format.headerLength <= bytes.count else {
-                // Only more bytes can tell; at the end of the input, doubt refutes.
-                return input.isEndOfInput ? .refuted : .needMore(after + Format.headerLength - position)
-            }
-            if let following = format.header(in: bytes, at: after), format.isCompatible(following, with: candidate) {
-                return .refuted
-            }
-        }
-        return .confirmed
-    }
-
-    /// Whether a compatible header or a tag follows the frame at `position`, all of whose bytes are present.
-    private func isFollowed(_ header: Format.Header, length: Int, at position: Int, in input: ReaderInput) -> Bool {
-        let bytes = input.bytes
-        let next = position + length
-        if Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) {
-            return format.isCompatible(following, with: header)
-        }
-        return bytes.startsTag(at: next)
-    }
-
     @inline(__always)
     private mutating func accept(
         _ header: Format.Header, length: Int, at position: Int, in input: ReaderInput, output: ParserOutput
@@ -355,12 +202,4 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private static func mayStartSyncFrame(_ byte: UInt8) -> Bool {
         byte == 0xFF || byte == 0x0B
     }
-
-}
-
-/// Where a sync reader is: between frames, or inside a tag it streams through. Outside the generic reader, whose
-/// specializations then share one concrete enum instead of copying a generic one per frame.
-private enum SyncReaderState {
-    case scanning
-    case readingTag(TagReader, offset: Int64)
 }

@@ -213,6 +213,24 @@ import FixtureSupport
         }
     }
 
+    /// A leading ID3v2 tag the input ends inside gives the frames read before the end, as a tag between MPEG
+    /// frames does, and no bytes are reported skipped: the tag took them. The fixture's tag, given 100 bytes of
+    /// padding, is cut inside them.
+    @Test func aLeadingID3TagCutByTheEndOfTheInputGivesTheFramesReadBeforeIt() throws {
+        let fixture = try #require(Self.fixtures.first { $0.name == "flac-id3-before.flac" })
+        let bodySize = fixture.bytes[6..<10].reduce(0) { $0 << 7 | Int($1) }
+        #expect(bodySize + 100 < 128)
+        let padded = Array(fixture.bytes[..<9]) + [UInt8(bodySize + 100)] + fixture.bytes[10..<10 + bodySize]
+            + [UInt8](repeating: 0, count: 50)
+        for (chunking, hint) in [(Chunking.whole, AudioFileType.flac), (.fixed(5), .flac), (.whole, nil)] {
+            let (events, _) = try parse(padded, chunking: chunking, hint: hint)
+            #expect(events.tags.map(\.metadata.source) == ["id3v2.4"])
+            #expect(events.tags.first?.metadata.tags.title == fixture.facts?["id3Title"] as? String)
+            #expect(!events.contains { if case .discontinuity = $0 { true } else { false } })
+            #expect(events.packets.isEmpty)
+        }
+    }
+
     // MARK: - Bad headers
 
     /// `fLaC`, then the given blocks (type, body; the last flagged), then the clean fixture's frames.

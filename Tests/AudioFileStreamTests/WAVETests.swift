@@ -90,6 +90,25 @@ import FixtureSupport
         }
     }
 
+    /// An `id3 ` chunk the input ends inside gives the frames read before the end, as a tag between MPEG frames
+    /// does: here the cut falls in the tag's padding, after mutagen's four frames. The tag is placed at its start,
+    /// past the chunk's header.
+    @Test func anID3ChunkCutByTheEndOfTheInputGivesTheFramesReadBeforeIt() throws {
+        let fixture = try #require(Self.fixtures.first { $0.name == "wav-id3.wav" })
+        let chunk = try #require((fixture.facts?["chunks"] as? [[Any]])?.first { $0[0] as? String == "id3 " })
+        let cut = chunk[1] as! Int + ChunkHeader.length + 200
+        let frames = (fixture.recordedTags!["frames"] as! [[String]]).map {
+            RawTagField(key: $0[0], value: .text([$0[1]]))
+        }
+        for chunking in [Chunking.whole, .fixed(7)] {
+            let recording = try PCMRecording.parse(Array(fixture.bytes[..<cut]), chunking: chunking)
+            #expect(recording.tags.count == 1)
+            #expect(recording.tags.first?.metadata.raw.sorted { $0.key < $1.key } == frames)
+            #expect(recording.tags.first?.offset == Int64(chunk[1] as! Int + ChunkHeader.length))
+            #expect(recording.byteCount == fixture.facts!["dataBytes"] as! Int)
+        }
+    }
+
     // MARK: - Bad input
 
     static let samples = [UInt8](repeating: 0x11, count: 400)

@@ -26,12 +26,11 @@ struct CAFReader: FormatReader {
     /// The largest chunk size believed; a larger one would overflow the offsets computed from it.
     private static let largestChunk: Int64 = 1 << 62
 
-    private enum State {
+    enum State {
         case fileHeader
         case chunkHeader
         /// A chunk read whole before it is used, its body streaming into `body`.
         case collecting(CAFChunkHeader, offset: Int64, remaining: Int64)
-        case skipping(remaining: Int64)
         /// Inside the `data` chunk's audio.
         case audio
         /// The chunk structure is lost (the input ended or jumped inside a chunk header): everything is skipped
@@ -40,18 +39,21 @@ struct CAFReader: FormatReader {
     }
 
     private let limits: MetadataLimits
-    private var state = State.fileHeader
+    var state = State.fileHeader
     private var body = FieldBuffer(limit: 0)
-    private var description: CAFAudioDescription?
-    private var table: CAFPacketTable?
+    var description: CAFAudioDescription?
+    var table: CAFPacketTable?
     /// The next packet of the table.
-    private var cursor = CAFPacketTable.Cursor()
+    var cursor = CAFPacketTable.Cursor()
     /// The audio's first byte (past the edit count) and the byte after its last (nil: the end of the input).
-    private var audio: (start: Int64, end: Int64?)?
-    private var skip = SkipRun()
-    /// The stream offset of the next byte this reader expects, so that a discontinuity is placed.
-    private var position: Int64 = 0
-    private var repositions = false
+    var audio: (start: Int64, end: Int64?)?
+    var skip = SkipRun()
+    /// The stream offset of the next byte this reader expects (past the bytes it left to the driver to pass
+    /// over), so that a discontinuity is placed.
+    var position: Int64 = 0
+    var repositions = false
+    /// The body of the chunk just started, which `read` leaves to the driver to pass over.
+    private var unread: Int64 = 0
 
     init(limits: MetadataLimits) {
         self.limits = limits
@@ -61,7 +63,12 @@ struct CAFReader: FormatReader {
         let bytes = input.bytes
         // A failed stream reports nothing more.
         guard output.failure == nil else { return ReadProgress(consumed: bytes.count, needed: 0) }
-        if repositions { reposition(to: input.offset) }
+        if repositions {
+            reposition(to: input.offset)
+        } else if input.offset < position {
+            // The input ended inside a chunk passed over.
+            state = .lost
+        }
         var consumed = 0
         var needed = 0
         while consumed < bytes.count {
@@ -69,6 +76,11 @@ struct CAFReader: FormatReader {
             consumed += step.consumed
             needed = step.needed
             guard output.failure == nil else { return ReadProgress(consumed: bytes.count, needed: 0) }
+            if unread > 0 {
+                defer { unread = 0 }
+                position = input.offset + Int64(consumed) + unread
+                return ReadProgress(consumed: consumed, needed: 0, skip: .bytes(unread))
+            }
             if step.needed > 0 { break }
         }
         if input.isEndOfInput, consumed < bytes.count {
@@ -88,6 +100,8 @@ struct CAFReader: FormatReader {
 
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         skip.report(resumingAt: offset, to: output)
+        // Cut inside a chunk passed over: the chunks after it cannot be found.
+        if offset < position { state = .lost }
         repositions = true
     }
 
@@ -132,10 +146,6 @@ struct CAFReader: FormatReader {
                 state = .chunkHeader
                 finishChunk(header, at: chunkOffset, output: output)
             }
-            return (taken, 0)
-        case .skipping(let remaining):
-            let taken = Int(min(remaining, Int64(bytes.count)))
-            state = Int64(taken) == remaining ? .chunkHeader : .skipping(remaining: remaining - Int64(taken))
             return (taken, 0)
         case .audio:
             return readAudio(input, from: index, output: output)
@@ -183,13 +193,13 @@ struct CAFReader: FormatReader {
         default:
             keep = nil
         }
-        if let keep {
-            body = FieldBuffer(limit: keep)
-            state = .collecting(header, offset: offset, remaining: header.size)
-        } else {
-            state = .skipping(remaining: header.size)
+        guard let keep, header.size > 0 else {
+            state = .chunkHeader
+            unread = header.size
+            return true
         }
-        if header.size == 0 { state = .chunkHeader }
+        body = FieldBuffer(limit: keep)
+        state = .collecting(header, offset: offset, remaining: header.size)
         return true
     }
 
@@ -240,98 +250,5 @@ struct CAFReader: FormatReader {
         guard !description.isConstantSize else { return }
         output.announce(.packetSizeUpperBound, .uint32(UInt32(table.largestPacket)))
         self.table = table
-    }
-
-    /// The `data` chunk, of a size already checked, starts at `offset`; returns false when the stream failed on it.
-    private mutating func startAudio(_ header: CAFChunkHeader, of description: CAFAudioDescription, at offset: Int64,
-                                     output: ParserOutput) -> Bool {
-        let start = offset + Int64(CAFChunkHeader.length + 4)
-        let byteCount = header.runsToEnd ? nil : header.size - 4
-        if !description.isConstantSize {
-            guard let table else {
-                output.fail(.notOptimized, at: offset, "the CAF packet table (pakt) follows the audio, so packets "
-                    + "cannot be cut as they arrive; move it first, e.g. with afconvert, or give the file to "
-                    + "a reader that can seek")
-                return false
-            }
-            guard table.byteCount <= byteCount ?? .max else {
-                output.fail(.invalidFile, at: offset, "the CAF packet table holds more bytes than the data chunk")
-                return false
-            }
-        }
-        audio = (start, byteCount.map { start + $0 })
-        cursor = CAFPacketTable.Cursor()
-        state = .audio
-        if let byteCount {
-            output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
-            if description.isConstantSize {
-                output.announce(.audioDataPacketCount,
-                                .uint64(UInt64(byteCount) / UInt64(description.format.bytesPerPacket)))
-            }
-        }
-        output.announceReady(dataOffset: start)
-        return true
-    }
-
-    /// Cuts the packets from `input.bytes[index]`, inside the audio.
-    private mutating func readAudio(_ input: ReaderInput, from index: Int, output: ParserOutput)
-        -> (consumed: Int, needed: Int) {
-        let bytes = UnsafeRawBufferPointer(rebasing: input.bytes[index...])
-        let offset = input.offset + Int64(index)
-        let (start, end) = audio!
-        let format = description!.format
-        let audioLeft = end.map { Int(min($0 - offset, Int64(bytes.count))) } ?? bytes.count
-        guard end.map({ offset < $0 }) ?? true else {
-            state = .chunkHeader
-            return (0, 0)
-        }
-        // The next packet's start and size; none past the table's last packet, whose bytes are skipped.
-        let next: (start: Int64, size: Int)?
-        if let table {
-            next = table.packet(at: cursor).map { (start + cursor.offset, $0.size) }
-        } else {
-            let size = Int64(format.bytesPerPacket)
-            next = ((offset - start + size - 1) / size * size + start, Int(size))
-        }
-        guard let next, end.map({ next.start + Int64(next.size) <= $0 }) ?? true else {
-            skip.add(audioLeft)
-            return (audioLeft, 0)
-        }
-        // Bytes before it (after a discontinuity) are skipped.
-        guard next.start <= offset else {
-            let skipped = Int(min(next.start - offset, Int64(audioLeft)))
-            skip.add(skipped)
-            return (skipped, 0)
-        }
-        guard audioLeft >= next.size else { return (0, next.size) }
-        skip.report(resumingAt: offset, to: output)
-        guard let table else {
-            let count = audioLeft / next.size
-            output.constantPackets(at: index, count: count)
-            return (count * next.size, 0)
-        }
-        let frames = table.packet(at: cursor)!.frames
-        output.packet(at: index, size: next.size, frames: frames ?? Int(format.framesPerPacket),
-                      variableFrames: frames != nil)
-        table.advance(&cursor)
-        return (next.size, 0)
-    }
-
-    /// The stream goes on at `offset` after a discontinuity: inside the audio, at the first packet that starts
-    /// there or after; elsewhere, where the chunk structure cannot be found again, nowhere.
-    private mutating func reposition(to offset: Int64) {
-        repositions = false
-        guard let (start, end) = audio, offset >= start, end.map({ offset < $0 }) ?? true else {
-            // Only a chunk header that these bytes start with is where it was; inside a chunk, they do not follow.
-            // Between chunks before the audio, a jump lands on a chunk header: a file read out of order, its
-            // packet table before its audio, is given so.
-            if case .chunkHeader = state, offset == position || audio == nil { return }
-            state = .lost
-            return
-        }
-        state = .audio
-        guard let table else { return }
-        if start + cursor.offset > offset { cursor = CAFPacketTable.Cursor() }
-        while start + cursor.offset < offset, table.packet(at: cursor) != nil { table.advance(&cursor) }
     }
 }

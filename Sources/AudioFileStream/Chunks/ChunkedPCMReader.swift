@@ -18,14 +18,14 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
     /// The file header: the outer chunk's header and its form type.
     static var fileHeaderLength: Int { 12 }
 
-    private enum State {
+    enum State {
         case fileHeader
         case chunkHeader
         /// A chunk whose first bytes go into `kept`; `remaining` counts its body and pad byte still to come.
         case keeping(ChunkHeader, offset: Int64, remaining: Int64)
-        /// An ID3v2 chunk, its tag once its header was seen.
-        case tag(TagReader?, offset: Int64, remaining: Int64)
-        case skipping(Int64)
+        /// An ID3v2 chunk, whose tag the driver reads once its header is seen; `remaining` counts its body and pad
+        /// byte.
+        case tag(remaining: Int64)
         /// The prefix of the sound chunk whose header is at `offset`, before its frames.
         case soundPrefix(offset: Int64, prefixLength: Int, size: Int64?)
         /// The frames of the sound chunk, from `data.start` to its end.
@@ -36,26 +36,13 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         case failed
     }
 
-    /// Where the frames lie, in absolute stream offsets.
-    private struct SoundData {
-        let start: Int64
-        /// The end of the samples, or nil when they run to the end of the input.
-        let end: Int64?
-        /// The end of the chunk with its pad byte, where the next chunk starts.
-        let paddedEnd: Int64?
-        /// A frame's bytes, or a packet's for a format of several frames a packet (IMA4): the unit delivered.
-        let bytesPerPacket: Int
-        /// The most packets in one batch: as many as hold `largestBatchFrames` frames, at least one.
-        let packetsPerBatch: Int
-    }
-
-    private var container: Container
+    var container: Container
     private let limits: MetadataLimits
-    private var state = State.fileHeader
+    var state = State.fileHeader
     private var kept = FieldBuffer(limit: 0)
-    private var data: SoundData?
+    var data: SoundData?
     /// True while a restarted source's header is read, whose sound chunk replaces the first one's.
-    private var isRestarting = false
+    var isRestarting = false
 
     init(limits: MetadataLimits) {
         container = Container(limits: limits)
@@ -76,9 +63,6 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         switch state {
         case .failed:
             break
-        case .tag(let tag?, let tagOffset, _):
-            if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
-            fallthrough
         default:
             guard data != nil, !isRestarting else {
                 state = .failed
@@ -89,117 +73,139 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         }
     }
 
+    /// Reads the input state by state, each state's reader answering how far it got from where it started.
     private mutating func walk(_ input: ReaderInput, into output: ParserOutput)
         throws(AudioFileStreamFailure) -> ReadProgress
     {
-        let bytes = input.bytes
         var position = 0
-        while position < bytes.count || isSoundDone(at: input.offset + Int64(position)) {
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[position...])
+        while position < input.bytes.count || isSoundDone(at: input.offset + Int64(position)) {
+            let rest = UnsafeRawBufferPointer(rebasing: input.bytes[position...])
             let offset = input.offset + Int64(position)
-            switch state {
-            case .fileHeader:
-                guard rest.count >= Self.fileHeaderLength else {
-                    return needMore(Self.fileHeaderLength, consumed: position, input)
-                }
-                let fileType = try container.readFileHeader(rest, at: offset)
-                output.announce(.fileFormat, .fileType(fileType))
-                position += Self.fileHeaderLength
-                state = .chunkHeader
-            case .chunkHeader:
-                guard rest.count >= ChunkHeader.length else {
-                    return needMore(ChunkHeader.length, consumed: position, input)
-                }
-                let chunk = ChunkHeader(rest, isBigEndian: Container.isBigEndian)
-                position += ChunkHeader.length
-                state = try start(chunk, at: offset)
+            let step = switch state {
+            case .fileHeader: try readFileHeader(rest, at: offset, input, into: output)
+            case .chunkHeader: try readChunkHeader(rest, at: offset, input)
             case .keeping(let chunk, let chunkOffset, let remaining):
-                let taken = Int(min(remaining, Int64(rest.count)))
-                kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
-                position += taken
-                guard Int64(taken) == remaining else {
-                    state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
-                    continue
-                }
-                state = .chunkHeader
-                let body = kept
-                kept = FieldBuffer(limit: 0)
-                let read = body.kept.withUnsafeBytes { body in
-                    Result { () throws(AudioFileStreamFailure) in
-                        try container.read(chunk, body: body, at: chunkOffset)
-                    }
-                }
-                if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
-            case .tag(nil, _, let remaining):
-                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
-                switch TagReader.detect(chunkRest, limits: limits,
-                                        isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
-                case .tag(let found):
-                    state = .tag(found, offset: offset, remaining: remaining)
-                case .needMoreData(let count) where Int64(count) <= remaining:
-                    return needMore(count, consumed: position, input)
-                case .needMoreData, .notATag:
-                    state = .skipping(remaining)
-                }
-            case .tag(var tag?, let tagOffset, let remaining):
-                state = .skipping(0)  // so the tag's buffers are not shared while it is fed
-                let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
-                let taken = tag.consume(chunkRest)
-                position += taken
-                if tag.remainingBytes > 0 && Int64(taken) < remaining {
-                    state = .tag(tag, offset: tagOffset, remaining: remaining - Int64(taken))
-                } else {
-                    if let metadata = tag.finish() { output.metadata(metadata, at: tagOffset) }
-                    state = .skipping(remaining - Int64(taken))
-                }
-            case .skipping(let remaining):
-                let taken = Int(min(remaining, Int64(rest.count)))
-                position += taken
-                state = taken == remaining ? .chunkHeader : .skipping(remaining - Int64(taken))
+                try keep(rest, of: chunk, at: chunkOffset, remaining: remaining, into: output)
+            case .tag(let remaining): detectTag(rest, at: offset, remaining: remaining, input)
             case .soundPrefix(let chunkOffset, let prefixLength, let size):
-                guard rest.count >= prefixLength else { return needMore(prefixLength, consumed: position, input) }
-                let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(prefixLength))
-                let bodyStart = chunkOffset + Int64(ChunkHeader.length)
-                begin(bodyStart: bodyStart, size: size,
-                      skipping: prefixLength + max(container.soundStart(prefix: prefix), 0), into: output)
-                position += prefixLength
-                state = .sound
-            case .resuming:
-                guard rest.count >= Self.fileHeaderLength || input.isEndOfInput else {
-                    return ReadProgress(consumed: position, needed: Self.fileHeaderLength)
-                }
-                if Container.startsFile(rest) {
-                    container = Container(limits: limits)
-                    isRestarting = true
-                    state = .fileHeader
-                } else {
-                    // Frames at the offset the caller states; `deliverFrames` realigns on a frame.
-                    state = .sound
-                }
-            case .sound:
-                let delivered = deliverFrames(rest, at: position, offset: offset, input: input, into: output)
-                position += delivered.consumed
-                if delivered.needed > 0 { return ReadProgress(consumed: position, needed: delivered.needed) }
-            case .failed:
-                position = bytes.count
+                readSoundPrefix(rest, ofChunkAt: chunkOffset, length: prefixLength, size: size, input, into: output)
+            case .resuming: resume(rest, input)
+            case .sound: deliverFrames(rest, at: position, offset: offset, input: input, into: output)
+            case .failed: ReadProgress(consumed: rest.count, needed: 0)
+            }
+            position += step.consumed
+            if step.needed > 0 || step.skip != nil {
+                return ReadProgress(consumed: position, needed: step.needed, skip: step.skip)
             }
         }
         return ReadProgress(consumed: position, needed: 0)
     }
 
-    /// The state reading the chunk whose header is at `offset`.
-    private mutating func start(_ chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> State {
+    // Each state's reader is given the input's unconsumed bytes, `rest`, whose first is at stream offset `offset`,
+    // and answers how many of them it consumed, how many it needs from there, or what it leaves to the driver.
+
+    private mutating func readFileHeader(_ rest: UnsafeRawBufferPointer, at offset: Int64, _ input: ReaderInput,
+                                         into output: ParserOutput) throws(AudioFileStreamFailure) -> ReadProgress {
+        guard rest.count >= Self.fileHeaderLength else { return needMore(Self.fileHeaderLength, of: rest, input) }
+        let fileType = try container.readFileHeader(rest, at: offset)
+        output.announce(.fileFormat, .fileType(fileType))
+        state = .chunkHeader
+        return ReadProgress(consumed: Self.fileHeaderLength, needed: 0)
+    }
+
+    private mutating func readChunkHeader(_ rest: UnsafeRawBufferPointer, at offset: Int64, _ input: ReaderInput)
+        throws(AudioFileStreamFailure) -> ReadProgress
+    {
+        guard rest.count >= ChunkHeader.length else { return needMore(ChunkHeader.length, of: rest, input) }
+        let chunk = ChunkHeader(rest, isBigEndian: Container.isBigEndian)
+        guard let next = try start(chunk, at: offset) else {
+            return ReadProgress(consumed: ChunkHeader.length, needed: 0, skip: .bytes(chunk.paddedSize))
+        }
+        state = next
+        return ReadProgress(consumed: ChunkHeader.length, needed: 0)
+    }
+
+    /// Keeps the next bytes of a chunk planned `.keep`, and has the container read them once the chunk has gone by.
+    private mutating func keep(_ rest: UnsafeRawBufferPointer, of chunk: ChunkHeader, at chunkOffset: Int64,
+                               remaining: Int64, into output: ParserOutput)
+        throws(AudioFileStreamFailure) -> ReadProgress
+    {
+        let taken = Int(min(remaining, Int64(rest.count)))
+        kept.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
+        guard Int64(taken) == remaining else {
+            state = .keeping(chunk, offset: chunkOffset, remaining: remaining - Int64(taken))
+            return ReadProgress(consumed: taken, needed: 0)
+        }
+        state = .chunkHeader
+        let body = kept
+        kept = FieldBuffer(limit: 0)
+        let read = body.kept.withUnsafeBytes { body in
+            Result { () throws(AudioFileStreamFailure) in try container.read(chunk, body: body, at: chunkOffset) }
+        }
+        if let metadata = try read.get() { output.metadata(metadata, at: chunkOffset) }
+        return ReadProgress(consumed: taken, needed: 0)
+    }
+
+    /// Leaves an ID3v2 chunk of `remaining` bytes to the driver: its tag, once its header is seen, or all of it
+    /// unread when it holds none.
+    private mutating func detectTag(_ rest: UnsafeRawBufferPointer, at offset: Int64, remaining: Int64,
+                                    _ input: ReaderInput) -> ReadProgress {
+        let chunkRest = UnsafeRawBufferPointer(rebasing: rest.prefix(Int(min(remaining, Int64(rest.count)))))
+        switch TagReader.detect(chunkRest, limits: limits,
+                                isEndOfInput: input.isEndOfInput || Int64(chunkRest.count) == remaining) {
+        case .needMoreData(let count) where Int64(count) <= remaining:
+            return needMore(count, of: rest, input)
+        case .tag(let found):
+            state = .chunkHeader
+            return ReadProgress(consumed: 0, needed: 0, skip: .tag(found, offset: offset, count: remaining))
+        case .needMoreData, .notATag:
+            state = .chunkHeader
+            return ReadProgress(consumed: 0, needed: 0, skip: .bytes(remaining))
+        }
+    }
+
+    /// Reads the sound chunk's prefix, which says where its frames start, and starts them.
+    private mutating func readSoundPrefix(_ rest: UnsafeRawBufferPointer, ofChunkAt chunkOffset: Int64, length: Int,
+                                          size: Int64?, _ input: ReaderInput, into output: ParserOutput)
+        -> ReadProgress
+    {
+        guard rest.count >= length else { return needMore(length, of: rest, input) }
+        let prefix = UnsafeRawBufferPointer(rebasing: rest.prefix(length))
+        begin(bodyStart: chunkOffset + Int64(ChunkHeader.length), size: size,
+              skipping: length + max(container.soundStart(prefix: prefix), 0), into: output)
+        state = .sound
+        return ReadProgress(consumed: length, needed: 0)
+    }
+
+    /// After a discontinuity: a new file's header (a restarted source), or more frames.
+    private mutating func resume(_ rest: UnsafeRawBufferPointer, _ input: ReaderInput) -> ReadProgress {
+        guard rest.count >= Self.fileHeaderLength || input.isEndOfInput else {
+            return ReadProgress(consumed: 0, needed: Self.fileHeaderLength)
+        }
+        if Container.startsFile(rest) {
+            container = Container(limits: limits)
+            isRestarting = true
+            state = .fileHeader
+        } else {
+            // Frames at the offset the caller states; `deliverFrames` realigns on a frame.
+            state = .sound
+        }
+        return ReadProgress(consumed: 0, needed: 0)
+    }
+
+    /// The state reading the chunk whose header is at `offset`, or nil when the chunk is passed over unread.
+    private mutating func start(_ chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> State? {
         switch try container.plan(for: chunk, at: offset) {
         case .skip:
-            return .skipping(chunk.paddedSize)
+            return nil
         case .keep(let limit):
             kept = FieldBuffer(limit: Int(min(Int64(limit), chunk.size)))
             return .keeping(chunk, offset: offset, remaining: chunk.paddedSize)
         case .id3:
-            return .tag(nil, offset: offset, remaining: chunk.paddedSize)
+            return .tag(remaining: chunk.paddedSize)
         case .sound where data != nil && !isRestarting:
             // The frames are numbered from the first sound chunk's start: a second one is not read.
-            return .skipping(chunk.paddedSize)
+            return nil
         case .sound(let prefixLength, let size):
             guard container.sound != nil else {
                 throw AudioFileStreamFailure(.notOptimized, at: offset, "the \(Container.name) sound chunk at "
@@ -210,85 +216,10 @@ struct ChunkedPCMReader<Container: ChunkedContainer>: FormatReader {
         }
     }
 
-    /// The frames start `skipping` bytes into the sound chunk's body at `bodyStart`: the format, totals, data
-    /// offset and readiness are announced.
-    private mutating func begin(bodyStart: Int64, size: Int64?, skipping: Int, into output: ParserOutput) {
-        let sound = container.sound!
-        let bytesPerPacket = Int(sound.format.bytesPerPacket)
-        let start = bodyStart + Int64(skipping)
-        let end = size.map { max(bodyStart + $0, start) }
-        data = SoundData(start: start, end: end, paddedEnd: size.map { bodyStart + ChunkHeader.padded($0) },
-                         bytesPerPacket: bytesPerPacket,
-                         packetsPerBatch: max(1, Self.largestBatchFrames / Int(sound.format.framesPerPacket)))
-        output.announce(.dataFormat, .format(sound.format))
-        output.announce(.formatList, .formatList([AudioFormatListItem(format: sound.format,
-                                                                      channelLayoutTag: sound.layout.tag)]))
-        output.announce(.channelLayout, .channelLayout(sound.layout))
-        if let end {
-            let byteCount = end - start
-            output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
-            output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerPacket))))
-        }
-        isRestarting = false
-        // A restarted source's frames are numbered on from the first file's DataOffset, as the stream's offsets go on.
-        output.announceReady(dataOffset: start)
-    }
-
-    /// True when the sound chunk's samples end at `offset`, so the walk goes on to the next chunk even when no
-    /// byte is left to read.
-    private func isSoundDone(at offset: Int64) -> Bool {
-        guard case .sound = state, let end = data?.end else { return false }
-        return offset >= end
-    }
-
-    /// Delivers the whole frames at the start of `rest` (at `position` in the input, stream offset `offset`);
-    /// returns the bytes consumed and, when a frame is cut by the read, the bytes needed to complete it.
-    private mutating func deliverFrames(_ rest: UnsafeRawBufferPointer, at position: Int, offset: Int64,
-                                        input: ReaderInput, into output: ParserOutput) -> ReadProgress {
-        let data = data!
-        if offset < data.start {
-            // Joined before the frames (a seek into the header): they start further on.
-            return ReadProgress(consumed: Int(min(data.start - offset, Int64(rest.count))), needed: 0)
-        }
-        if let end = data.end, offset >= end {
-            state = .skipping(max((data.paddedEnd ?? end) - offset, 0))
-            return ReadProgress(consumed: 0, needed: 0)
-        }
-        let left = data.end.map { Int(min($0 - offset, Int64(Int.max))) } ?? .max
-        let available = min(left, rest.count)
-        let misalignment = Int((offset - data.start) % Int64(data.bytesPerPacket))
-        if misalignment > 0 {
-            // A discontinuity without a frame-aligned offset: the rest of the frame it cut is dropped.
-            return drop(min(data.bytesPerPacket - misalignment, left), of: rest, at: offset, input: input, into: output)
-        }
-        let packets = min(available / data.bytesPerPacket, data.packetsPerBatch)
-        if packets > 0 {
-            output.constantPackets(at: position, count: packets)
-            output.flush()
-            return ReadProgress(consumed: packets * data.bytesPerPacket, needed: 0)
-        }
-        if left < data.bytesPerPacket {
-            // The sound chunk ends inside a frame.
-            return drop(left, of: rest, at: offset, input: input, into: output)
-        }
-        // A frame cut by the read waits for its rest; one cut by the end of the input is dropped.
-        return drop(data.bytesPerPacket, of: rest, at: offset, input: input, into: output)
-    }
-
-    /// Drops the `count` bytes of a partial frame at the start of `rest` once they are all there, so that the
-    /// report does not depend on how the input was chunked; at the end of the input, drops what there is.
-    private func drop(_ count: Int, of rest: UnsafeRawBufferPointer, at offset: Int64, input: ReaderInput,
-                      into output: ParserOutput) -> ReadProgress {
-        guard rest.count >= count || input.isEndOfInput else { return ReadProgress(consumed: 0, needed: count) }
-        let dropped = min(count, rest.count)
-        output.discontinuity(at: offset + Int64(dropped), skippedBytes: Int64(dropped), reason: .resync)
-        return ReadProgress(consumed: dropped, needed: 0)
-    }
-
-    /// Asks for `count` bytes from `position`; at the end of the input, what is left is not a whole structure
-    /// and streams past.
-    private func needMore(_ count: Int, consumed position: Int, _ input: ReaderInput) -> ReadProgress {
-        guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: count) }
-        return ReadProgress(consumed: input.bytes.count, needed: 0)
+    /// Asks for `count` bytes from the start of `rest`; at the end of the input, what is left is not a whole
+    /// structure and streams past.
+    private func needMore(_ count: Int, of rest: UnsafeRawBufferPointer, _ input: ReaderInput) -> ReadProgress {
+        guard input.isEndOfInput else { return ReadProgress(consumed: 0, needed: count) }
+        return ReadProgress(consumed: rest.count, needed: 0)
     }
 }

@@ -11,20 +11,16 @@ struct FLACReader: FormatReader {
     private enum State {
         /// Before `fLaC`, where an ID3v2 tag may come first.
         case start
-        case leadingTag(TagReader, offset: Int64)
         case blockHeader
         /// A STREAMINFO block of `length` bytes, read whole.
         case streamInfo(length: Int)
         /// A VORBIS_COMMENT or PICTURE block whose bytes stream into `kept`.
         case keeping(Block, remaining: Int)
-        case skipping(Int)
+        /// The driver passes over the rest of the last block, which ends at stream offset `end`: the frames follow.
+        case lastBlockPassed(end: Int64)
 
-        /// True once all of a block's bytes went past.
-        var isBlockDone: Bool {
-            switch self {
-            case .skipping(0), .keeping(_, remaining: 0): true
-            default: false
-            }
+        var isLastBlockPassed: Bool {
+            if case .lastBlockPassed = self { true } else { false }
         }
     }
 
@@ -60,7 +56,7 @@ struct FLACReader: FormatReader {
     mutating func read(_ input: ReaderInput, into output: ParserOutput) -> ReadProgress {
         let bytes = input.bytes
         var position = 0
-        while position < bytes.count {
+        while position < bytes.count || state.isLastBlockPassed {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[position...])
             let offset = input.offset + Int64(position)
             switch state {
@@ -70,21 +66,7 @@ struct FLACReader: FormatReader {
                     state = .blockHeader
                     continue
                 }
-                guard rest.count >= 4 || input.isEndOfInput else { return ReadProgress(consumed: position, needed: 4) }
-                switch TagReader.detect(rest, limits: limits, isEndOfInput: input.isEndOfInput) {
-                case .tag(let tag): state = .leadingTag(tag, offset: offset)
-                case .needMoreData(let count) where !input.isEndOfInput:
-                    return ReadProgress(consumed: position, needed: count)
-                case .needMoreData, .notATag: return handOver(consumed: position, output: output)
-                }
-            case .leadingTag(var tag, let tagOffset):
-                state = .start  // so the tag's buffers are not shared while it is fed
-                position += tag.consume(rest)
-                if tag.remainingBytes > 0 {
-                    state = .leadingTag(tag, offset: tagOffset)
-                } else if let metadata = tag.finish() {
-                    output.metadata(metadata, at: tagOffset)
-                }
+                return leadingTag(rest, at: offset, consumed: position, input: input, output: output)
             case .blockHeader:
                 guard rest.count >= 4 else { return needMore(4, consumed: position, input: input, output: output) }
                 blockOffset = offset
@@ -92,28 +74,36 @@ struct FLACReader: FormatReader {
                 let type = rest[0] & 0x7F
                 guard type != Self.forbiddenType else { return handOver(consumed: position, output: output) }
                 position += 4
-                state = nextState(type: type, length: rest.bigEndianInteger(at: 1, count: 3), offset: offset)
+                let length = rest.bigEndianInteger(at: 1, count: 3)
+                guard let next = nextState(type: type, length: length, offset: offset) else {
+                    if let progress = endBlock(passing: length, from: position, in: input, output: output) {
+                        return progress
+                    }
+                    continue
+                }
+                state = next
             case .streamInfo(let length):
                 guard rest.count >= FLACStreamInfo.length else {
                     return needMore(FLACStreamInfo.length, consumed: position, input: input, output: output)
                 }
                 streamInfo = FLACStreamInfo(rest)
                 position += FLACStreamInfo.length
-                state = .skipping(length - FLACStreamInfo.length)
+                let unread = length - FLACStreamInfo.length
+                if let progress = endBlock(passing: unread, from: position, in: input, output: output) {
+                    return progress
+                }
             case .keeping(let block, let remaining):
                 let taken = min(remaining, rest.count)
                 blockBytes.append(UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
                 position += taken
                 state = .keeping(block, remaining: remaining - taken)
-                if taken == remaining { keep(block) }
-            case .skipping(let remaining):
-                let taken = min(remaining, rest.count)
-                position += taken
-                state = .skipping(remaining - taken)
-            }
-            if state.isBlockDone {
-                guard !isLastBlock else { return handOver(consumed: position, output: output) }
-                state = .blockHeader
+                guard taken == remaining else { continue }
+                keep(block)
+                if let progress = endBlock(passing: 0, from: position, in: input, output: output) { return progress }
+            case .lastBlockPassed(let end):
+                // Called before the end only where the input ends inside it.
+                guard offset >= end else { return needMore(1, consumed: position, input: input, output: output) }
+                return handOver(consumed: position, output: output)
             }
         }
         if input.isEndOfInput { return needMore(1, consumed: position, input: input, output: output) }
@@ -127,8 +117,25 @@ struct FLACReader: FormatReader {
         state = .start
     }
 
-    /// The state reading a block of `type` and `length` bytes whose header is at `offset`.
-    private mutating func nextState(type: UInt8, length: Int, offset: Int64) -> State {
+    /// Before `fLaC`: a leading tag, left to the driver, or else the frames.
+    private mutating func leadingTag(_ rest: UnsafeRawBufferPointer, at offset: Int64, consumed position: Int,
+                                     input: ReaderInput, output: ParserOutput) -> ReadProgress {
+        guard rest.count >= 4 || input.isEndOfInput else { return ReadProgress(consumed: position, needed: 4) }
+        switch TagReader.detect(rest, limits: limits, isEndOfInput: input.isEndOfInput) {
+        case .tag(let tag):
+            let skip = Skip.tag(tag, offset: offset, count: Int64(tag.remainingBytes))
+            return ReadProgress(consumed: position, needed: 0, skip: skip)
+        case .needMoreData(let count) where !input.isEndOfInput:
+            return ReadProgress(consumed: position, needed: count)
+        case .needMoreData, .notATag:
+            return handOver(consumed: position, output: output)
+        }
+    }
+
+    /// The state reading a block of `type` and `length` bytes whose header is at `offset`, or nil when the block
+    /// is passed over unread.
+    private mutating func nextState(type: UInt8, length: Int, offset: Int64) -> State? {
+        guard length > 0 else { return nil }
         switch type {
         case Self.streamInfoType where streamInfo == nil && length >= FLACStreamInfo.length:
             return .streamInfo(length: length)
@@ -137,9 +144,22 @@ struct FLACReader: FormatReader {
         case Self.pictureType:
             blockBytes = FieldBuffer(limit: min(length, limits.keepLimit(isPicture: true, keptSoFar: fields.byteCount)))
         default:
-            return .skipping(length)
+            return nil
         }
         return .keeping(Block(type: type, length: length, offset: offset), remaining: length)
+    }
+
+    /// The block being read ends `count` bytes after `position`, bytes the driver passes over: the next block's
+    /// header follows, or after the last block the frames. Returns the progress when the reader stops here.
+    private mutating func endBlock(passing count: Int, from position: Int, in input: ReaderInput,
+                                   output: ParserOutput) -> ReadProgress? {
+        if count > 0 {
+            state = isLastBlock ? .lastBlockPassed(end: input.offset + Int64(position + count)) : .blockHeader
+            return ReadProgress(consumed: position, needed: 0, skip: .bytes(Int64(count)))
+        }
+        guard !isLastBlock else { return handOver(consumed: position, output: output) }
+        state = .blockHeader
+        return nil
     }
 
     /// Reads a kept block once all its bytes went past.

@@ -30,8 +30,6 @@ struct MP4Reader: FormatReader {
         case wholeBox(MP4BoxHeader, size: Int)
         /// Inside a media data box that ends at this stream offset, or nil when it runs to the end.
         case mediaData(end: Int64?)
-        /// A box passed over: this many bytes are left, or nil when it runs to the end of the stream.
-        case skipping(Int64?)
         /// After a discontinuity with the sample table known: packets go on from the new offset.
         case seeking
         case failed
@@ -76,40 +74,20 @@ struct MP4Reader: FormatReader {
                     // The major brand, which names the file type, follows the header.
                     return ReadProgress(consumed: position, needed: 12)
                 case .header(let header):
-                    if let failure = enter(header, at: position, in: input, output: output) { return failure }
+                    if let progress = enter(header, at: position, in: input, output: output) { return progress }
                     if case .mediaData = state { position += header.headerLength }
-                    if case .skipping = state { position += header.headerLength }
                 }
             case .wholeBox(let header, let size):
-                guard bytes.count - position >= size else {
-                    guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: size) }
-                    return fail(.invalidFile, at: offset, "the box at offset \(offset) claims \(size) bytes but the stream ends "
-                        + "after \(bytes.count - position)", input, output)
-                }
-                let content = MP4Box(type: header.type, start: position,
-                                     content: position + header.headerLength..<position + size)
-                do {
-                    if header.type == "moov" {
-                        try takeMovie(content, in: input, output: output)
-                    } else {
-                        try takeFragment(content, in: input)
-                    }
-                } catch {
-                    return fail(.invalidFile, at: offset, "\(error.reason), in the '\(header.type)' box at offset \(offset)", input, output)
+                if let progress = readWholeBox(header, size: size, at: position, in: input, output: output) {
+                    return progress
                 }
                 position += size
-                state = .boxHeader
             case .mediaData(let end):
                 let progress = readMedia(input, from: position, end: end, output: output)
                 if progress.needed > 0 || output.failure != nil || progress.consumed == bytes.count {
                     return progress
                 }
                 position = progress.consumed
-            case .skipping(let remaining):
-                let taken = min(remaining ?? Int64.max, Int64(bytes.count - position))
-                position += Int(taken)
-                state = remaining.map { $0 == taken ? .boxHeader : .skipping($0 - taken) } ?? .skipping(nil)
-                if input.isEndOfInput { return ReadProgress(consumed: bytes.count, needed: 0) }
             case .seeking:
                 cursor = MP4SampleCursor(over: table)
                 cursor.seek(to: offset, over: table)
@@ -127,8 +105,9 @@ struct MP4Reader: FormatReader {
         state = track != nil && movie?.isFragmented == false ? .seeking : .boxHeader
     }
 
-    /// Starts reading the top-level box whose header is at `position`; returns the progress when that fails
-    /// the stream.
+    /// Starts reading the top-level box whose header is at `position`; returns the progress when the reader stops
+    /// there: the box failed the stream, or the driver passes over it (to the end of the stream when its size
+    /// says so).
     private mutating func enter(_ header: MP4BoxHeader, at position: Int, in input: ReaderInput,
                                 output: ParserOutput) -> ReadProgress? {
         let offset = input.offset + Int64(position)
@@ -162,8 +141,35 @@ struct MP4Reader: FormatReader {
             if header.type == "ftyp", input.bytes.count - position >= 12 {
                 fileType = Self.type(ofBrand: FourCharCode(rawValue: input.bytes.bigEndianUInt32(at: position + 8)))
             }
-            state = .skipping(header.size.map { $0 - Int64(header.headerLength) })
+            let body = header.size.map { $0 - Int64(header.headerLength) } ?? .max
+            return ReadProgress(consumed: position + header.headerLength, needed: 0, skip: .bytes(body))
         }
+        return nil
+    }
+
+    /// Reads the `moov` or `moof` of `size` bytes at `position` once all its bytes are there; returns the progress
+    /// when the reader stops there: it needs more bytes, or the box failed the stream.
+    private mutating func readWholeBox(_ header: MP4BoxHeader, size: Int, at position: Int, in input: ReaderInput,
+                                       output: ParserOutput) -> ReadProgress? {
+        let bytes = input.bytes
+        let offset = input.offset + Int64(position)
+        guard bytes.count - position >= size else {
+            guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: size) }
+            return fail(.invalidFile, at: offset, "the box at offset \(offset) claims \(size) bytes but the stream ends "
+                + "after \(bytes.count - position)", input, output)
+        }
+        let content = MP4Box(type: header.type, start: position,
+                             content: position + header.headerLength..<position + size)
+        do {
+            if header.type == "moov" {
+                try takeMovie(content, in: input, output: output)
+            } else {
+                try takeFragment(content, in: input)
+            }
+        } catch {
+            return fail(.invalidFile, at: offset, "\(error.reason), in the '\(header.type)' box at offset \(offset)", input, output)
+        }
+        state = .boxHeader
         return nil
     }
 

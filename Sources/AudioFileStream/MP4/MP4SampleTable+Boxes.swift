@@ -9,38 +9,9 @@ extension MP4SampleTable {
         var fields = MP4FieldReader(box, in: bytes)
         switch box.type {
         case "stsz":
-            _ = try fields.versionAndFlags()
-            constantSize = Int(try fields.uint32())
-            let count = try fields.uint32()
-            if constantSize == 0 {
-                try fields.requireEntries(count, of: 4)
-                let start = fields.position
-                // The largest table of the moov: read four bytes at a time, its bounds checked once above.
-                sizes = (0..<Int(count)).map {
-                    UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 4 * $0, as: UInt32.self))
-                }
-            }
-            sampleCount = Int(count)
+            try readSampleSizes(&fields, in: bytes)
         case "stz2":
-            _ = try fields.versionAndFlags()
-            try fields.skip(3)
-            let fieldSize = Int(try fields.uint8())
-            let count = try fields.uint32()
-            guard [4, 8, 16].contains(fieldSize) else {
-                throw MP4Invalid("box 'stz2' has a field size of \(fieldSize) bits, not 4, 8 or 16")
-            }
-            // Entries of 4 bits come two a byte.
-            let needed = (Int(count) * fieldSize + 7) / 8
-            try fields.require(needed)
-            let start = fields.position
-            sizes = (0..<Int(count)).map { sample in
-                switch fieldSize {
-                case 4: UInt32(bytes[start + sample / 2] >> (sample % 2 == 0 ? 4 : 0) & 0x0F)
-                case 8: UInt32(bytes[start + sample])
-                default: UInt32(bytes.bigEndianUInt16(at: start + 2 * sample))
-                }
-            }
-            sampleCount = Int(count)
+            try readCompactSampleSizes(&fields, in: bytes)
         case "stsc":
             _ = try fields.versionAndFlags()
             chunkRuns = try Self.entries(of: &fields, size: 12) { fields throws(MP4Invalid) in
@@ -69,6 +40,49 @@ extension MP4SampleTable {
         default:
             break
         }
+    }
+
+    /// `stsz`: one size for every sample, or a 32-bit size each.
+    private mutating func readSampleSizes(_ fields: inout MP4FieldReader, in bytes: UnsafeRawBufferPointer)
+        throws(MP4Invalid)
+    {
+        _ = try fields.versionAndFlags()
+        constantSize = Int(try fields.uint32())
+        let count = try fields.uint32()
+        if constantSize == 0 {
+            try fields.requireEntries(count, of: 4)
+            let start = fields.position
+            // The largest table of the moov: read four bytes at a time, its bounds checked once above.
+            sizes = (0..<Int(count)).map {
+                UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 4 * $0, as: UInt32.self))
+            }
+        }
+        sampleCount = Int(count)
+    }
+
+    /// `stz2`: a size of 4, 8 or 16 bits each.
+    private mutating func readCompactSampleSizes(_ fields: inout MP4FieldReader, in bytes: UnsafeRawBufferPointer)
+        throws(MP4Invalid)
+    {
+        _ = try fields.versionAndFlags()
+        try fields.skip(3)
+        let fieldSize = Int(try fields.uint8())
+        let count = try fields.uint32()
+        guard [4, 8, 16].contains(fieldSize) else {
+            throw MP4Invalid("box 'stz2' has a field size of \(fieldSize) bits, not 4, 8 or 16")
+        }
+        // Entries of 4 bits come two a byte.
+        let needed = (Int(count) * fieldSize + 7) / 8
+        try fields.require(needed)
+        let start = fields.position
+        sizes = (0..<Int(count)).map { sample in
+            switch fieldSize {
+            case 4: UInt32(bytes[start + sample / 2] >> (sample % 2 == 0 ? 4 : 0) & 0x0F)
+            case 8: UInt32(bytes[start + sample])
+            default: UInt32(bytes.bigEndianUInt16(at: start + 2 * sample))
+            }
+        }
+        sampleCount = Int(count)
     }
 
     /// The entries of a table box after its version and flags: a 32-bit count, then that many entries of `size`

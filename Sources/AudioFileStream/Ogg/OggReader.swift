@@ -15,34 +15,21 @@ struct OggReader: FormatReader {
     /// Ignored logical streams remembered (and reported) at most, so ever new serial numbers cost bounded memory.
     static let ignoredStreamLimit = 64
 
-    /// A packet of the page being read, delivered once the page's granule position is checked.
-    private struct PagePacket {
-        /// Its position in the input; unused when assembled.
-        var start: Int
-        var size: Int
-        /// Its frames, or nil when it is not a valid audio packet and is skipped.
-        var frames: Int?
-        var isAssembled: Bool
-        /// The stream offsets of its first byte and of the byte after its last.
-        var offset: Int64
-        var end: Int64
-    }
-
-    private let limits: MetadataLimits
-    private var followed: OggLogicalStream?
-    private var ignored: Set<UInt32> = []
-    private var hasAnnouncedFileFormat = false
+    let limits: MetadataLimits
+    var followed = OggFollowedStream.none
+    var ignored: Set<UInt32> = []
+    var hasAnnouncedFileFormat = false
     /// The pieces so far of the packet the last page left open, and the stream offset of its first byte. Empty
     /// when there is none or when the one continued is dropped (its start was missed, or it grew too long).
-    private var partial: [UInt8] = []
-    private var partialOffset: Int64 = 0
+    var partial: [UInt8] = []
+    var partialOffset: Int64 = 0
     /// The packet completed from `partial` on the current page.
-    private var assembled: [UInt8] = []
-    private var pagePackets: [PagePacket] = []
-    private var skip = SkipRun()
+    var assembled: [UInt8] = []
+    var pagePackets: [PagePacket] = []
+    var skip = SkipRun()
     /// Where bytes skipped between the pieces of the open packet (junk between its pages) are reported, once
     /// the packet, which starts before them, is delivered.
-    private var skipInsidePacket: Int64?
+    var skipInsidePacket: Int64?
 
     init(limits: MetadataLimits) {
         self.limits = limits
@@ -75,9 +62,7 @@ struct OggReader: FormatReader {
     mutating func resetForDiscontinuity(endingAt offset: Int64, into output: ParserOutput) {
         dropPartialPacket()
         skip.report(resumingAt: offset, to: output)
-        followed?.codec.resetForDiscontinuity()
-        followed?.granuleOffset = nil
-        followed?.nextSequence = nil
+        followed.stream?.resetForDiscontinuity()
     }
 
     /// Skips up to the next byte that may start a page.
@@ -89,7 +74,7 @@ struct OggReader: FormatReader {
     }
 
     /// Drops the packet left open, which will not be completed: its bytes join the skipped run.
-    private mutating func dropPartialPacket() {
+    mutating func dropPartialPacket() {
         skip.add(partial.count)
         partial.removeAll(keepingCapacity: true)
         skipInsidePacket = nil
@@ -101,21 +86,20 @@ struct OggReader: FormatReader {
         var firstSegment = 0
         // A first page after the followed stream's headers starts a new link even without that stream's last page
         // (a source that restarted): the first pages of multiplexed streams all come before any data (RFC 3533).
-        if page.isFirst, followed.map({ $0.hasEnded || $0.isAudio }) ?? true, !ignored.contains(page.serial) {
+        if page.isFirst, followed.acceptsNewStream, !ignored.contains(page.serial) {
             guard let segment = begin(page, at: position, offset: offset, in: input.bytes, into: output) else { return }
             firstSegment = segment
         }
-        guard let stream = followed, stream.serial == page.serial, !stream.hasEnded else {
+        guard let stream = followed.stream, stream.serial == page.serial else {
             return ignore(page, at: offset, into: output)
         }
         if !page.isFirst, let expected = stream.nextSequence, page.sequence != expected {
             output.warning(.positionMismatch, at: offset, "Ogg page at \(offset) has sequence number "
                 + "\(page.sequence), not \(expected): pages are missing")
             dropPartialPacket()
-            followed!.codec.resetForDiscontinuity()
-            followed!.granuleOffset = nil
+            stream.resetForDiscontinuity()
         }
-        followed!.nextSequence = page.sequence &+ 1
+        stream.nextSequence = page.sequence &+ 1
         if !page.isContinued { dropPartialPacket() }
         // What was skipped before this page (junk, a dropped packet) ends here; inside a packet this page goes
         // on with, it is reported after that packet.
@@ -124,7 +108,7 @@ struct OggReader: FormatReader {
         } else if !skip.isEmpty {
             skipInsidePacket = offset
         }
-        takePackets(of: page, at: position, from: firstSegment, in: input, into: output)
+        takePackets(of: page, stream, at: position, from: firstSegment, in: input, into: output)
     }
 
     /// Starts following the logical stream whose first page is `page`, from its identification packet; returns
@@ -147,7 +131,7 @@ struct OggReader: FormatReader {
             return nil
         }
         dropPartialPacket()
-        followed = OggLogicalStream(serial: page.serial, codec: codec, sequence: page.sequence)
+        followed = .headers(OggLogicalStream(serial: page.serial, codec: codec, sequence: page.sequence))
         return segment
     }
 
@@ -155,7 +139,7 @@ struct OggReader: FormatReader {
     /// was never seen, with nothing followed, cannot be decoded and is skipped.
     private mutating func ignore(_ page: OggPage, at offset: Int64, into output: ParserOutput, name: String? = nil) {
         guard !ignored.contains(page.serial) else { return }
-        guard page.isFirst || followed.map({ !$0.hasEnded }) ?? false else {
+        guard page.isFirst || followed.stream != nil else {
             skip.add(page.length)
             return
         }
@@ -163,161 +147,6 @@ struct OggReader: FormatReader {
         ignored.insert(page.serial)
         let what = name.map { "an Ogg logical stream of \($0)" } ?? "Ogg logical stream \(page.serial)"
         output.warning(.otherStreamIgnored, at: offset, "\(what) at \(offset) is ignored: "
-            + (followed.map { "logical stream \($0.serial) is followed" } ?? "it is not audio this parser reads"))
-    }
-
-    /// Cuts the page's packets from segment `firstSegment` on, checks its granule position against their frames,
-    /// then delivers them; a packet left open is kept for the next page.
-    private mutating func takePackets(of page: OggPage, at position: Int, from firstSegment: Int, in input: ReaderInput,
-                                      into output: ParserOutput) {
-        let bytes = input.bytes
-        pagePackets.removeAll(keepingCapacity: true)
-        var start = position + page.headerLength
-        for segment in 0..<firstSegment { start += page.lacing(segment, in: bytes, at: position) }
-        var size = 0
-        var continues = page.isContinued && firstSegment == 0
-        var audioEnded = false
-        for segment in firstSegment..<page.segmentCount {
-            let lacing = page.lacing(segment, in: bytes, at: position)
-            size += lacing
-            guard lacing < 255 else { continue }
-            let end = input.offset + Int64(start + size)
-            if continues {
-                if !partial.isEmpty, appendPiece(bytes, start..<start + size, resumingAt: end, into: output) {
-                    swap(&partial, &assembled)
-                    partial.removeAll(keepingCapacity: true)
-                    audioEnded = assembled.withUnsafeBytes {
-                        takePacket($0, start: start, offset: partialOffset, end: end, isAssembled: true, into: output)
-                    } || audioEnded
-                } else {
-                    // The start of this packet was missed or dropped.
-                    skip.add(size)
-                    skip.report(resumingAt: end, to: output)
-                }
-                continues = false
-            } else {
-                audioEnded = takePacket(UnsafeRawBufferPointer(rebasing: bytes[start..<start + size]), start: start,
-                                        offset: input.offset + Int64(start), end: end, isAssembled: false,
-                                        into: output) || audioEnded
-            }
-            start += size
-            size = 0
-        }
-        let offset = input.offset + Int64(position)
-        if audioEnded, let table = followed!.check(granulePosition: page.granulePosition, isLast: page.isLast,
-                                                   at: offset, into: output) {
-            output.announce(.packetTableInfo, .packetTableInfo(table))
-        }
-        deliverPagePackets(into: output)
-        if page.isLast { followed!.hasEnded = true }
-        // The last segment is a full one: the packet goes on on the next page.
-        guard page.segmentCount > firstSegment, page.lacing(page.segmentCount - 1, in: bytes, at: position) == 255
-        else { return }
-        let end = input.offset + Int64(start + size)
-        if continues {
-            guard !partial.isEmpty else {
-                skip.add(size)
-                return skip.report(resumingAt: end, to: output)
-            }
-        } else {
-            partial.removeAll(keepingCapacity: true)
-            partialOffset = input.offset + Int64(start)
-            if size == 0 { return }
-        }
-        _ = appendPiece(bytes, start..<start + size, resumingAt: end, into: output)
-    }
-
-    /// Adds a piece to the open packet; drops the packet, reporting it, when it would grow past `largestPacket`.
-    private mutating func appendPiece(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, resumingAt end: Int64,
-                                      into output: ParserOutput) -> Bool {
-        guard partial.count + range.count <= Self.largestPacket else {
-            skip.add(range.count)
-            dropPartialPacket()
-            skip.report(resumingAt: end, to: output)
-            return false
-        }
-        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
-        return true
-    }
-
-    /// A whole packet of the followed stream: a header is taken at once, an audio packet counted and held for
-    /// delivery. Returns true for an audio packet.
-    private mutating func takePacket(_ packet: UnsafeRawBufferPointer, start: Int, offset: Int64, end: Int64,
-                                     isAssembled: Bool, into output: ParserOutput) -> Bool {
-        guard !followed!.hasEnded else { return false }
-        if !followed!.isAudio {
-            let isAudio = takeHeader(packet, at: offset, into: output)
-            if isAssembled, let resume = skipInsidePacket {
-                skip.report(resumingAt: resume, to: output)
-                skipInsidePacket = nil
-            }
-            guard isAudio else { return false }
-        }
-        let frames = followed!.codec.frames(ofAudio: packet)
-        followed!.frames += Int64(frames ?? 0)
-        pagePackets.append(PagePacket(start: start, size: packet.count, frames: frames, isAssembled: isAssembled,
-                                      offset: offset, end: end))
-        return frames != nil
-    }
-
-    /// Gives a header packet to the codec; returns true when it is the first audio packet instead.
-    private mutating func takeHeader(_ packet: UnsafeRawBufferPointer, at offset: Int64,
-                                     into output: ParserOutput) -> Bool {
-        let step = followed!.codec.take(header: packet)
-        switch step {
-        case .needsMore, .complete:
-            // Reported where it is, so that reports stay in stream order: before the link's format.
-            if let metadata = followed!.codec.metadata(in: packet, limits: limits) {
-                output.metadata(metadata, at: offset)
-            }
-            if step == .complete { announceHeaders(into: output) }
-            return false
-        case .audio:
-            announceHeaders(into: output)
-            return true
-        case .invalid:
-            // Ended, so that a new logical stream may begin; its pages are ignored from here on.
-            let serial = followed!.serial
-            followed!.hasEnded = true
-            if ignored.count < Self.ignoredStreamLimit { ignored.insert(serial) }
-            output.warning(.otherStreamIgnored, at: offset, "Ogg logical stream \(serial) is ignored: its header "
-                + "packet at \(offset) is not valid")
-            return false
-        }
-    }
-
-    /// Every header of the followed stream is read: its format and magic cookie are announced, again for each new
-    /// link of a chain (whose comments came as their headers did).
-    private mutating func announceHeaders(into output: ParserOutput) {
-        followed!.isAudio = true
-        if !hasAnnouncedFileFormat {
-            hasAnnouncedFileFormat = true
-            output.announce(.fileFormat, .fileType(.ogg))
-            output.measuresBitRate = true
-        }
-        output.announce(.dataFormat, .format(followed!.codec.format), force: true)
-        output.announce(.magicCookieData, .data(followed!.codec.magicCookie), force: true)
-    }
-
-    /// Delivers the packets of the page in order, skipping those that are not valid audio.
-    private mutating func deliverPagePackets(into output: ParserOutput) {
-        for packet in pagePackets {
-            guard let frames = packet.frames else {
-                skip.add(packet.size)
-                skip.report(resumingAt: packet.end, to: output)
-                skipInsidePacket = nil
-                continue
-            }
-            output.announceReady(dataOffset: packet.offset)
-            if packet.isAssembled {
-                assembled.withUnsafeBytes { output.assembledPacket($0, at: packet.offset, frames: frames) }
-                if let offset = skipInsidePacket {
-                    skip.report(resumingAt: offset, to: output)
-                    skipInsidePacket = nil
-                }
-            } else {
-                output.packet(at: packet.start, size: packet.size, frames: frames, variableFrames: true)
-            }
-        }
+            + (followed.serial.map { "logical stream \($0) is followed" } ?? "it is not audio this parser reads"))
     }
 }

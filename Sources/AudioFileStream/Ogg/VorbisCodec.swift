@@ -29,15 +29,9 @@ struct VorbisCodec: OggCodec {
                                              framesPerPacket: 0, channelsPerFrame: UInt32(channels))
     }
 
-    /// The three headers in Xiph lacing, as FFmpeg's Vorbis extradata: the count less one, the first two
-    /// sizes in 255-runs, then the packets.
+    /// The three headers in Xiph lacing, as FFmpeg's Vorbis extradata.
     var magicCookie: [UInt8] {
-        guard headers.count == 3 else { return [] }
-        var cookie: [UInt8] = [2]
-        for header in headers.dropLast() {
-            cookie += [UInt8](repeating: 255, count: header.count / 255) + [UInt8(header.count % 255)]
-        }
-        return cookie + headers.joined()
+        headers.count == 3 ? XiphLacing.pack(headers) : []
     }
 
     mutating func take(header packet: UnsafeRawBufferPointer) -> OggHeaderStep {

@@ -23,7 +23,7 @@ struct OggFraming: ListenerFraming {
 
     /// Vorbis: `headers` are its three headers in Xiph lacing, the parser's cookie for Vorbis.
     init?(vorbisHeaders: [UInt8], serial: UInt32) {
-        guard let packets = Self.xiphLaced(vorbisHeaders), packets.count == 3 else { return nil }
+        guard let packets = XiphLacing.unpack(vorbisHeaders), packets.count == 3 else { return nil }
         granuleOffset = 0
         writer = OggPageWriter(serial: serial)
         header = Self.headerPages(packets, writer: &writer)
@@ -49,30 +49,5 @@ struct OggFraming: ListenerFraming {
             packet.withUnsafeBytes { writer.append($0, granulePosition: 0, isFirst: index == 0, to: &pages) }
         }
         return pages
-    }
-
-    /// The packets of Xiph lacing: their count less one, every size but the last as runs of 255 ending below
-    /// 255, then the packets. Nil when the sizes overrun the bytes.
-    private static func xiphLaced(_ bytes: [UInt8]) -> [[UInt8]]? {
-        guard let first = bytes.first else { return nil }
-        var position = 1
-        var sizes: [Int] = []
-        for _ in 0..<Int(first) {
-            var size = 0
-            while position < bytes.count, bytes[position] == 255 {
-                size += 255
-                position += 1
-            }
-            guard position < bytes.count else { return nil }
-            sizes.append(size + Int(bytes[position]))
-            position += 1
-        }
-        guard sizes.reduce(position, +) <= bytes.count else { return nil }
-        var packets: [[UInt8]] = []
-        for size in sizes {
-            packets.append(Array(bytes[position..<position + size]))
-            position += size
-        }
-        return packets + [Array(bytes[position...])]
     }
 }
