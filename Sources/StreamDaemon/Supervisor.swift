@@ -23,7 +23,7 @@ final class Supervisor: @unchecked Sendable {
     /// Event loops asked by the last health check, or nil before the first.
     var asked: Int?
     private var stopping = false
-    private var reloading = false
+    private var reloadPhase = ReloadPhase.idle
     private var reloadRequested = false
     /// Streams that ended because their source failed.
     private var streamsFailed = 0
@@ -56,28 +56,38 @@ final class Supervisor: @unchecked Sendable {
     /// Re-reads the configuration and applies it as `StreamReload` says: new streams start, removed ones stop,
     /// changed ones restart, and those whose limits or socket mode and owner alone changed get them while their
     /// subscribers stay; unchanged streams and their subscribers are left alone. A bad file changes nothing. A
-    /// reload asked for while one is being applied runs once that one is done, with the file as it is then.
+    /// reload asked for while one is under way runs once that one is done, with the file as it is then.
     func reload() {
         eventLoop.execute { [self] in
             guard !stopping else { return }
-            if reloading {
-                reloadRequested = true
+            if reloadPhase == .idle {
+                readForReload()
             } else {
-                applyReload()
+                reloadRequested = true
             }
         }
     }
 
-    private func applyReload() {
+    /// Reads and checks the file on the blocking-I/O thread pool, so that a slow one (a network mount, a FIFO
+    /// nobody writes yet) holds up no loop and no stream, then applies it here.
+    private func readForReload() {
         systemd.notifier?.reloading()
-        let newConfig: DaemonConfig
-        do {
-            newConfig = try ConfigLoader(file: configFile).load()
-        } catch {
-            logger.error("reload refused, keeping the running configuration: \(error)")
-            announceReady()
-            return
-        }
+        reloadPhase = .reading
+        let file = configFile
+        NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { try ConfigLoader(file: file).load() }
+            .whenComplete { [self] result in
+                guard !stopping else { return reloadFinished() }
+                switch result {
+                case .success(let newConfig):
+                    apply(newConfig)
+                case .failure(let error):
+                    logger.error("reload refused, keeping the running configuration: \(error)")
+                    reloadFinished()
+                }
+            }
+    }
+
+    private func apply(_ newConfig: DaemonConfig) {
         logger.info("reloading \(configFile)")
         if newConfig.metrics != config.metrics {
             logger.warning("metrics stay \(config.metrics.map { "at \($0)" } ?? "off") until the next start")
@@ -85,7 +95,7 @@ final class Supervisor: @unchecked Sendable {
         if newConfig.http != config.http {
             logger.warning("the HTTP server stays \(config.http.map { "at \($0.address)" } ?? "off") until the next start")
         }
-        reloading = true
+        reloadPhase = .applying
         let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
         var changes: [EventLoopFuture<Void>] = []
         for old in config.streams {
@@ -120,12 +130,19 @@ final class Supervisor: @unchecked Sendable {
             return EventLoopFuture.andAllComplete(starts, on: eventLoop)
         }.whenComplete { [self] _ in
             updateMounts()
-            reloading = false
-            if !stopping { announceReady() }
-            if reloadRequested && !stopping {
-                reloadRequested = false
-                applyReload()
-            }
+            reloadFinished()
+        }
+    }
+
+    /// A reload was applied or refused: systemd hears that the daemon is ready again, and one asked for meanwhile
+    /// runs now.
+    private func reloadFinished() {
+        reloadPhase = .idle
+        guard !stopping else { return }
+        announceReady()
+        if reloadRequested {
+            reloadRequested = false
+            readForReload()
         }
     }
 
@@ -207,7 +224,7 @@ final class Supervisor: @unchecked Sendable {
         updateMounts()
         endedStreams[service.name] = config.streams.first { $0.name == service.name }
         if service.failure != nil { streamsFailed += 1 }
-        if streams.isEmpty && !stopping && !reloading {
+        if streams.isEmpty && !stopping && reloadPhase != .applying {
             // Exit 1 when a source failed, so that a supervisor such as systemd restarts the daemon.
             logger.info("every stream has ended")
             stop(status: streamsFailed > 0 ? 1 : 0)
@@ -237,5 +254,12 @@ final class Supervisor: @unchecked Sendable {
         guard let control else { return }
         _ = control.listener.close()
         self.control = nil
+    }
+}
+
+extension Supervisor {
+    /// Where a reload is: its file being read off the loop, or its changes being applied.
+    private enum ReloadPhase {
+        case idle, reading, applying
     }
 }
