@@ -49,11 +49,11 @@ final class StreamService: @unchecked Sendable {
         self.metrics = metrics
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
                         metrics: metrics)
-        pipeline = StreamPipeline(streamName: config.name, hubs: hubs, logger: logger, metrics: metrics)
+        pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
+                                  metrics: metrics)
         reader = SourceReader(config: config.source)
-        let home = hubs.hub(on: eventLoop)
-        outputs = config.outputs.map { [eventLoop, logger] in
-            IcecastOutput(config: $0, hub: home, eventLoop: eventLoop, logger: logger, stream: config.name)
+        outputs = config.outputs.map { [eventLoop, logger, hubs] in
+            IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,

@@ -12,7 +12,7 @@ import NIOPosix
 final class IcecastOutput: SubscriberSink, @unchecked Sendable {
     let config: IcecastOutputConfig
     private let eventLoop: EventLoop
-    private let hub: Hub
+    private let hubs: HubGroup
     private let logger: Logger
     private let metrics: OutputMetrics
     private var backoff: ReconnectBackoff
@@ -40,16 +40,19 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         case stopped
     }
 
-    init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger, stream: String) {
+    init(config: IcecastOutputConfig, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, stream: String) {
         self.config = config
         metrics = OutputMetrics(stream: stream, output: config.url.withoutCredentials.absoluteString)
-        self.hub = hub
+        self.hubs = hubs
         self.eventLoop = eventLoop
         var logger = logger
         logger[metadataKey: "output"] = "\(config.url.withoutCredentials.absoluteString)"
         self.logger = logger
         backoff = ReconnectBackoff(policy: config.reconnect)
     }
+
+    /// The stream's hub, reached on the stream's loop only.
+    private var hub: Hub { hubs.hub(on: eventLoop) }
 
     /// Whether audio is being sent now.
     var isConnected: Bool {
