@@ -205,8 +205,8 @@ final class Supervisor: @unchecked Sendable {
     }
 
     private func startStream(_ stream: StreamConfig) -> EventLoopFuture<Void> {
-        let service = StreamService(config: stream, group: group, inherited: systemd.sockets) { [self] service in
-            eventLoop.execute { self.streamEnded(service) }
+        let service = StreamService(config: stream, group: group, inherited: systemd.sockets) { [self] service, failure in
+            eventLoop.execute { self.streamEnded(service, failure: failure) }
         }
         streams[stream.name] = service
         return service.start().hop(to: eventLoop).map { [self] in
@@ -218,12 +218,12 @@ final class Supervisor: @unchecked Sendable {
     }
 
     /// A stream whose source ended for good is forgotten; when none is left, the daemon is done.
-    private func streamEnded(_ service: StreamService) {
+    private func streamEnded(_ service: StreamService, failure: String?) {
         guard streams[service.name] === service else { return }
         streams[service.name] = nil
         updateMounts()
         endedStreams[service.name] = config.streams.first { $0.name == service.name }
-        if service.failure != nil { streamsFailed += 1 }
+        if failure != nil { streamsFailed += 1 }
         if streams.isEmpty && !stopping && reloadPhase != .applying {
             // Exit 1 when a source failed, so that a supervisor such as systemd restarts the daemon.
             logger.info("every stream has ended")
