@@ -4,8 +4,8 @@ import NIOCore
 /// A stream's state and work on its event loop, behind its `StreamService`: the configuration, the listening
 /// socket, the source, the pipeline and the outputs.
 ///
-/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its source
-/// and outputs call it there.
+/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its HTTP
+/// source calls it there.
 final class StreamCore {
     /// The stream's configuration; `adjust(to:)` changes it.
     private var config: StreamConfig
