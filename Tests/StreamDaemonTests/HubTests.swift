@@ -2,7 +2,6 @@ import AudioFileStream
 import Foundation
 import NIOCore
 import NIOEmbedded
-import NIOPosix
 @testable import StreamDaemon
 import Testing
 
@@ -475,15 +474,6 @@ import Testing
         hub.apply([.end(TestEvent.end.buffer)])
         #expect(try member.received() == [.welcome, .packet(packet), TestEvent.end.received])
         #expect(member.sink.closing == .afterPendingWrites)
-    }
-
-    /// A hub is its loop's alone: a subscriber added from another thread stops the daemon, in a release build
-    /// too, rather than race the loop.
-    @Test func aHubUsedOffItsLoopStopsTheProcess() async {
-        await #expect(processExitsWith: .failure) {
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            _ = Member(Hub(limits: HubTests.roomy, eventLoop: group.next()), [.packets])
-        }
     }
 }
 
