@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "AudioFileStream", targets: ["AudioFileStream"]),
         .library(name: "AudioDecoding", targets: ["AudioDecoding"]),
+        .library(name: "AudioStreamProtocol", targets: ["AudioStreamProtocol"]),
         .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
         .executable(name: "audiostreamd", targets: ["audiostreamd"]),
@@ -29,11 +30,15 @@ let package = Package(
         // libavcodec's headers, its functions loaded on first use (Sources/CFFmpeg/ffmpeg_loader.c).
         .target(name: "CFFmpeg"),
         .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
+        // The wire protocol of docs/protocol.md and its events' JSON, with a blocking client: what the daemon, the
+        // tool and any Swift subscriber share, without NIO.
+        .target(name: "AudioStreamProtocol", dependencies: ["AudioFileStream"]),
         .target(
             name: "StreamDaemon",
             dependencies: [
                 "AudioFileStream",
                 "AudioDecoding",
+                "AudioStreamProtocol",
                 "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -50,6 +55,7 @@ let package = Package(
             dependencies: [
                 "AudioFileStream",
                 "AudioDecoding",
+                "AudioStreamProtocol",
                 "StreamDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -57,6 +63,7 @@ let package = Package(
         .executableTarget(
             name: "audiostreamd",
             dependencies: [
+                "AudioStreamProtocol",
                 "StreamDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -66,7 +73,7 @@ let package = Package(
             name: "SubscriberLoad",
             dependencies: [
                 "AudioFileStream",
-                "StreamDaemon",
+                "AudioStreamProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/SubscriberLoad"
@@ -75,10 +82,13 @@ let package = Package(
         .target(name: "FixtureSupport", dependencies: ["AudioFileStream"], path: "Tests/FixtureSupport"),
         .testTarget(name: "AudioFileStreamTests", dependencies: ["AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudioDecodingTests", dependencies: ["AudioDecoding", "AudioFileStream", "FixtureSupport"]),
+        .testTarget(
+            name: "AudioStreamProtocolTests", dependencies: ["AudioStreamProtocol", "AudioFileStream", "FixtureSupport"]
+        ),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
-            dependencies: ["StreamDaemon", "AudioFileStream", "FixtureSupport", "audiostreamd", "audiostream", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: ["StreamDaemon", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "FixtureSupport", "audiostreamd", "audiostream", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Prometheus", package: "swift-prometheus")]
         ),
     ],

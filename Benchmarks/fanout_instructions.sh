@@ -12,13 +12,15 @@
 #   AUDIOSTREAMD    default .build/release/audiostreamd (with SubscriberLoad beside it)
 #   WRITE_INTERVAL  the stream's writeInterval (default: the daemon's own)
 # Environment: BENCH_DATA (default bench-data: where bench.sh's seed MP3 is, made if missing by
-# `BENCH_ONLY=daemon bash Benchmarks/bench.sh`).
+# `BENCH_ONLY=daemon bash Benchmarks/bench.sh`); FANOUT_HTTP_PORT (a free loopback port: the subscribers are then
+# HTTP listeners on the stream's mount instead of socket subscribers).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here/.."
 daemon=${1:-.build/release/audiostreamd}
 interval=${2:-}
+http_port=${FANOUT_HTTP_PORT:-}
 data=${BENCH_DATA:-bench-data}
 seed=$data/seed-60s-cbr128.mp3
 load=$(dirname "$daemon")/SubscriberLoad
@@ -44,9 +46,10 @@ for subscribers in 10 50; do
     for seconds in $short $long; do
         mkdir "$work/run"
         echo "+ $load daemon --daemon audiostreamd-callgrind --subscribers $subscribers --seconds $seconds" \
-            "${interval:+--write-interval $interval }--input $seed --warmup 3 --tail 2"
+            "${interval:+--write-interval $interval }${http_port:+--http-port $http_port }--input $seed --warmup 3" \
+            "--tail 2"
         "$load" daemon --daemon "$work/audiostreamd-callgrind" --folder "$work/run" --subscribers "$subscribers" \
-            ${interval:+--write-interval "$interval"} --input "$seed" --warmup 3 --seconds "$seconds" --tail 2 \
+            ${interval:+--write-interval "$interval"} ${http_port:+--http-port "$http_port"} --input "$seed" --warmup 3 --seconds "$seconds" --tail 2 \
             --report "$work/report.json" >"$work/load.log"
         instructions[$subscribers,$seconds]=$(awk '/^(summary|totals):/ { print $2; exit }' "$work/callgrind.out")
         echo "  ${instructions[$subscribers,$seconds]} instructions"

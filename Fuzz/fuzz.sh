@@ -33,8 +33,7 @@ flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -I Sour
 # The part of StreamDaemon a station's ICY body reaches, which needs no network: it builds alone.
 icy_sources=(Sources/StreamDaemon/ICY/ICYDemuxer.swift Sources/StreamDaemon/ICY/ICYMetadata.swift
              Sources/StreamDaemon/ICY/Windows1252.swift Sources/StreamDaemon/HTTP/ICYMetadataBlock.swift
-             Sources/StreamDaemon/HTTP/NowPlaying.swift Sources/StreamDaemon/JSON.swift
-             Sources/StreamDaemon/EventJSON.swift)
+             Sources/StreamDaemon/HTTP/NowPlaying.swift)
 
 # Compiles Swift files into module $1 (an object and its interface in $dir); further arguments are files or flags.
 module() {
@@ -55,12 +54,16 @@ build() {
     # Standard library only, shared with the tests.
     module FixtureSupport Tests/FixtureSupport/Feeding.swift Tests/FixtureSupport/FuzzScenario.swift \
         Tests/FixtureSupport/StreamInvariants.swift
+    # The metadata events' JSON; no network either.
+    mapfile -t protocol < <(find Sources/AudioStreamProtocol -name '*.swift' | sort)
+    module AudioStreamProtocol "${protocol[@]}"
     module StreamDaemon -enable-testing "${icy_sources[@]}"
     local common=("$dir/AudioFileStream.o" "$dir/FixtureSupport.o" "$dir/crc_fold.o")
     "$swiftc" "${flags[@]}" -module-name AudioFileStreamFuzz -use-ld=lld Fuzz/AudioFileStream/*.swift \
         "${common[@]}" -o "$dir/fuzz-audiofilestream"
     "$swiftc" "${flags[@]}" -module-name ICYFuzz -use-ld=lld Fuzz/ICY/*.swift \
-        Tests/StreamDaemonTests/Support/ICYInvariants.swift "${common[@]}" "$dir/StreamDaemon.o" -o "$dir/fuzz-icy"
+        Tests/StreamDaemonTests/Support/ICYInvariants.swift "${common[@]}" "$dir/AudioStreamProtocol.o" "$dir/StreamDaemon.o" \
+        -o "$dir/fuzz-icy"
 }
 
 # Writes target $1's seeds into folder $2: fixtures behind the control header its scenario decodes.

@@ -1,5 +1,5 @@
+import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 
 /// What `audiostream status --json` says about the benchmark's streams, asked on the control socket: their
 /// socket subscribers and HTTP listeners together, those waiting for a stream's format included, summed over the
@@ -13,7 +13,7 @@ struct DaemonStatus {
     /// - Throws: when the daemon cannot be reached or answers something else than a status of streams.
     init(controlSocket: String) throws {
         let client = try WireClient(path: controlSocket)
-        try client.send(.request, json: .object([("command", .string("status"))]))
+        try client.send(.request, json: WireProtocol.statusRequest)
         guard case .json(.response, let text) = try client.receive(),
               let status = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let streams = status["streams"] as? [[String: Any]]

@@ -1,6 +1,6 @@
 import AudioFileStream
+import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 
 /// The input MP3 cut at frame boundaries: what the pacer writes, one frame per write, and where each frame lies.
 ///

@@ -1,4 +1,4 @@
-import StreamDaemon
+import AudioStreamProtocol
 
 /// Cuts a byte stream of audiostreamd wire messages into whole messages, keeping a partial one for the next
 /// bytes: a u32 big-endian length counting the type and payload, a u8 type, then the payload (docs/protocol.md).

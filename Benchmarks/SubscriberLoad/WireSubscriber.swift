@@ -1,5 +1,5 @@
+import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 
 /// One subscriber of audiostreamd asking for packets: reads packet messages and events from its stream socket.
 final class WireSubscriber: Receiver {
@@ -12,11 +12,7 @@ final class WireSubscriber: Receiver {
     private(set) var sawEnd = false
 
     /// The hello every subscriber sends: packets only, no burst, as a whole wire message.
-    static let hello: [UInt8] = {
-        let payload = Array(Hello(kinds: [.packets]).json.text.utf8)
-        return withUnsafeBytes(of: UInt32(payload.count + 1).bigEndian, Array.init)
-            + [WireMessageType.hello.rawValue] + payload
-    }()
+    static let hello = WireProtocol.message(.hello, json: Hello(kinds: [.packets]).json)
 
     /// Connects to the stream socket at `path` and says hello.
     init(path: String, id: Int, log: DeliveryLog) throws {

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Logging
 import NIOCore
 import NIOPosix
@@ -57,9 +58,7 @@ final class StreamService: Sendable {
 
     /// The first message of every subscriber.
     func welcome(allocator: ByteBufferAllocator) -> ByteBuffer {
-        WireEncoding.message(.welcome, json: .object([
-            ("protocol", .number(WireProtocol.version)), ("stream", .string(name)),
-        ]), allocator: allocator)
+        WireEncoding.message(.welcome, json: WireProtocol.welcome(stream: name), allocator: allocator)
     }
 
     /// The stream's part of `audiostream status`: socket subscribers and HTTP listeners listed apart, and its

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StreamDaemon
+import AudioStreamProtocol
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioFileStream
-import StreamDaemon
+import AudioStreamProtocol
 
 /// `audiostream packets INPUT`: one CSV row per audio packet.
 struct PacketsCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioFileStream
-import StreamDaemon
+import AudioStreamProtocol
 
 /// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object: `dataFormat`
 /// is the last one the stream announced, `formats` every one in order (a stream may change its format), and
@@ -29,7 +29,9 @@ struct ProbeCommand: ParsableCommand {
             ("fileFormat", value(.fileFormat)),
             ("dataFormat", value(.dataFormat)),
             ("formats", .array(formats)),
-            ("decodedFormat", .optional(decoded.format, EventJSON.decodedFormat)),
+            ("decodedFormat", .optional(decoded.format) {
+                EventJSON.decodedFormat(sampleRate: $0.sampleRate, channels: $0.channels)
+            }),
             ("dataOffset", value(.dataOffset)),
             ("audioDataByteCount", value(.audioDataByteCount)),
             ("audioDataPacketCount", value(.audioDataPacketCount)),

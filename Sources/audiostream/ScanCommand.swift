@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioFileStream
-import StreamDaemon
+import AudioStreamProtocol
 
 /// `audiostream scan INPUT`: parse as fast as possible and print the totals; what benchmarks run.
 struct ScanCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
+import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 
 /// `audiostream status CONTROL_SOCKET`: what a running daemon is doing.
 struct StatusCommand: ParsableCommand {
@@ -18,7 +18,7 @@ struct StatusCommand: ParsableCommand {
         let answer: String
         do {
             let client = try WireClient(path: socket)
-            try client.send(.request, json: .object([("command", .string("status"))]))
+            try client.send(.request, json: WireProtocol.statusRequest)
             guard case .json(let type, let text) = try client.receive() else {
                 throw CommandFailure("no answer from \(socket)")
             }

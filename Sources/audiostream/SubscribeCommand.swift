@@ -1,6 +1,6 @@
 import ArgumentParser
+import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 
 /// `audiostream subscribe SOCKET`: a daemon stream's messages as `events` JSON lines, until its end.
 struct SubscribeCommand: ParsableCommand {
@@ -87,16 +87,10 @@ struct SubscribeCommand: ParsableCommand {
             case .json:
                 break
             case .packet(let packet):
-                lines?.line(JSON.object([
-                    ("event", .string("packet")), ("offset", .number(packet.offset)),
-                    ("size", .number(packet.bytes.count)), ("frames", .number(packet.frames)),
-                ]).text)
+                lines?.line(EventJSON.packet(packet).text)
                 packet.bytes.withUnsafeBytes { media?.write($0) }
             case .pcm(let pcm):
-                lines?.line(JSON.object([
-                    ("event", .string("pcm")), ("frames", .number(pcm.frames)), ("format", .string(pcm.encoding.name)),
-                    ("sampleRate", .number(pcm.sampleRate)), ("channels", .number(pcm.channels)),
-                ]).text)
+                lines?.line(EventJSON.pcm(pcm).text)
                 pcm.samples.withUnsafeBytes { media?.write($0) }
             case .artwork(let artwork):
                 lines?.line(artwork.description)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioFileStream
-import StreamDaemon
+import AudioStreamProtocol
 
 /// `audiostream tags INPUT`: the input's tags, normalised, with the raw fields of each tag and of each key space.
 struct TagsCommand: ParsableCommand {

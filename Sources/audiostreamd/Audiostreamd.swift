@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioStreamProtocol
 import Foundation
 import Glibc
 import Logging

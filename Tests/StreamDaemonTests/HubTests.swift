@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 import Foundation
 import NIOCore
 import NIOEmbedded

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Foundation
 @testable import StreamDaemon
 import Testing

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import FixtureSupport
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 import NIOHTTP1
 

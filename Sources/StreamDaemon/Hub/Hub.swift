@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 import Logging
 import Metrics
 import NIOCore

@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 import NIOCore
 
 /// What a stream's pipeline hands to each of its hubs, in stream order.

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOConcurrencyHelpers
 
 /// How many subscribers want PCM in each format, over all of a stream's hubs: the pipeline decodes only while this

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 
 /// What a hub published since it last wrote to the subscribers of one `WriteSlot`, in order.

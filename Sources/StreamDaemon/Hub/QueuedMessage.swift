@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 
 /// A message waiting in a subscriber's queue.

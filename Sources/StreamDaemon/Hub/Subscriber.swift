@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 
 /// One subscriber's queue and the policy for falling behind.
@@ -168,11 +169,8 @@ final class Subscriber {
     private static func overflowEvent(
         _ overflow: (packets: Int, frames: Int, bytes: Int), resumingAt offset: Int64
     ) -> ByteBuffer {
-        let event = JSON.object([
-            ("event", .string("discontinuity")), ("offset", .number(offset)), ("skippedBytes", .number(overflow.bytes)),
-            ("reason", .string("overflow")), ("droppedPackets", .number(overflow.packets)),
-            ("droppedFrames", .number(overflow.frames)),
-        ])
+        let event = EventJSON.overflow(resumingAt: offset, skippedBytes: overflow.bytes,
+                                       droppedPackets: overflow.packets, droppedFrames: overflow.frames)
         return WireEncoding.message(.event, json: event, allocator: ByteBufferAllocator())
     }
 }

@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 
 /// One ICY metadata block: `StreamTitle='…';StreamUrl='…';` and whatever other keys the server sends.
 public struct ICYMetadata: Equatable, Sendable {
@@ -36,19 +37,10 @@ public struct ICYMetadata: Equatable, Sendable {
         fields.first { $0.key.lowercased() == key.lowercased() }?.value
     }
 
-    /// The `metadata` event of the `events` schema, for a block found after `offset` audio bytes: like a tag's,
-    /// with the common keys (the title is StreamTitle whole: stations differ in how they join artist and title)
-    /// and the raw fields under their ICY keys, plus the block's text.
+    /// The `metadata` event of the `events` schema, for a block found after `offset` audio bytes.
     public func json(offset: Int64) -> JSON {
-        var tags = NormalizedTags()
-        tags.title = streamTitle.flatMap { $0.isEmpty ? nil : $0 }
-        return .object([
-            ("event", .string("metadata")), ("source", .string(MetadataFormat.icy.rawValue)),
-            ("offset", .number(offset)), ("streamTitle", .optional(streamTitle, JSON.string)),
-            ("streamUrl", .optional(streamUrl, JSON.string)), ("tags", EventJSON.tags(tags)),
-            ("raw", .array(fields.map { EventJSON.field(RawTagField(key: $0.key, value: .text([$0.value]))) })),
-            ("text", .string(text)),
-        ])
+        EventJSON.icyMetadata(offset: offset, streamTitle: streamTitle, streamUrl: streamUrl,
+                              fields: fields.map { ($0.key, $0.value) }, text: text)
     }
 
     /// Splits `key='value';…`. Titles may hold `'` and `;`, so a value ends only at a quote followed by the

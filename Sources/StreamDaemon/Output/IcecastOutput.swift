@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,4 +1,5 @@
 import AudioDecoding
+import AudioStreamProtocol
 import NIOCore
 
 /// Turns the decoder's float PCM into messages in every format the stream's PCM subscribers asked for: each

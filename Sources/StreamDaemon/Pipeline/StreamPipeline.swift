@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 import Logging
 import AudioDecoding
 import NIOCore
@@ -282,8 +283,8 @@ final class StreamPipeline {
         case .format(let format):
             // HE-AAC's output format differs from its DataFormat's, and only decoding shows it when unsignalled.
             guard statistics.note(decodedFormat: format) else { return }
-            send(.decodedFormat(WireEncoding.message(
-                .event, json: EventJSON.decodedFormatProperty(format), allocator: allocator)))
+            let property = EventJSON.decodedFormatProperty(sampleRate: format.sampleRate, channels: format.channels)
+            send(.decodedFormat(WireEncoding.message(.event, json: property, allocator: allocator)))
         }
     }
 }

@@ -1,5 +1,6 @@
 import AudioDecoding
 import AudioFileStream
+import AudioStreamProtocol
 
 /// What `audiostream status` reports about a stream's input: counted by its pipeline, and passed on to its
 /// metrics.
@@ -72,7 +73,9 @@ final class StreamStatistics {
                     ("channels", .number(format.channelsPerFrame)),
                 ])
             }),
-            ("decodedFormat", JSON.optional(decodedFormat, EventJSON.decodedFormat)),
+            ("decodedFormat", JSON.optional(decodedFormat) {
+                EventJSON.decodedFormat(sampleRate: $0.sampleRate, channels: $0.channels)
+            }),
             ("bitRate", .number(measuredBitRate)), ("bytesIn", .number(bytesIn)), ("packets", .number(packets)),
             ("audioSeconds", .double((audioSeconds * 1000).rounded() / 1000)), ("resyncs", .number(resyncs)),
             ("skippedBytes", .number(skippedBytes)), ("decodeErrors", .number(decodeErrors)),

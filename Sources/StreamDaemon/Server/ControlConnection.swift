@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Foundation
 import NIOCore
 
@@ -27,7 +28,7 @@ final class ControlConnection: ChannelInboundHandler {
         let request = try? JSONSerialization.jsonObject(with: Data(frame.payload.readableBytesView)) as? [String: Any]
         let command = request?["command"] as? String ?? ""
         guard frame.type == WireMessageType.request.rawValue, let answer = respond(command) else {
-            reply(.error, .object([("error", .string("unknown request; send {\"command\":\"status\"}"))]), context)
+            reply(.error, WireProtocol.error("unknown request; send \(WireProtocol.statusRequest.text)"), context)
             return
         }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -35,7 +36,7 @@ final class ControlConnection: ChannelInboundHandler {
             let (handler, context) = loopBound.value
             switch result {
             case .success(let json): handler.reply(.response, json, context)
-            case .failure(let error): handler.reply(.error, .object([("error", .string("\(error)"))]), context)
+            case .failure(let error): handler.reply(.error, WireProtocol.error("\(error)"), context)
             }
         }
     }

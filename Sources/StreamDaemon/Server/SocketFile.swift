@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Foundation
 
 /// The file of a listening Unix socket: made ready before binding, given its owner and mode, removed on exit.

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Glibc
 import NIOCore
 

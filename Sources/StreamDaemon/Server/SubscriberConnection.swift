@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Logging
 import NIOCore
 
@@ -52,7 +53,7 @@ final class SubscriberConnection: SubscriberChannelHandler {
     private func refuse(_ error: Error, context: ChannelHandlerContext) {
         stream.logger.info("refused a subscriber: \(error)")
         let message = WireEncoding.message(
-            .error, json: .object([("error", .string("\(error)"))]), allocator: context.channel.allocator)
+            .error, json: WireProtocol.error("\(error)"), allocator: context.channel.allocator)
         finish(with: message, context: context)
     }
 }

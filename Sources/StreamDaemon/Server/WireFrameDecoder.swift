@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 
 /// A whole message read from a socket: its type byte and payload.

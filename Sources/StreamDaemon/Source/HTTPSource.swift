@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Foundation
 import Logging
 import Metrics

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import Foundation
 import NIOHTTP1
 
@@ -30,11 +31,7 @@ public struct HTTPStreamInfo: Equatable, Sendable {
 
     /// The `metadata` event of the `events` schema, for a response whose audio starts after `offset` bytes.
     public func json(offset: Int64) -> JSON {
-        .object([
-            ("event", .string("metadata")), ("source", .string("http")), ("offset", .number(offset)),
-            ("name", .optional(name, JSON.string)), ("genre", .optional(genre, JSON.string)),
-            ("url", .optional(url, JSON.string)), ("description", .optional(description, JSON.string)), ("bitRate", .optional(bitRate) { .number($0) }),
-            ("contentType", .optional(contentType, JSON.string)),
-        ])
+        EventJSON.stationMetadata(offset: offset, name: name, genre: genre, url: url, description: description,
+                                  bitRate: bitRate, contentType: contentType)
     }
 }

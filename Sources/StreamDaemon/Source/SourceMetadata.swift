@@ -1,3 +1,5 @@
+import AudioStreamProtocol
+
 /// Metadata that comes with a network source rather than inside the audio.
 public enum SourceMetadata: Equatable, Sendable {
     /// The station, from the headers of an HTTP response.

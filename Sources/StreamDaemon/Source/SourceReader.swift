@@ -86,13 +86,16 @@ final class SourceReader: Sendable {
     ) -> (failure: String?, audioSeconds: Double) {
         var first = true
         var audioSeconds = 0.0
+        // One buffer for every read; each chunk handed on is a copy of what was read, sized to it: a pipe gives a
+        // few hundred bytes a read, and a fresh zeroed chunk of `chunkSize` each time cost more than the parsing.
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { scratch.deallocate() }
         while !isStopped {
-            var chunk = [UInt8](repeating: 0, count: chunkSize)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = Glibc.read(descriptor, scratch.baseAddress, chunkSize)
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return ("read failed: \(String(cString: strerror(errno)))", audioSeconds) }
             if count == 0 { break }
-            chunk.removeLast(chunkSize - count)
+            let chunk = [UInt8](scratch[..<count])
             guard !isStopped, let parsed = deliver(.bytes(chunk, restartsFile: first && restartsFile)) else { break }
             first = false
             audioSeconds = parsed

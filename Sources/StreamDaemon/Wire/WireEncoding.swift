@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 
 // Resampled PCM goes on the wire in the byte order the resampler gives: native, which must be the wire's.

@@ -1,5 +1,5 @@
 /// What a network source is going through, announced to subscribers as `source` events while it happens.
-enum SourceState: Equatable, Sendable {
+public enum SourceState: Equatable, Sendable {
     /// A response began; `attempt` is the failures in a row before it (0 for a healthy source).
     case connected(attempt: Int)
     /// The connection failed or ended; `error` says why.
@@ -10,7 +10,7 @@ enum SourceState: Equatable, Sendable {
     case reconnecting(attempt: Int, delay: Double)
 
     /// The `state` of a `source` event.
-    var name: String {
+    public var name: String {
         switch self {
         case .connected: "connected"
         case .lost: "lost"
@@ -20,7 +20,7 @@ enum SourceState: Equatable, Sendable {
     }
 
     /// Why the connection was lost, for the failure states.
-    var error: String? {
+    public var error: String? {
         switch self {
         case .lost(let error), .stalled(let error): error
         case .connected, .reconnecting: nil

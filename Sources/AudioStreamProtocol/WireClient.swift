@@ -35,11 +35,7 @@ public final class WireClient {
 
     /// Sends one JSON message.
     public func send(_ type: WireMessageType, json: JSON) throws {
-        let payload = Array(json.text.utf8)
-        let length = UInt32(payload.count + 1)
-        var message: [UInt8] = withUnsafeBytes(of: length.bigEndian, Array.init)
-        message.append(type.rawValue)
-        message += payload
+        let message = WireProtocol.message(type, json: json)
         var sent = 0
         while sent < message.count {
             let count = message[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -1,4 +1,4 @@
-import StreamDaemon
+import AudioStreamProtocol
 import Testing
 
 /// A subscriber's hello as docs/protocol.md states it.

@@ -1,5 +1,5 @@
+import AudioStreamProtocol
 import Foundation
-import StreamDaemon
 import Testing
 
 /// The blocking client the CLI and the tests use.

@@ -10,12 +10,12 @@ extension EventJSON {
 
     /// `{"event":"unsupportedDataFormat","formatID":…}`: the packets of this format cannot be decoded, so PCM
     /// subscribers get none of them (until a DataFormat that can be).
-    static func unsupportedDataFormat(_ formatID: FourCharCode) -> JSON {
+    public static func unsupportedDataFormat(_ formatID: FourCharCode) -> JSON {
         .object([("event", .string("unsupportedDataFormat")), ("formatID", .string(formatID.description))])
     }
 
     /// `{"event":"source","state":…}` with the state's attempt and delay (in seconds, to the millisecond) or error.
-    static func source(_ state: SourceState) -> JSON {
+    public static func source(_ state: SourceState) -> JSON {
         let details: [(String, JSON)] = switch state {
         case .connected(let attempt): [("attempt", .number(attempt))]
         case .lost(let error), .stalled(let error): [("error", .string(error))]

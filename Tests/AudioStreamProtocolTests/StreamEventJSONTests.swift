@@ -1,7 +1,7 @@
 import AudioFileStream
+import AudioStreamProtocol
 import FixtureSupport
 import Foundation
-@testable import StreamDaemon
 import Testing
 
 /// The `end` and `source` events as docs/protocol.md shows them, byte for byte: clients match these keys.

@@ -1,4 +1,3 @@
-import AudioDecoding
 import Foundation
 
 /// The PCM a subscriber asks for in its hello: an encoding, and a rate and channel count when it wants them fixed
@@ -6,20 +5,20 @@ import Foundation
 /// changes). Unfixed, they follow the stream.
 public struct PCMRequest: Hashable, Sendable {
     public var encoding: WirePCMEncoding
-    /// Hz, within `PCMTarget.sampleRates`; nil for the stream's own.
+    /// Hz, within `sampleRates`; nil for the stream's own.
     public var sampleRate: Int?
-    /// 1 or 2; nil for the stream's own.
+    /// Within `channelCounts`; nil for the stream's own.
     public var channels: Int?
+
+    /// The rates a hello may fix.
+    public static let sampleRates = 8_000...192_000
+    /// The channel counts a hello may fix: mono or stereo.
+    public static let channelCounts = 1...2
 
     public init(encoding: WirePCMEncoding = .s16, sampleRate: Int? = nil, channels: Int? = nil) {
         self.encoding = encoding
         self.sampleRate = sampleRate
         self.channels = channels
-    }
-
-    /// What the decoding side makes of it.
-    var target: PCMTarget {
-        PCMTarget(sampleFormat: encoding == .s16 ? .int16 : .float32, sampleRate: sampleRate, channels: channels)
     }
 
     /// As a hello gives it: the encoding's name alone when nothing is fixed, else an object.
@@ -48,8 +47,8 @@ public struct PCMRequest: Hashable, Sendable {
             throw WireError.badHello("pcm format must be \"s16\" or \"f32\", not \(format)")
         }
         self.encoding = encoding
-        sampleRate = try Self.integer(fields["rate"], named: "rate", in: PCMTarget.sampleRates)
-        channels = try Self.integer(fields["channels"], named: "channels", in: PCMTarget.channelCounts)
+        sampleRate = try Self.integer(fields["rate"], named: "rate", in: Self.sampleRates)
+        channels = try Self.integer(fields["channels"], named: "channels", in: Self.channelCounts)
     }
 
     private static func integer(_ value: Any?, named name: String, in range: ClosedRange<Int>) throws -> Int? {

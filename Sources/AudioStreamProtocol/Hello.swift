@@ -8,7 +8,7 @@ public struct Hello: Equatable, Sendable {
         case packets, pcm, properties, metadata
 
         /// The kind as one bit, for masks tested per message.
-        var bit: UInt8 { 1 << Self.allCases.firstIndex(of: self)! }
+        public var bit: UInt8 { 1 << Self.allCases.firstIndex(of: self)! }
     }
 
     public var kinds: Set<Kind>

@@ -1,6 +1,7 @@
 import AudioFileStream
 
-/// The JSON shapes of parser events, shared by every subcommand that prints them.
+/// The JSON of the `events` schema (docs/protocol.md): here the parser's events, which `audiostream` prints and
+/// the daemon sends as `event` messages; the extensions add the events of the stream, its source and its delivery.
 public enum EventJSON {
     /// One object per event; a packets batch gives one object per packet.
     public static func objects(for event: AudioFileStreamEvent) -> [JSON] {
@@ -28,11 +29,17 @@ public enum EventJSON {
     }
 
     /// A discontinuity, with `skippedBytes` counting every byte lost there.
-    static func discontinuity(_ discontinuity: Discontinuity, skippedBytes: Int64) -> JSON {
-        .object([
-            ("event", .string("discontinuity")), ("offset", .number(discontinuity.offset)),
-            ("skippedBytes", .number(skippedBytes)), ("reason", .string(discontinuity.reason.rawValue)),
-        ])
+    public static func discontinuity(_ discontinuity: Discontinuity, skippedBytes: Int64) -> JSON {
+        .object(discontinuityMembers(
+            offset: discontinuity.offset, skippedBytes: skippedBytes, reason: discontinuity.reason.rawValue))
+    }
+
+    /// What every discontinuity event says, in this order.
+    static func discontinuityMembers(offset: Int64, skippedBytes: Int64, reason: String) -> [(String, JSON)] {
+        [
+            ("event", .string("discontinuity")), ("offset", .number(offset)), ("skippedBytes", .number(skippedBytes)),
+            ("reason", .string(reason)),
+        ]
     }
 
     /// One packet of a batch, as `packets(in:)` lists it.

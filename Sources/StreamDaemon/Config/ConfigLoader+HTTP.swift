@@ -1,0 +1,49 @@
+import Yams
+
+/// The `http:` section: the listener's address, limits and timeouts, and the mounts its streams take.
+extension ConfigLoader {
+    static let httpServerKeys: Set<String> = [
+        "listen", "relayPassword", "headerTimeout", "formatWait", "maxListeners",
+    ]
+
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …, maxListeners: …}`.
+    func httpServer(_ node: Node) throws -> HTTPServerConfig {
+        let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
+        let listenNode = try required(fields, "listen", in: node, key: "http")
+        let text = try string(listenNode, key: "http.listen")
+        guard let (host, port) = Self.tcpAddress(text) else {
+            throw error(listenNode, "http.listen", "expected IP:PORT or NAME:PORT such as 127.0.0.1:8000; got '\(text)'")
+        }
+        var config = HTTPServerConfig(host: host, port: port)
+        if let passwordNode = fields["relayPassword"] {
+            let password = try string(passwordNode, key: "http.relayPassword")
+            guard !password.isEmpty else { throw error(passwordNode, "http.relayPassword", "expected a password") }
+            config.relayPassword = password
+        }
+        config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
+        config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
+        if let maximumNode = fields["maxListeners"] {
+            guard maximumNode.scalar != nil, let maximum = maximumNode.int, maximum > 0 else {
+                throw error(maximumNode, "http.maxListeners", "expected a whole number of connections, 1 or more")
+            }
+            config.maxListeners = maximum
+        }
+        return config
+    }
+
+    /// A mount is a path of its own: one stream each, and not one the server answers itself.
+    func checkMounts(_ streams: [StreamConfig], items: [Node]) throws {
+        var mounts: [String: String] = [:]
+        for (index, (stream, node)) in zip(streams, items).enumerated() where stream.http {
+            let location = node.mapping.map(Self.fields)?["mount"] ?? node
+            let key = "streams[\(index)].mount"
+            if HTTPListenerRequest.isReserved(stream.mount) {
+                throw error(location, key, "\(stream.mount) is the server's own; choose another mount")
+            }
+            if let owner = mounts[stream.mount] {
+                throw error(location, key, "\(stream.mount) is already the mount of stream '\(owner)'")
+            }
+            mounts[stream.mount] = stream.name
+        }
+    }
+}

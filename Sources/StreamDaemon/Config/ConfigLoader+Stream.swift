@@ -1,0 +1,127 @@
+import Foundation
+import Yams
+
+/// One stream's entry in `streams:` and the rules that bind the streams together (unique names, sockets, stdin).
+extension ConfigLoader {
+    static let streamKeys: Set<String> = [
+        "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
+        "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs",
+    ]
+    static let fileKeys = ["pace", "loop"]
+    static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
+
+    /// A stream, or nil when one of its values has a problem, noted with those of its other values.
+    func stream(_ node: Node, key: String) throws -> StreamConfig? {
+        let fields = try mapping(node, key: key, allowed: Self.streamKeys)
+        let name = attempt { () throws -> String in
+            let nameNode = try required(fields, "name", in: node, key: key)
+            let name = try string(nameNode, key: "\(key).name")
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+            else { throw error(nameNode, "\(key).name", "use letters, digits, '-', '_' or '.' (got '\(name)')") }
+            return name
+        }
+        let source = attempt { try self.source(fields, in: node, key: key) }
+        let socket = attempt { try self.socket(try required(fields, "socket", in: node, key: key), key: "\(key).socket") }
+        let defaults = SubscriberLimits()
+        let queueSeconds = attempt { try seconds(fields["queueSeconds"], key: "\(key).queueSeconds") }
+        let disconnectAfter = attempt { try seconds(fields["disconnectAfter"], key: "\(key).disconnectAfter") }
+        let historySeconds = attempt {
+            try seconds(fields["historySeconds"], key: "\(key).historySeconds", allowZero: true)
+        }
+        let writeInterval = attempt {
+            try seconds(fields["writeInterval"], key: "\(key).writeInterval", allowZero: true,
+                        maximum: SubscriberLimits.maximumWriteInterval)
+        }
+        let mount = attempt { try fields["mount"].map { try self.mount($0, key: "\(key).mount") } }
+        let http = attempt { try fields["http"].map { try bool($0, key: "\(key).http") } }
+        let outputs = attempt { try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } }
+        guard let name, let source, let socket, let queueSeconds, let disconnectAfter, let historySeconds,
+              let writeInterval, let mount, let http, let outputs
+        else { return nil }
+        let limits = SubscriberLimits(
+            queueSeconds: queueSeconds ?? defaults.queueSeconds,
+            disconnectAfter: disconnectAfter ?? defaults.disconnectAfter,
+            historySeconds: historySeconds ?? defaults.historySeconds,
+            writeInterval: writeInterval ?? defaults.writeInterval)
+        return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
+                            outputs: outputs ?? [])
+    }
+
+    static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]
+
+    /// `[{icecast: "http://source:PASSWORD@host:8000/mount", passwordFile: …, reconnect: …}]`.
+    func outputs(_ node: Node, key: String) throws -> [IcecastOutputConfig] {
+        guard let items = node.sequence else { throw error(node, key, "expected a list of outputs") }
+        return try items.enumerated().map { index, item in
+            let key = "\(key)[\(index)]"
+            let fields = try mapping(item, key: key, allowed: Self.outputKeys)
+            let urlNode = try required(fields, "icecast", in: item, key: key)
+            let text = try string(urlNode, key: "\(key).icecast")
+            guard var components = URLComponents(string: text), components.scheme == "http",
+                  let host = components.host, !host.isEmpty, components.path.count > 1
+            else { throw error(urlNode, "\(key).icecast", "expected http://source:PASSWORD@HOST:PORT/MOUNT") }
+            var password = components.password
+            if let fileNode = fields["passwordFile"] {
+                password = try secret(fromFile: fileNode, key: "\(key).passwordFile")
+            }
+            guard let password, !password.isEmpty else {
+                throw error(urlNode, "\(key).icecast", "no password: put it in the URL or in passwordFile")
+            }
+            let user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? "source"
+            components.user = nil
+            components.password = nil
+            var output = IcecastOutputConfig(url: components.url!, user: user, password: password)
+            if let node = fields["reconnect"] {
+                guard let policy = try reconnect(node, key: "\(key).reconnect") else {
+                    throw error(node, "\(key).reconnect", "an output always reconnects; give its delays")
+                }
+                output.reconnect = policy
+            }
+            return output
+        }
+    }
+
+    /// A password kept in a file, such as a systemd credential: its first line.
+    func secret(fromFile node: Node, key: String) throws -> String {
+        let path = resolve(try string(node, key: key))
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+              let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty
+        else { throw error(node, key, "cannot read a password from \(path)") }
+        return String(line)
+    }
+
+    /// A mount path such as `/jazz.mp3`: a slash, then characters a URL path carries as they are.
+    func mount(_ node: Node, key: String) throws -> String {
+        let text = try string(node, key: key)
+        let allowed = "-._~!$&'()*+,;=:@/"
+        guard text.count > 1, text.hasPrefix("/"),
+              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0)) })
+        else { throw error(node, key, "expected a path such as /jazz.mp3 (got '\(text)')") }
+        return text
+    }
+
+
+    /// Stream names, socket paths (`reserved` holds the control and metrics sockets) and stdin are each taken once.
+    func checkUnique(_ streams: [StreamConfig], items: [Node], reserved: [String: String]) throws {
+        var names: Set<String> = []
+        var sockets = reserved
+        var readsStandardInput = false
+        for (index, (stream, node)) in zip(streams, items).enumerated() {
+            let fields = node.mapping.map(Self.fields) ?? [:]
+            if !names.insert(stream.name).inserted {
+                throw error(fields["name"] ?? node, "streams[\(index)].name", "duplicate stream name '\(stream.name)'")
+            }
+            if let owner = sockets[stream.socket.path] {
+                throw error(fields["socket"] ?? node, "streams[\(index)].socket",
+                            "\(stream.socket.path) is already the socket of \(owner)")
+            }
+            sockets[stream.socket.path] = "stream '\(stream.name)'"
+            if stream.source == .standardInput {
+                if readsStandardInput {
+                    throw error(fields["source"] ?? node, "streams[\(index)].source", "only one stream can read stdin")
+                }
+                readsStandardInput = true
+            }
+        }
+    }
+}
