@@ -6,8 +6,8 @@ import NIOPosix
 /// One configured stream at run time: its listening socket, source, pipeline and hubs.
 ///
 /// The stream's state lives on its own event loop, in its `StreamCore`, which this class reaches by hopping there;
-/// subscriber connections are spread over every loop of the group, each joining the hub of its loop, so no part
-/// needs a lock. What any thread may read (its name, logger, loop and hubs) is immutable.
+/// subscriber connections are spread over every loop of the group, each joining the hub of its loop. What any
+/// thread may read is here, immutable: its name, logger, loop and hubs.
 final class StreamService: Sendable {
     let name: String
     let logger: Logger

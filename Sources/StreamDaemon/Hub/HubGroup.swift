@@ -8,6 +8,7 @@ import NIOCore
 /// chunk, and every message encoded once for all. Each hub writes them out within the limits' `writeInterval`.
 /// Each hub is bound to its loop, and reached there only.
 final class HubGroup: Sendable {
+    /// The PCM formats subscribers want, counted by every hub's loop: the one part that takes a lock.
     let demand = PCMDemand()
     private let hubs: [NIOLoopBoundBox<Hub>]
     /// The stream's loop, where its pipeline publishes.
