@@ -57,12 +57,14 @@ PREFIX ?= /usr/local
 UNITDIR ?= /etc/systemd/system
 SYSCONFDIR ?= /etc
 install:
-	@[ -x .build/release/audiostreamd ] && [ -x .build/release/audiostream ] || $(MAKE) build
+	@[ -x .build/release/audiostreamd ] && [ -x .build/release/audiostream ] && [ -x .build/release/audiostream-fetch ] \
+		|| $(MAKE) build
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" UNITDIR="$(UNITDIR)" SYSCONFDIR="$(SYSCONFDIR)" BUILD=.build/release \
 		bash scripts/install.sh
 
 build: build-deps
 	$(SWIFT) build -c release --product audiostream
+	$(SWIFT) build -c release --product audiostream-fetch
 	$(SWIFT) build -c release --product audiostreamd
 
 deps:

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
         .executable(name: "audiostreamd", targets: ["audiostreamd"]),
+        .executable(name: "audiostream-fetch", targets: ["audiostream-fetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,8 +31,9 @@ let package = Package(
         // libavcodec's headers, its functions loaded on first use (Sources/CFFmpeg/ffmpeg_loader.c).
         .target(name: "CFFmpeg"),
         .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
-        // The wire protocol of docs/protocol.md and its events' JSON, with a blocking client: what the daemon, the
-        // tool and any Swift subscriber share, without NIO.
+        // The wire protocol of docs/protocol.md and its events' JSON, with a blocking client, and what a network
+        // source says beside the audio (ICY blocks, station headers): what the daemon, the tool and any Swift
+        // subscriber share, without NIO.
         .target(name: "AudioStreamProtocol", dependencies: ["AudioFileStream"]),
         .target(
             name: "StreamDaemon",
@@ -55,6 +57,14 @@ let package = Package(
             dependencies: [
                 "AudioFileStream",
                 "AudioDecoding",
+                "AudioStreamProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The tool's reader of http(s) URLs, a process of its own so that the tool links no NIO or TLS.
+        .executableTarget(
+            name: "audiostream-fetch",
+            dependencies: [
                 "AudioStreamProtocol",
                 "StreamDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -88,7 +98,7 @@ let package = Package(
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
-            dependencies: ["StreamDaemon", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "FixtureSupport", "audiostreamd", "audiostream", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: ["StreamDaemon", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "FixtureSupport", "audiostreamd", "audiostream", "audiostream-fetch", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Prometheus", package: "swift-prometheus")]
         ),
     ],

@@ -7,8 +7,9 @@
 #                    block relayed to listeners (Fuzz/ICY), checked by Tests/StreamDaemonTests/Support/ICYInvariants.swift;
 #                    findings go to Tests/Fixtures/fuzz-icy/
 # Each is a build of its own, not a SwiftPM target, so `swift build` and `make test` never compile or run it: the
-# library sources are compiled as modules of their own (AudioFileStream; the network-free ICY part of StreamDaemon,
-# under its own module name so the shared checks import it as the tests do), then each target with its checks.
+# library sources are compiled as modules of their own (AudioFileStream; AudioStreamProtocol, which reads ICY bodies;
+# the network-free ICY part of StreamDaemon, under its own module name so the shared checks import it as the tests
+# do), then each target with its checks.
 #
 # Environment (all optional):
 #   FUZZ_SECONDS   how long to fuzz each target                     (default 60)
@@ -28,12 +29,12 @@ targets=(${FUZZ_TARGET:-audiofilestream icy})
 # Seeds are cut to these many bytes: for the parser enough for headers, tags and dozens of packets, for ICY enough
 # for a few blocks of the longest kind; small enough to mutate fast.
 declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384)
-# -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines.
-flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -I Sources/CCRCFold/include -I "$dir")
-# The part of StreamDaemon a station's ICY body reaches, which needs no network: it builds alone.
-icy_sources=(Sources/StreamDaemon/ICY/ICYDemuxer.swift Sources/StreamDaemon/ICY/ICYMetadata.swift
-             Sources/StreamDaemon/ICY/Windows1252.swift Sources/StreamDaemon/HTTP/ICYMetadataBlock.swift
-             Sources/StreamDaemon/HTTP/NowPlaying.swift)
+# -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines;
+# -package-name as SwiftPM gives it, for `package` declarations.
+flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name audiostream -I Sources/CCRCFold/include -I "$dir")
+# The part of StreamDaemon a station's ICY body reaches beyond AudioStreamProtocol, which needs no network: it builds
+# alone.
+icy_sources=(Sources/StreamDaemon/HTTP/ICYMetadataBlock.swift Sources/StreamDaemon/HTTP/NowPlaying.swift)
 
 # Compiles Swift files into module $1 (an object and its interface in $dir); further arguments are files or flags.
 module() {
@@ -54,9 +55,9 @@ build() {
     # Standard library only, shared with the tests.
     module FixtureSupport Tests/FixtureSupport/Feeding.swift Tests/FixtureSupport/FuzzScenario.swift \
         Tests/FixtureSupport/StreamInvariants.swift
-    # The metadata events' JSON; no network either.
+    # The ICY demuxer and metadata reader, and the metadata events' JSON; no network either.
     mapfile -t protocol < <(find Sources/AudioStreamProtocol -name '*.swift' | sort)
-    module AudioStreamProtocol "${protocol[@]}"
+    module AudioStreamProtocol -enable-testing "${protocol[@]}"
     module StreamDaemon -enable-testing "${icy_sources[@]}"
     local common=("$dir/AudioFileStream.o" "$dir/FixtureSupport.o" "$dir/crc_fold.o")
     "$swiftc" "${flags[@]}" -module-name AudioFileStreamFuzz -use-ld=lld Fuzz/AudioFileStream/*.swift \

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Installs audiostreamd, audiostream, the systemd units and a default configuration (`make install` runs it
+# Installs audiostreamd, audiostream (with audiostream-fetch, its reader of URLs), the systemd units and a default configuration (`make install` runs it
 # after a release build). Settings, from the environment:
 #   PREFIX=/usr/local            binaries in PREFIX/bin, the demo MP3 in PREFIX/share/audiostreamd
 #   DESTDIR=                     staging root prepended to every path written (the files name the real paths)
 #   UNITDIR=/etc/systemd/system  the units
 #   SYSCONFDIR=/etc              SYSCONFDIR/audiostreamd/config.yaml (only if absent) and SYSCONFDIR/sysusers.d
-#   BUILD=.build/release         where the built audiostreamd and audiostream are (the tests use .build/debug)
+#   BUILD=.build/release         where the built binaries are (the tests use .build/debug)
 #   SYSUSERS=auto                auto: create the audiostreamd user with systemd-sysusers when DESTDIR is
 #                                empty and we are root; no: never
 # Idempotent: binaries, units and the demo are replaced, an existing config.yaml is kept.
@@ -27,7 +27,8 @@ for name in PREFIX UNITDIR SYSCONFDIR; do
     printf -v "$name" '%s' "${value:-/}"
 done
 [[ $BUILD == /* ]] || BUILD=$root/$BUILD
-for binary in audiostreamd audiostream; do
+binaries=(audiostreamd audiostream audiostream-fetch)
+for binary in "${binaries[@]}"; do
     [ -x "$BUILD/$binary" ] || fail "$BUILD/$binary is missing: build it first (make install does)"
 done
 
@@ -51,8 +52,10 @@ put() {
     echo "installed $target"
 }
 
-put 0755 "$BUILD/audiostreamd" "$PREFIX/bin/audiostreamd"
-put 0755 "$BUILD/audiostream" "$PREFIX/bin/audiostream"
+# audiostream runs audiostream-fetch from its own folder: they stay side by side.
+for binary in "${binaries[@]}"; do
+    put 0755 "$BUILD/$binary" "$PREFIX/bin/$binary"
+done
 put 0644 "$root/demo/demo.mp3" "$PREFIX/share/audiostreamd/demo.mp3"
 put 0644 "$root/docs/operations.md" "$PREFIX/share/doc/audiostreamd/operations.md"
 for unit in "$root"/systemd/*.service "$root"/systemd/*.socket; do

@@ -6,9 +6,6 @@ public struct Hello: Equatable, Sendable {
     /// subscribers of `metadata` or `properties`, and the `dfmt` and `mgic` properties those of `packets` too.
     public enum Kind: String, CaseIterable, Sendable {
         case packets, pcm, properties, metadata
-
-        /// The kind as one bit, for masks tested per message.
-        public var bit: UInt8 { 1 << Self.allCases.firstIndex(of: self)! }
     }
 
     public var kinds: Set<Kind>

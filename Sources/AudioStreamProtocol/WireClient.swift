@@ -29,6 +29,11 @@ public final class WireClient {
         guard connected == 0 else { throw WireClientError(path: path, code: errno) }
     }
 
+    /// Reads what another process writes to `descriptor` (a pipe), which the client then owns and closes.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
     deinit {
         if descriptor >= 0 { close(descriptor) }
     }
@@ -51,11 +56,18 @@ public final class WireClient {
     /// The next message, or nil when the server closed the connection between messages.
     /// - Throws: `WireError` for a message cut short or over the size limit.
     public func receive() throws -> WireMessage? {
+        try receiveFrame().map { try WireMessage(type: $0.type, payload: $0.payload) }
+    }
+
+    /// The next frame, its type byte and payload as they came, or nil at a clean end between frames: for a stream
+    /// in the wire protocol's framing with types of its own.
+    /// - Throws: `WireError` for a frame cut short or over the size limit.
+    public func receiveFrame() throws -> (type: UInt8, payload: ArraySlice<UInt8>)? {
         guard let header = try take(WireProtocol.headerSize, atStart: true) else { return nil }
         let length = Int(header.bigEndianInteger(at: 0, as: UInt32.self))
         guard length >= 1, length <= WireProtocol.maximumMessageSize else { throw WireError.badLength(length) }
         guard let payload = try take(length - 1, atStart: false) else { throw WireError.truncated }
-        return try WireMessage(type: header[header.startIndex + 4], payload: payload)
+        return (header[header.startIndex + 4], payload)
     }
 
     /// Exactly `count` bytes, or nil at a clean end of input before any of them.

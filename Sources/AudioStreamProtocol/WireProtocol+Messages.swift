@@ -17,6 +17,11 @@ extension WireProtocol {
     /// A whole message: its length, its type, then the JSON's text.
     public static func message(_ type: WireMessageType, json: JSON) -> [UInt8] {
         let payload = Array(json.text.utf8)
-        return withUnsafeBytes(of: UInt32(payload.count + 1).bigEndian, Array.init) + [type.rawValue] + payload
+        return header(type: type.rawValue, payloadSize: payload.count) + payload
+    }
+
+    /// The length and type that go before a payload of `payloadSize` bytes.
+    public static func header(type: UInt8, payloadSize: Int) -> [UInt8] {
+        withUnsafeBytes(of: UInt32(payloadSize + 1).bigEndian, Array.init) + [type]
     }
 }

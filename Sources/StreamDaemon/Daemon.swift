@@ -33,7 +33,7 @@ public enum Daemon {
         if let registry { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
         let supervisor = Supervisor(configFile: configFile, config: config, group: group, systemd: systemd)
         signals.attach(supervisor)
-        var httpListener: SubscriberListener?
+        var httpListener: SubscriberSocket.Listener?
         defer { try? httpListener?.close().wait() }
         do {
             try supervisor.start().wait()

@@ -65,7 +65,7 @@ final class StreamCore {
         return ListeningSocket.listen(
             subscribersOn: config.socket, name: config.name, inherited: inherited, group: group, eventLoop: eventLoop,
             logger: logger
-        ) { descriptor in SubscriberConnection(stream: service, descriptor: descriptor) }
+        ) { pipeline, socket in try pipeline.addHandler(SubscriberConnection(stream: service, socket: socket)) }
             .flatMapThrowing { listener in
                 let core = loopBound.value
                 // Stopped while binding: the socket is no one's.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import AudioFileStream
 import AudioStreamProtocol
-import StreamDaemon
 
 /// `audiostream events INPUT`: every parser event as a JSON line, in order.
 struct EventsCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
-import Foundation
 import AudioFileStream
-import StreamDaemon
+import AudioStreamProtocol
 
 /// The input and how it is fed to the parser, shared by every subcommand that parses.
 struct InputOptions: ParsableArguments {
@@ -95,32 +94,27 @@ struct InputOptions: ParsableArguments {
         return stream
     }
 
-    /// Fetches the URL once, following redirects; the parser is made when the response says its content type,
-    /// which serves as the type hint unless `--hint` gives one.
+    /// Fetches the URL once, following redirects (`FetchedInput`); the parser is made when the response says its
+    /// content type, which serves as the type hint unless `--hint` gives one.
     private func parseNetwork(
         handler: @escaping AudioFileStream.EventHandler, metadata: @escaping (SourceMetadata, Int64) -> Void,
         eachChunk: @escaping () throws -> Void
     ) throws -> AudioFileStream {
-        guard let url = URL(string: input), url.host != nil else { throw CommandFailure("\(input): not a valid URL") }
         var stream: AudioFileStream?
         var audioBytes: Int64 = 0
-        do {
-            try HTTPInput.read(url) { event in
-                switch event {
-                case .connected(let info):
-                    let type = hint.flatMap(AudioFileType.init(hint:)) ?? info.contentType.flatMap(AudioFileType.init(hint:))
-                    stream = try AudioFileStream(fileTypeHint: type, handler: handler)
-                    metadata(.station(info), audioBytes)
-                case .audio(let bytes):
-                    try stream?.parse(bytes)
-                    audioBytes += Int64(bytes.count)
-                    try eachChunk()
-                case .metadata(let block):
-                    metadata(.icy(block), audioBytes)
-                }
+        try FetchedInput.read(input) { event in
+            switch event {
+            case .connected(let info):
+                let type = hint.flatMap(AudioFileType.init(hint:)) ?? info.contentType.flatMap(AudioFileType.init(hint:))
+                stream = try AudioFileStream(fileTypeHint: type, handler: handler)
+                metadata(.station(info), audioBytes)
+            case .audio(let bytes):
+                try stream?.parse(bytes)
+                audioBytes += Int64(bytes.count)
+                try eachChunk()
+            case .metadata(let block):
+                metadata(.icy(block), audioBytes)
             }
-        } catch let error as HTTPInputError {
-            throw CommandFailure("\(input): \(error)")
         }
         guard let stream else { throw CommandFailure("\(input): no response") }
         try stream.finish()

@@ -1,6 +1,6 @@
+import AudioStreamProtocol
 import FixtureSupport
 import Foundation
-import StreamDaemon
 import Testing
 
 /// `--icy-metaint N` end to end, on the ICY bodies and expected values that Tests/Fixtures/make_icy_fixtures.py

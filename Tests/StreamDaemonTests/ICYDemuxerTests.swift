@@ -1,5 +1,5 @@
+import AudioStreamProtocol
 import FixtureSupport
-import StreamDaemon
 import Testing
 
 /// `ICYDemuxer` on bodies built here from known audio and known blocks, as a SHOUTcast/Icecast server writes

@@ -1,3 +1,4 @@
+import AudioStreamProtocol
 import NIOCore
 @testable import StreamDaemon
 import Testing

@@ -1,6 +1,5 @@
-import AudioStreamProtocol
+@testable import AudioStreamProtocol
 import Foundation
-@testable import StreamDaemon
 import Testing
 
 /// `ICYMetadata` read from blocks as servers send them, and `SourceMetadataQueue`'s place for each block.

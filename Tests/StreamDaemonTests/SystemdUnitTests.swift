@@ -30,7 +30,7 @@ import Testing
         let first = try Self.run("scripts/install.sh", environment: environment)
         #expect(first.status == 0, "\(first.output)")
 
-        let executables = ["/opt/radio/bin/audiostreamd", "/opt/radio/bin/audiostream"]
+        let executables = ["/opt/radio/bin/audiostreamd", "/opt/radio/bin/audiostream", "/opt/radio/bin/audiostream-fetch"]
         let units = ["audiostreamd.service", "audiostreamd.socket", "audiostreamd-control.socket",
                      "audiostreamd-stream@.socket"].map { "/usr/lib/systemd/system/\($0)" }
         let others = ["/opt/radio/share/audiostreamd/demo.mp3", "/opt/radio/share/doc/audiostreamd/operations.md",

@@ -37,7 +37,7 @@ extension ConfigLoader {
         for (index, (stream, node)) in zip(streams, items).enumerated() where stream.http {
             let location = node.mapping.map(Self.fields)?["mount"] ?? node
             let key = "streams[\(index)].mount"
-            if HTTPListenerRequest.isReserved(stream.mount) {
+            if HTTPRoute.isReserved(stream.mount) {
                 throw error(location, key, "\(stream.mount) is the server's own; choose another mount")
             }
             if let owner = mounts[stream.mount] {

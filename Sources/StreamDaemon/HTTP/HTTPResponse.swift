@@ -1,8 +1,8 @@
 import NIOCore
 import NIOHTTP1
 
-/// Response heads and short answers, written as bytes: a listener's connection has no HTTP codec in its pipeline,
-/// so audio goes straight to the socket.
+/// Response heads and short answers, written as bytes: a listener's connection has no HTTP encoder in its
+/// pipeline, so audio goes straight to the socket after the head.
 enum HTTPResponse {
     /// A response head: the status line in the request's version (Icecast's relay reads `HTTP/1.0`), `fields`,
     /// and `Connection: close`, as every answer ends its connection.

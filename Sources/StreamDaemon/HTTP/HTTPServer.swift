@@ -34,15 +34,15 @@ final class HTTPServer: Sendable {
     /// of `group`. Connections beyond `maxListeners`, or beyond what `descriptorLimit` leaves once the
     /// descriptors of sockets and subscribers are reserved, get a 503 at once.
     /// - Throws: `IOError` when the address cannot be resolved or bound.
-    func start(group: EventLoopGroup, logger: Logger, descriptorLimit: Int) throws -> SubscriberListener {
+    func start(group: EventLoopGroup, logger: Logger, descriptorLimit: Int) throws -> SubscriberSocket.Listener {
         let address = try SocketAddress.makeAddressResolvingHost(config.host, port: config.port)
         let descriptor = try ListeningDescriptor.open(address, reuseAddress: true)
         let refusal = HTTPResponse.refusal(.serviceUnavailable, http11: false, reason: "too many listeners; try again later")
         let limit = ConnectionLimit(
             maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners),
             refusal: Array(refusal.readableBytesView))
-        return SubscriberListener(descriptor: descriptor, group: group, logger: logger, limit: limit) { [self] descriptor in
-            HTTPListenerConnection(server: self, descriptor: descriptor)
+        return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit) {
+            [self] pipeline, socket in try HTTPConnection.configure(pipeline, server: self, socket: socket)
         }
     }
 

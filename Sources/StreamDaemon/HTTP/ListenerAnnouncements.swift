@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 import NIOCore
 
 /// What a stream's HTTP listeners and Icecast outputs are told, worked out once per stream from its pipeline's

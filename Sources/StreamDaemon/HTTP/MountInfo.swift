@@ -1,3 +1,5 @@
+import AudioStreamProtocol
+
 /// What an HTTP listener's response head says about a stream: its content type and the station's icy-* headers.
 struct MountInfo: Equatable, Sendable {
     var contentType: String

@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioStreamProtocol
 
 /// What a stream is playing, as ICY metadata tells HTTP listeners: merged from every source of metadata, the one
 /// that changed last winning.

@@ -29,16 +29,8 @@ final class Hub {
     private var lastMetadata: [(source: String, message: ByteBuffer)] = []
     /// The last `source` event of a network source.
     private var lastSource: ByteBuffer?
-    /// What HTTP listeners are told in their response's head, once the stream's format is known.
-    private(set) var mountInfo: MountInfo?
-    /// The ICY metadata block of the current title, for HTTP listeners.
-    private var lastICYMetadata: QueuedMessage?
-    /// What HTTP listeners and outputs get before any packet (an Ogg stream's header pages).
-    private var lastMountHeader: QueuedMessage?
-    /// HTTP listeners that came before the stream could be served, by id: each is called once it can be, with
-    /// true, or with false when the stream ends first.
-    private var mountWaiters: [Int: (Bool) -> Void] = [:]
-    private var nextMountWaiter = 0
+    /// What HTTP listeners and outputs are told and given first, and the listeners waiting to be.
+    private var mount = MountState()
     /// The current picture, for subscribers of artwork.
     private var lastArtwork: QueuedMessage?
     /// The subscribers in shares written at different phases of the interval; newcomers join them in turn.
@@ -91,15 +83,13 @@ final class Hub {
         slots[subscriber.slot].subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
         var opening = welcome.map { [$0] } ?? []
-        opening += properties.filter { subscriber.wanted & Audience.of($0.id) != 0 }.map(\.message)
+        opening += properties.filter { subscriber.wanted.wants(Audience.of($0.id)) }.map(\.message)
         if hello.kinds.contains(.properties), let lastDecodedFormat { opening.append(lastDecodedFormat) }
         if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
-        if subscriber.wanted & Audience.streamStatus != 0, let lastSource { opening.append(lastSource) }
+        if subscriber.wanted.wants(.streamStatus), let lastSource { opening.append(lastSource) }
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
-        if subscriber.wanted & Audience.listeners != 0 {
-            for message in [lastICYMetadata, lastMountHeader].compactMap({ $0 }) {
-                _ = subscriber.enqueue(message, now: now)
-            }
+        if subscriber.wanted.contains(.listeners) {
+            for message in mount.opening { _ = subscriber.enqueue(message, now: now) }
         }
         if hello.artwork, let lastArtwork { _ = subscriber.enqueue(lastArtwork, now: now) }
         if hello.kinds.contains(.packets) {
@@ -152,8 +142,11 @@ final class Hub {
         scheduleWriteOuts()
     }
 
+    /// What HTTP listeners are told in their response's head, once the stream's format is known.
+    var mountInfo: MountInfo? { mount.info }
+
     /// HTTP listeners waiting for the stream to be servable.
-    var waitingListeners: Int { mountWaiters.count }
+    var waitingListeners: Int { mount.waitingCount }
 
     /// Whether the stream's end event was published.
     var hasEnded: Bool { endMessage != nil }
@@ -162,25 +155,22 @@ final class Hub {
     /// true once it can be served, or with false if it ends before; unless cancelled with the returned id first.
     func waitForMount(_ servable: @escaping (Bool) -> Void) -> Int {
         eventLoop.preconditionInEventLoop()
-        nextMountWaiter += 1
-        mountWaiters[nextMountWaiter] = servable
-        return nextMountWaiter
+        return mount.addWaiter(servable)
     }
 
     func cancelMountWait(_ id: Int) {
         eventLoop.preconditionInEventLoop()
-        mountWaiters[id] = nil
+        mount.removeWaiter(id)
     }
 
     private func noteMountInfo(_ info: MountInfo?) {
-        mountInfo = info
+        mount.info = info
         if info != nil { releaseMountWaiters() }
     }
 
     private func releaseMountWaiters() {
-        let waiters = mountWaiters.values
-        mountWaiters = [:]
-        for servable in waiters { servable(mountInfo != nil) }
+        // Taken first: a waiter that is served joins this hub.
+        for servable in mount.takeWaiters() { servable(mount.info != nil) }
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {
@@ -194,7 +184,7 @@ final class Hub {
 
     func publishDecodedFormat(_ message: ByteBuffer) {
         lastDecodedFormat = message
-        publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.properties.bit)
+        publish(QueuedMessage(buffer: message, audio: nil), to: .properties)
     }
 
     func publishMetadata(_ message: ByteBuffer, from source: String) {
@@ -203,65 +193,65 @@ final class Hub {
         } else {
             lastMetadata.append((source, message))
         }
-        publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.metadata.bit)
+        publish(QueuedMessage(buffer: message, audio: nil), to: .metadata)
     }
 
     /// An event every subscriber gets: a discontinuity of the input, the end.
     func publishEvent(_ message: ByteBuffer) {
-        publish(QueuedMessage(buffer: message, audio: nil), to: Audience.everyone)
+        publish(QueuedMessage(buffer: message, audio: nil), to: .everyone)
     }
 
     /// A `source` event, for the subscribers of the stream's status; newcomers get the last one.
     func publishSource(_ message: ByteBuffer) {
         lastSource = message
-        publish(QueuedMessage(buffer: message, audio: nil), to: Audience.streamStatus)
+        publish(QueuedMessage(buffer: message, audio: nil), to: .streamStatus)
     }
 
     /// A new title for HTTP listeners; newcomers get the last one.
     func publishICYMetadata(_ block: ByteBuffer) {
         let message = QueuedMessage(buffer: block, audio: nil, role: .icyMetadata)
-        lastICYMetadata = message
-        publish(message, to: Audience.listeners)
+        mount.icyMetadata = message
+        publish(message, to: .listeners)
     }
 
     /// A new header for HTTP listeners and outputs, inline (an Ogg chain's next link); newcomers get the last.
     func publishMountHeader(_ header: ByteBuffer) {
         let message = QueuedMessage(buffer: header, audio: nil, role: .mountHeader)
-        lastMountHeader = message
+        mount.header = message
         // The packets before it belong to the previous header: a newcomer's burst must not put them after this one.
         history.removeAll()
         historySeconds = 0
-        publish(message, to: Audience.listeners)
+        publish(message, to: .listeners)
     }
 
     /// What ends the bytes HTTP listeners and outputs got so far: for those connected now, not for newcomers.
     func publishMountTrailer(_ trailer: ByteBuffer) {
-        publish(QueuedMessage(buffer: trailer, audio: nil, role: .mountTrailer), to: Audience.listeners)
+        publish(QueuedMessage(buffer: trailer, audio: nil, role: .mountTrailer), to: .listeners)
     }
 
     /// A new picture for the subscribers of artwork; newcomers get the last one.
     func publishArtwork(_ message: ByteBuffer) {
         let queued = QueuedMessage(buffer: message, audio: nil, role: .artwork)
         lastArtwork = queued
-        publish(queued, to: Audience.artwork)
+        publish(queued, to: .artwork)
     }
 
     func publishPacket(_ message: QueuedMessage) {
         remember(message)
-        publish(message, to: Hello.Kind.packets.bit)
+        publish(message, to: .packets)
     }
 
     /// PCM in the format each subscriber asked for: one entry for each message a request has, in order.
     func publishPCM(_ messages: [PCMRequest: [QueuedMessage]]) {
         let rounds = messages.values.map(\.count).max() ?? 0
         for round in 0..<rounds {
-            publish(.pcm(messages.compactMapValues { round < $0.count ? $0[round] : nil }), to: Hello.Kind.pcm.bit)
+            publish(.pcm(messages.compactMapValues { round < $0.count ? $0[round] : nil }), to: .pcm)
         }
     }
 
     /// An event about the PCM, for its subscribers only: packet subscribers are not concerned.
     func publishPCMEvent(_ message: ByteBuffer) {
-        publish(QueuedMessage(buffer: message, audio: nil), to: Hello.Kind.pcm.bit)
+        publish(QueuedMessage(buffer: message, audio: nil), to: .pcm)
     }
 
     /// Hands what was published to the sockets now, in every slot.
@@ -329,19 +319,19 @@ final class Hub {
         forgetOldHistory()
     }
 
-    /// Delivers to the subscribers that asked for any kind of `audience` (`Hello.Kind.bit`s).
-    private func publish(_ message: QueuedMessage, to audience: UInt8) {
+    /// Delivers to the subscribers that asked for any member of `audience`.
+    private func publish(_ message: QueuedMessage, to audience: Audience) {
         publish(.message(message, audience: audience), to: audience)
     }
 
     /// Adds the entry to the batch, and queues it at once for the subscribers behind, so that the policy counts it
     /// from now: those caught up take the batch at the next `flush`.
-    private func publish(_ entry: PublishedBatch.Entry, to audience: UInt8) {
+    private func publish(_ entry: PublishedBatch.Entry, to audience: Audience) {
         // A slot nobody is in has nothing to write out, and no write-out to wake the loop for.
         for index in slots.indices where !slots[index].subscribers.isEmpty { slots[index].batch.append(entry) }
         guard !behind.isEmpty else { return }
         let now = NIODeadline.now()
-        for subscriber in behind where subscriber.wanted & audience != 0 && !subscriber.isCaughtUp {
+        for subscriber in behind where subscriber.wanted.wants(audience) && !subscriber.isCaughtUp {
             // One disconnected for staying behind has left the hub: nothing more to do for it.
             _ = queueBatch(for: subscriber, now: now)
         }
@@ -416,25 +406,5 @@ final class Hub {
             start = earlier
         }
         return Array(history[start...])
-    }
-}
-
-/// Which subscribers a message is for, as a mask of `Hello.Kind.bit`s: a subscriber that asked for any of them.
-enum Audience {
-    /// Every subscriber: whatever it asked for, it asked for something.
-    static let everyone = UInt8.max
-    /// `source` events are the stream's status: for the subscribers of its metadata or properties.
-    static let streamStatus = Hello.Kind.metadata.bit | Hello.Kind.properties.bit
-    /// ICY metadata blocks and mount headers, for HTTP listeners and outputs only: a bit no `Hello.Kind` uses.
-    static let listeners: UInt8 = 1 << 7
-    /// Artwork messages, for the subscribers whose hello asked for them: another bit no `Hello.Kind` uses.
-    static let artwork: UInt8 = 1 << 6
-    /// Properties without which packets cannot be decoded: a subscriber of packets gets them even when it did
-    /// not ask for properties.
-    static let packetFormat: Set<AudioFileStreamPropertyID> = [.dataFormat, .magicCookieData]
-
-    /// Who gets property `id`.
-    static func of(_ id: AudioFileStreamPropertyID) -> UInt8 {
-        packetFormat.contains(id) ? Hello.Kind.properties.bit | Hello.Kind.packets.bit : Hello.Kind.properties.bit
     }
 }

@@ -7,8 +7,8 @@ import NIOCore
 /// are joined into one buffer once, shared by all of that kind, so that each costs one write, not one per message.
 struct PublishedBatch {
     enum Entry {
-        /// For the subscribers that asked for any kind of `audience` (`Hello.Kind.bit`s).
-        case message(QueuedMessage, audience: UInt8)
+        /// For the subscribers that asked for any member of `audience`.
+        case message(QueuedMessage, audience: Audience)
         /// One PCM buffer in each format subscribers want.
         case pcm([PCMRequest: QueuedMessage])
     }
@@ -19,14 +19,14 @@ struct PublishedBatch {
 
     /// What makes subscribers get the same bytes of the same entries.
     struct Kind: Hashable {
-        let wanted: UInt8
+        let wanted: Audience
         let pcm: PCMRequest?
         /// HTTP listeners get packets' listener bytes, not their wire encoding.
         let listener: Bool
 
-        init(wanted: UInt8, hello: Hello, transport: Subscriber.Transport) {
+        init(wanted: Audience, hello: Hello, transport: Subscriber.Transport) {
             self.wanted = wanted
-            pcm = wanted & Hello.Kind.pcm.bit != 0 ? hello.pcm : nil
+            pcm = wanted.contains(.pcm) ? hello.pcm : nil
             listener = transport != .socket
         }
     }
@@ -46,9 +46,9 @@ struct PublishedBatch {
     /// What `subscriber` gets of `entry`, if anything.
     static func message(of entry: Entry, for subscriber: Subscriber) -> QueuedMessage? {
         switch entry {
-        case .message(let message, let audience): subscriber.wanted & audience != 0 ? message : nil
+        case .message(let message, let audience): subscriber.wanted.wants(audience) ? message : nil
         case .pcm(let messages):
-            subscriber.wanted & Hello.Kind.pcm.bit != 0 ? messages[subscriber.hello.pcm] : nil
+            subscriber.wanted.contains(.pcm) ? messages[subscriber.hello.pcm] : nil
         }
     }
 

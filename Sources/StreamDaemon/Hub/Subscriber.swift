@@ -21,8 +21,8 @@ final class Subscriber {
     let id: Int
     let hello: Hello
     let transport: Transport
-    /// The hello's kinds as bits (`Hello.Kind.bit`), tested for every message.
-    let wanted: UInt8
+    /// What it asked for, tested for every message.
+    let wanted: Audience
     /// Which subscribers get the same bytes of a `PublishedBatch` as this one.
     let batchKind: PublishedBatch.Kind
     let connectedAt: NIODeadline
@@ -57,8 +57,7 @@ final class Subscriber {
         self.id = id
         self.hello = hello
         self.transport = transport
-        wanted = hello.kinds.reduce(
-            (transport == .socket ? 0 : Audience.listeners) | (hello.artwork ? Audience.artwork : 0)) { $0 | $1.bit }
+        wanted = Audience(hello: hello, transport: transport)
         batchKind = PublishedBatch.Kind(wanted: wanted, hello: hello, transport: transport)
         self.sink = sink
         self.limits = limits

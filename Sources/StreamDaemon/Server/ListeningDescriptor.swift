@@ -2,7 +2,7 @@ import Glibc
 import NIOCore
 
 /// Listening sockets the daemon opens itself rather than through a NIO server channel, so that it can accept
-/// their connections itself (`SubscriberListener`) or hand them to NIO (`ServerBootstrap.withBoundSocket`).
+/// their connections itself (`SubscriberSocket.Listener`) or hand them to NIO (`ServerBootstrap.withBoundSocket`).
 enum ListeningDescriptor {
     /// Room for a crowd of subscribers connecting at once.
     static let backlog: CInt = 4096

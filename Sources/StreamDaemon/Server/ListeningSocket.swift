@@ -30,14 +30,15 @@ struct ListeningSocket {
         }
     }
 
-    /// Listens for subscribers, each accepted by the daemon itself (`SubscriberListener`) and served on the next
-    /// loop of `group` by `handler(its descriptor)`.
+    /// Listens for subscribers, each accepted by the daemon itself (`SubscriberSocket.Listener`) and served on
+    /// the next loop of `group` behind its `SubscriberSocket`, by the handlers `initializer` adds.
     static func listen(
         subscribersOn socket: SocketConfig, name: String, inherited: InheritedSockets, group: EventLoopGroup,
-        eventLoop: EventLoop, logger: Logger, handler: @escaping @Sendable (CInt) -> ChannelHandler
+        eventLoop: EventLoop, logger: Logger, initializer: @escaping SubscriberSocket.Listener.Initializer
     ) -> EventLoopFuture<ListeningSocket> {
         listen(on: socket, name: name, inherited: inherited, eventLoop: eventLoop) { descriptor in
-            let listener = SubscriberListener(descriptor: descriptor, group: group, logger: logger, handler: handler)
+            let listener = SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger,
+                                                     initializer: initializer)
             return eventLoop.makeSucceededFuture { listener.close().hop(to: eventLoop) }
         }
     }

@@ -2,48 +2,54 @@ import AudioStreamProtocol
 import Logging
 import NIOCore
 
-/// One subscriber's socket: waits for its hello, then joins the stream's hub on its event loop and writes what
-/// the hub queues.
-///
-/// It reads the hello itself rather than behind a decoder handler, as the channel's only handler.
-final class SubscriberConnection: SubscriberChannelHandler {
+/// One subscriber on a stream's socket: reads its hello with the `WireFrameDecoder`, then joins the stream's hub
+/// through its `SubscriberSocket`. After the hello a subscriber only reads: anything it sends is refused, never
+/// buffered. Confined to its event loop.
+final class SubscriberConnection: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
     /// How long a connection may stay silent before its hello.
     static let helloTimeout = TimeAmount.seconds(10)
 
     private let stream: StreamService
-    /// Bytes of the hello received so far.
-    private var received: ByteBuffer?
+    private let socket: SubscriberSocket
+    private var requestDeadline = RequestDeadline(timeout: helloTimeout)
+    /// Cuts the hello out of the bytes as they come; nil once it is read.
+    private var helloReader: NIOSingleStepByteToMessageProcessor<WireFrameDecoder>? = .init(WireFrameDecoder())
 
-    /// A handler for the connection on `descriptor`, when the daemon accepted it itself.
-    init(stream: StreamService, descriptor: CInt?) {
+    init(stream: StreamService, socket: SubscriberSocket) {
         self.stream = stream
-        super.init(requestTimeout: Self.helloTimeout, role: "subscriber", descriptor: descriptor)
+        self.socket = socket
     }
 
-    override func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var bytes = unwrapInboundIn(data)
-        // After the hello a subscriber only reads: anything it sends is refused, never buffered.
-        guard subscription == nil else {
-            refuse(WireError.unexpectedMessage(bytes.readableBytesView.first ?? 0), context: context)
-            return
-        }
-        if received == nil {
-            received = bytes
-        } else {
-            received!.writeBuffer(&bytes)
+    func channelActive(context: ChannelHandlerContext) {
+        requestDeadline.start(for: context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        requestDeadline.met()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        guard let helloReader else {
+            return refuse(WireError.unexpectedMessage(bytes.readableBytesView.first ?? 0), context: context)
         }
         do {
-            let maximumSize = WireFrameDecoder.maximumRequestSize
-            guard let frame = try WireFrameDecoder.nextFrame(from: &received!, maximumSize: maximumSize) else { return }
+            var frames: [WireFrame] = []
+            try helloReader.process(buffer: bytes) { frames.append($0) }
+            guard let frame = frames.first else { return }
             guard frame.type != WireMessageType.request.rawValue else { throw WireError.requestOnStreamSocket }
-            guard frame.type == WireMessageType.hello.rawValue, received!.readableBytes == 0 else {
-                throw WireError.unexpectedMessage(frame.type)
-            }
-            received = nil
-            requestArrived()
+            guard frame.type == WireMessageType.hello.rawValue, frames.count == 1, helloReader.unprocessedBytes == 0
+            else { throw WireError.unexpectedMessage(frame.type) }
+            self.helloReader = nil
+            requestDeadline.met()
             let hello = try Hello(json: Array(frame.payload.readableBytesView))
-            join(stream, hello: hello, welcome: stream.welcome(allocator: context.channel.allocator), transport: .socket,
-                 context: context)
+            socket.join(stream, hello: hello, welcome: stream.welcome(allocator: context.channel.allocator),
+                        transport: .socket)
         } catch {
             refuse(error, context: context)
         }
@@ -54,6 +60,7 @@ final class SubscriberConnection: SubscriberChannelHandler {
         stream.logger.info("refused a subscriber: \(error)")
         let message = WireEncoding.message(
             .error, json: WireProtocol.error("\(error)"), allocator: context.channel.allocator)
-        finish(with: message, context: context)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(message)).whenComplete { _ in channel.close(promise: nil) }
     }
 }

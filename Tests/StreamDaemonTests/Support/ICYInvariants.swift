@@ -1,4 +1,5 @@
 import AudioFileStream
+@testable import AudioStreamProtocol
 import FixtureSupport
 @testable import StreamDaemon
 

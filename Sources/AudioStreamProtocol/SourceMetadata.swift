@@ -1,5 +1,3 @@
-import AudioStreamProtocol
-
 /// Metadata that comes with a network source rather than inside the audio.
 public enum SourceMetadata: Equatable, Sendable {
     /// The station, from the headers of an HTTP response.

@@ -1,6 +1,3 @@
-import AudioFileStream
-import AudioStreamProtocol
-
 /// One ICY metadata block: `StreamTitle='…';StreamUrl='…';` and whatever other keys the server sends.
 public struct ICYMetadata: Equatable, Sendable {
     /// The block's text without its NUL padding: UTF-8 when valid, otherwise Windows-1252.
@@ -91,7 +88,8 @@ public struct ICYMetadata: Equatable, Sendable {
 }
 
 extension Substring {
-    var trimmingSpaces: Substring {
+    /// The text without white space at either end (the daemon's header parsing trims the same way).
+    package var trimmingSpaces: Substring {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }
         return self[first...last]

@@ -1,0 +1,171 @@
+import AudioStreamProtocol
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP client: NIOHTTP1 reads its request head, which is answered by its `HTTPRoute`. A listener of a mount
+/// then leaves NIO's HTTP handlers for its `SubscriberSocket`, which joins the stream's hub on this loop and writes
+/// the stream's packets (with ICY metadata blocks if asked) until either side closes.
+///
+/// Answers are written as bytes (`HTTPResponse`), with no HTTP encoder in the pipeline: a listener's audio goes
+/// straight to its socket after the head. Confined to its event loop.
+final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = ByteBuffer
+
+    private let server: HTTPServer
+    private let socket: SubscriberSocket
+    /// The handler that reads requests, which leaves with this one once a listener is served.
+    private let decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// The client's time to send its request head.
+    private var requestDeadline: RequestDeadline
+    /// Set once the request head is read, or refused: anything the client sends later is ignored.
+    private var answered = false
+    /// While waiting for the stream's format (`HTTPServer.formatWait`, so that a player tuning in as a station
+    /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
+    private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
+
+    /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: NIOHTTP1's
+    /// decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
+    static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, server: HTTPServer,
+                          socket: SubscriberSocket) throws {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = HTTPRequest.maximumHeadSize
+        limits.maxHeaderListSize = HTTPRequest.maximumHeadSize
+        let decoder = ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: limits))
+        try pipeline.addHandler(decoder)
+        try pipeline.addHandler(HTTPConnection(server: server, socket: socket, decoder: decoder))
+    }
+
+    private init(server: HTTPServer, socket: SubscriberSocket, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+        self.server = server
+        self.socket = socket
+        self.decoder = decoder
+        requestDeadline = RequestDeadline(timeout: server.headerTimeout)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        requestDeadline.start(for: context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data), !answered else { return }
+        answered = true
+        requestDeadline.met()
+        do throws(HTTPRefusal) {
+            let request = try HTTPRequest(head)
+            try answer(request, HTTPRoute(request, mounts: server.mounts), context: context)
+        } catch {
+            finish(with: error.answer, context: context)
+        }
+    }
+
+    /// A request NIOHTTP1 could not read: a malformed head, or one over the size limit.
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard !answered else { return }
+        answered = true
+        requestDeadline.met()
+        let reason = error as? HTTPParserError == .headerOverflow ? "request head too large" : "malformed request"
+        finish(with: HTTPRefusal(.badRequest, reason).answer, context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        requestDeadline.met()
+        stopWaiting()
+        context.fireChannelInactive()
+    }
+
+    private func answer(_ request: HTTPRequest, _ route: HTTPRoute,
+                        context: ChannelHandlerContext) throws(HTTPRefusal) {
+        switch route {
+        case .status:
+            answerStatus(request, context: context)
+        case .streamList:
+            guard server.acceptsRelay(authorization: request.head.headers.first(name: "authorization")) else {
+                throw HTTPRefusal(.unauthorized, "relay password needed", http11: request.isHTTP11,
+                                  fields: [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")])
+            }
+            let list = server.mounts.paths.map { $0 + "\n" }.joined()
+            finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
+        case .mount(let stream):
+            listen(to: stream, request, context: context)
+        }
+    }
+
+    /// Answers once the stream can be served, or with a 503 when it ends first or after the server's `formatWait`.
+    private func listen(to stream: StreamService, _ request: HTTPRequest, context: ChannelHandlerContext) {
+        let hub = stream.hubs.hub(on: context.eventLoop)
+        guard hub.mountInfo == nil else { return serve(stream, request, context: context) }
+        guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let deadline = context.eventLoop.scheduleTask(in: server.formatWait) {
+            let (handler, context) = loopBound.value
+            handler.stopWaiting()
+            handler.refuseUnservable(request, ended: false, context: context)
+        }
+        let id = hub.waitForMount { [self] servable in
+            stopWaiting()
+            if servable {
+                serve(stream, request, context: context)
+            } else {
+                refuseUnservable(request, ended: true, context: context)
+            }
+        }
+        mountWait = (hub, id, deadline)
+    }
+
+    private func stopWaiting() {
+        guard let wait = mountWait else { return }
+        wait.deadline.cancel()
+        wait.hub.cancelMountWait(wait.id)
+        mountWait = nil
+    }
+
+    private func refuseUnservable(_ request: HTTPRequest, ended: Bool, context: ChannelHandlerContext) {
+        let reason = ended ? "the stream ended without audio that can be served over HTTP"
+            : "the stream has no audio yet, or its format cannot be served over HTTP"
+        finish(with: HTTPRefusal(.serviceUnavailable, reason, http11: request.isHTTP11).answer, context: context)
+    }
+
+    /// The listener's response head, then the stream from its socket: the hub's burst from a packet boundary and
+    /// the live packets. The request is read, so its handlers leave the pipeline.
+    private func serve(_ stream: StreamService, _ request: HTTPRequest, context: ChannelHandlerContext) {
+        guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else { return }
+        let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
+        let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
+        guard !request.isHead else { return finish(with: head, context: context) }
+        // Through the socket, which counts it until NIO has sent it, so no audio overtakes it.
+        context.writeAndFlush(wrapOutboundOut(head), promise: nil)
+        context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
+                    transport: .http, sink: HTTPListenerSink(socket: socket, metaint: metaint))
+    }
+
+    private func answerStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        server.status().hop(to: context.eventLoop).whenComplete { result in
+            let (handler, context) = loopBound.value
+            switch result {
+            case .success(let json):
+                handler.finish(with: handler.complete(request, contentType: "application/json", body: json.text),
+                               context: context)
+            case .failure(let error):
+                let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
+                handler.finish(with: refusal.answer, context: context)
+            }
+        }
+    }
+
+    /// A complete answer to `request`: a HEAD gets the head alone.
+    private func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
+        HTTPResponse.complete(.ok, http11: request.isHTTP11, contentType: contentType, body: body,
+                              headOnly: request.isHead)
+    }
+
+    /// Writes a whole answer, then closes.
+    private func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,32 @@
+/// What the HTTP server does with a request, by its method and path: one case per endpoint. An endpoint is added
+/// as a case read from the request here and its answer in `HTTPConnection.answer(_:_:context:)`.
+enum HTTPRoute {
+    /// `GET /status.json`: the streams and their listeners.
+    case status
+    /// `GET /admin/streamlist.txt`: the mounts, one per line, for Icecast's master/slave relaying.
+    case streamList
+    /// `GET` of a stream's mount: its audio, for players and relays.
+    case mount(StreamService)
+
+    /// The route of `request` among the server's own paths and `mounts`.
+    /// - Throws: `HTTPRefusal`: 405 for a method the server does not take, 404 for a path with nothing at it.
+    init(_ request: HTTPRequest, mounts: HTTPMounts) throws(HTTPRefusal) {
+        guard request.head.method == .GET || request.isHead else {
+            throw HTTPRefusal(.methodNotAllowed, "only GET and HEAD are served", fields: [("Allow", "GET, HEAD")])
+        }
+        if request.path == "/status.json" {
+            self = .status
+        } else if request.path == "/admin/streamlist.txt" {
+            self = .streamList
+        } else if let stream = mounts.stream(at: request.path) {
+            self = .mount(stream)
+        } else {
+            throw HTTPRefusal(.notFound, "no stream at \(request.path)", http11: request.isHTTP11)
+        }
+    }
+
+    /// Paths the server answers itself, which no stream's mount may take.
+    static func isReserved(_ path: String) -> Bool {
+        path == "/status.json" || path == "/admin" || path.hasPrefix("/admin/")
+    }
+}
