@@ -1,13 +1,15 @@
 import Dispatch
 import Glibc
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// Catches SIGTERM, SIGINT and SIGHUP from the very start of the process, before the supervisor exists: a stop
 /// asked for while the daemon starts is kept and applied once it can be, and an early reload is moot since
 /// the configuration is read afterwards anyway.
 public final class SignalRouter: Sendable {
     private let state = NIOLockedValueBox<(supervisor: Supervisor?, stopRequested: Bool)>((nil, false))
-    private let sources: [UncheckedSignalSource]
+    /// Touched by `init` and `deinit` only; the lock is what lets the compiler see that.
+    private let sources: Mutex<[DispatchSourceSignal]>
 
     init() {
         let state = self.state
@@ -20,12 +22,12 @@ public final class SignalRouter: Sendable {
         }
         let reload: @Sendable () -> Void = { state.withLockedValue { $0.supervisor }?.reload() }
         Self.holdSignals()
-        sources = [(SIGTERM, stop), (SIGINT, stop), (SIGHUP, reload)].map { number, action in
+        sources = Mutex([(SIGTERM, stop), (SIGINT, stop), (SIGHUP, reload)].map { number, action in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler(handler: action)
             source.resume()
-            return UncheckedSignalSource(source: source)
-        }
+            return source
+        })
     }
 
     /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and every thread it starts later: their default
@@ -39,7 +41,9 @@ public final class SignalRouter: Sendable {
     }
 
     deinit {
-        for source in sources { source.source.cancel() }
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+        }
     }
 
     /// Whether SIGTERM or SIGINT has arrived.
@@ -54,9 +58,4 @@ public final class SignalRouter: Sendable {
             supervisor.stop()
         }
     }
-}
-
-/// A dispatch source, cancelled only by its router's deinit.
-private struct UncheckedSignalSource: @unchecked Sendable {
-    let source: DispatchSourceSignal
 }

@@ -30,13 +30,14 @@ extension Supervisor {
             defer { count = 0 }
             return count
         }
-        if asked == nil || answered == asked {
+        let state = self.state.value
+        if state.asked == nil || answered == state.asked {
             notifier.watchdog()
         } else {
-            logger.warning("watchdog withheld: \(answered) of \(asked ?? 0) event loops answered in time")
+            logger.warning("watchdog withheld: \(answered) of \(state.asked ?? 0) event loops answered in time")
         }
         let loops = Array(group.makeIterator())
-        asked = loops.count
+        state.asked = loops.count
         let answers = answers
         for loop in loops { loop.execute { answers.withLockedValue { $0 += 1 } } }
     }
@@ -44,13 +45,13 @@ extension Supervisor {
     /// Brings every stream's gauges up to date, for a metrics reader.
     func updateMetrics() -> EventLoopFuture<Void> {
         eventLoop.flatSubmit { [self] in
-            EventLoopFuture.andAllComplete(streams.values.map { $0.updateMetrics() }, on: eventLoop)
+            EventLoopFuture.andAllComplete(state.value.streams.values.map { $0.updateMetrics() }, on: eventLoop)
         }
     }
 
     /// `2 streams, 1 waiting for its source, 14 subscribers`.
     private func summary() -> EventLoopFuture<String> {
-        let services = Array(streams.values)
+        let services = Array(state.value.streams.values)
         return EventLoopFuture.whenAllSucceed(services.map { $0.summary() }, on: eventLoop).map { parts in
             let waiting = parts.filter(\.waitingForSource).count
             let subscribers = parts.reduce(0) { $0 + $1.subscribers }

@@ -6,32 +6,23 @@ import NIOPosix
 
 /// Runs the configured streams: starts them, applies a changed configuration, stops them.
 ///
-/// Its own state is touched only on `eventLoop`, so reloads, stops and stream endings happen one at a time.
-final class Supervisor: @unchecked Sendable {
+/// What changes is in `state`, bound to `eventLoop`, so reloads, stops and stream endings happen one at a time;
+/// every entry point hops there.
+final class Supervisor: Sendable {
     private let configFile: String
     let group: MultiThreadedEventLoopGroup
     let eventLoop: EventLoop
     let logger = Logger(label: "audiostreamd")
     private let startedAt = NIODeadline.now()
-    private var config: DaemonConfig
-    private(set) var streams: [String: StreamService] = [:]
-    /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
-    private var endedStreams: [String: StreamConfig] = [:]
-    private var control: (socket: SocketConfig, listener: ListeningSocket)?
     let systemd: SystemdContext
     /// Event loops that have answered the last health check, counted on any loop.
     let answers = NIOLockedValueBox(0)
-    /// Event loops asked by the last health check, or nil before the first.
-    var asked: Int?
-    private var stopping = false
-    private var reloading = false
-    private var reloadRequested = false
-    /// Streams that ended because their source failed.
-    private var streamsFailed = 0
     /// Succeeds when the daemon has stopped, with its exit status.
     let finished: EventLoopPromise<Int32>
     /// Serves the streams over HTTP, when configured; its mounts follow the running streams.
-    private(set) var httpServer: HTTPServer?
+    let httpServer: HTTPServer?
+    /// The supervisor's changing state, reached on `eventLoop` only.
+    let state: NIOLoopBoundBox<State>
 
     /// How long subscribers get to take their queues on shutdown.
     static let shutdownGrace = TimeAmount.seconds(2)
@@ -39,16 +30,19 @@ final class Supervisor: @unchecked Sendable {
     init(configFile: String, config: DaemonConfig, group: MultiThreadedEventLoopGroup, systemd: SystemdContext) {
         self.configFile = configFile
         self.systemd = systemd
-        self.config = config
         self.group = group
-        eventLoop = group.next()
+        let eventLoop = group.next()
+        self.eventLoop = eventLoop
         finished = eventLoop.makePromise()
-        httpServer = config.http.map { HTTPServer(config: $0) { [unowned self] in mountStatus() } }
+        let state = NIOLoopBoundBox.makeBoxSendingValue(State(config: config), eventLoop: eventLoop)
+        self.state = state
+        httpServer = config.http.map { HTTPServer(config: $0) { Self.mountStatus(of: state) } }
     }
 
     /// Starts the control socket and every stream; fails if any of them cannot start.
     func start() -> EventLoopFuture<Void> {
         eventLoop.flatSubmit { [self] in
+            let config = state.value.config
             let starts = config.streams.map(startStream) + [startControl(config.controlSocket)]
             return EventLoopFuture.andAllSucceed(starts, on: eventLoop)
         }
@@ -57,40 +51,53 @@ final class Supervisor: @unchecked Sendable {
     /// Re-reads the configuration and applies it as `StreamReload` says: new streams start, removed ones stop,
     /// changed ones restart, and those whose limits or socket mode and owner alone changed get them while their
     /// subscribers stay; unchanged streams and their subscribers are left alone. A bad file changes nothing. A
-    /// reload asked for while one is being applied runs once that one is done, with the file as it is then.
+    /// reload asked for while one is under way runs once that one is done, with the file as it is then.
     func reload() {
         eventLoop.execute { [self] in
-            guard !stopping else { return }
-            if reloading {
-                reloadRequested = true
+            let state = self.state.value
+            guard !state.stopping else { return }
+            if state.reloadPhase == .idle {
+                readForReload()
             } else {
-                applyReload()
+                state.reloadRequested = true
             }
         }
     }
 
-    private func applyReload() {
+    /// Reads and checks the file on the blocking-I/O thread pool, so that a slow one (a network mount, a FIFO
+    /// nobody writes yet) holds up no loop and no stream, then applies it here.
+    private func readForReload() {
         systemd.notifier?.reloading()
-        let newConfig: DaemonConfig
-        do {
-            newConfig = try ConfigLoader(file: configFile).load()
-        } catch {
-            logger.error("reload refused, keeping the running configuration: \(error)")
-            announceReady()
-            return
-        }
+        state.value.reloadPhase = .reading
+        let file = configFile
+        NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { try ConfigLoader(file: file).load() }
+            .whenComplete { [self] result in
+                guard !state.value.stopping else { return reloadFinished() }
+                switch result {
+                case .success(let newConfig):
+                    apply(newConfig)
+                case .failure(let error):
+                    logger.error("reload refused, keeping the running configuration: \(error)")
+                    reloadFinished()
+                }
+            }
+    }
+
+    private func apply(_ newConfig: DaemonConfig) {
+        let state = self.state.value
         logger.info("reloading \(configFile)")
-        if newConfig.metrics != config.metrics {
-            logger.warning("metrics stay \(config.metrics.map { "at \($0)" } ?? "off") until the next start")
+        if newConfig.metrics != state.config.metrics {
+            logger.warning("metrics stay \(state.config.metrics.map { "at \($0)" } ?? "off") until the next start")
         }
-        if newConfig.http != config.http {
-            logger.warning("the HTTP server stays \(config.http.map { "at \($0.address)" } ?? "off") until the next start")
+        if newConfig.http != state.config.http {
+            logger.warning(
+                "the HTTP server stays \(state.config.http.map { "at \($0.address)" } ?? "off") until the next start")
         }
-        reloading = true
+        state.reloadPhase = .applying
         let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
         var changes: [EventLoopFuture<Void>] = []
-        for old in config.streams {
-            guard let service = streams[old.name] else { continue }
+        for old in state.config.streams {
+            guard let service = state.streams[old.name] else { continue }
             switch StreamReload(from: old, to: wanted[old.name]) {
             case .keep:
                 break
@@ -102,18 +109,20 @@ final class Supervisor: @unchecked Sendable {
                 changes.append(stopForReload(service, reason: .removedByReload, "removed"))
             }
         }
-        config = newConfig
+        state.config = newConfig
         EventLoopFuture.andAllComplete(changes, on: eventLoop).flatMap { [self] () -> EventLoopFuture<Void> in
-            guard !stopping else { return eventLoop.makeSucceededVoidFuture() }
+            let state = self.state.value
+            guard !state.stopping else { return eventLoop.makeSucceededVoidFuture() }
             // The control socket moves first: a stream may be given its old path.
             var starts: [EventLoopFuture<Void>] = []
-            if control?.socket != newConfig.controlSocket {
+            if state.control?.socket != newConfig.controlSocket {
                 stopControl()
                 starts.append(startControl(newConfig.controlSocket).recover { [self] in
                     logger.error("control socket not started: \($0)")
                 })
             }
-            for stream in newConfig.streams where streams[stream.name] == nil && endedStreams[stream.name] != stream {
+            for stream in newConfig.streams
+            where state.streams[stream.name] == nil && state.endedStreams[stream.name] != stream {
                 starts.append(startStream(stream).recover { [self] in
                     logger.error("stream \(stream.name) not started: \($0)")
                 })
@@ -121,19 +130,27 @@ final class Supervisor: @unchecked Sendable {
             return EventLoopFuture.andAllComplete(starts, on: eventLoop)
         }.whenComplete { [self] _ in
             updateMounts()
-            reloading = false
-            if !stopping { announceReady() }
-            if reloadRequested && !stopping {
-                reloadRequested = false
-                applyReload()
-            }
+            reloadFinished()
+        }
+    }
+
+    /// A reload was applied or refused: systemd hears that the daemon is ready again, and one asked for meanwhile
+    /// runs now.
+    private func reloadFinished() {
+        let state = self.state.value
+        state.reloadPhase = .idle
+        guard !state.stopping else { return }
+        announceReady()
+        if state.reloadRequested {
+            state.reloadRequested = false
+            readForReload()
         }
     }
 
     /// Takes a stream out of the running ones and ends it at once, its subscribers told `reason`.
     private func stopForReload(_ service: StreamService, reason: EndReason, _ logLine: String)
         -> EventLoopFuture<Void> {
-        streams[service.name] = nil
+        state.value.streams[service.name] = nil
         updateMounts()
         service.logger.info("\(logLine)")
         return service.stop(grace: .zero, reason: reason)
@@ -142,12 +159,13 @@ final class Supervisor: @unchecked Sendable {
     /// Ends every stream, giving subscribers a moment to take what is queued, then reports `status`.
     func stop(status: Int32 = 0) {
         eventLoop.execute { [self] in
-            guard !stopping else { return }
-            stopping = true
+            let state = self.state.value
+            guard !state.stopping else { return }
+            state.stopping = true
             systemd.notifier?.stopping()
             logger.info("stopping")
-            let stops = streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
-            streams.removeAll()
+            let stops = state.streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
+            state.streams.removeAll()
             updateMounts()
             EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
                 stopControl()
@@ -158,18 +176,19 @@ final class Supervisor: @unchecked Sendable {
 
     /// Serves each running stream that HTTP should serve at its mount, as the configuration has it now.
     private func updateMounts() {
-        httpServer?.mounts.replace(with: config.streams.compactMap { stream in
-            guard stream.http, let service = streams[stream.name] else { return nil }
+        let state = self.state.value
+        httpServer?.mounts.replace(with: state.config.streams.compactMap { stream in
+            guard stream.http, let service = state.streams[stream.name] else { return nil }
             return (stream.mount, service)
         })
     }
 
     /// The HTTP server's `/status.json`: the served streams and their listeners.
-    private func mountStatus() -> EventLoopFuture<JSON> {
-        eventLoop.flatSubmit { [self] in
-            let services = config.streams.filter(\.http).compactMap { streams[$0.name] }
-            return EventLoopFuture.whenAllSucceed(services.map { $0.mountStatus() }, on: eventLoop).map { streams in
-                .object([("server", .string("audiostreamd")), ("streams", .array(streams))])
+    private static func mountStatus(of state: NIOLoopBoundBox<State>) -> EventLoopFuture<JSON> {
+        state.eventLoop.flatSubmit {
+            let services = state.value.config.streams.filter(\.http).compactMap { state.value.streams[$0.name] }
+            return EventLoopFuture.whenAllSucceed(services.map { $0.mountStatus() }, on: state.eventLoop).map {
+                .object([("server", .string("audiostreamd")), ("streams", .array($0))])
             }
         }
     }
@@ -177,7 +196,8 @@ final class Supervisor: @unchecked Sendable {
     /// The daemon's answer to `audiostream status`.
     func status() -> EventLoopFuture<JSON> {
         eventLoop.flatSubmit { [self] in
-            let services = config.streams.compactMap { streams[$0.name] }
+            let state = self.state.value
+            let services = state.config.streams.compactMap { state.streams[$0.name] }
             let statuses = services.map { $0.status(hasHTTPServer: httpServer != nil) }
             return EventLoopFuture.whenAllSucceed(statuses, on: eventLoop).map { [self] streams in
                 .object([
@@ -189,29 +209,31 @@ final class Supervisor: @unchecked Sendable {
     }
 
     private func startStream(_ stream: StreamConfig) -> EventLoopFuture<Void> {
-        let service = StreamService(config: stream, group: group, inherited: systemd.sockets) { [self] service in
-            eventLoop.execute { self.streamEnded(service) }
+        let ended: @Sendable (StreamService, String?) -> Void = { [self] service, failure in
+            eventLoop.execute { self.streamEnded(service, failure: failure) }
         }
-        streams[stream.name] = service
+        let service = StreamService(config: stream, group: group, inherited: systemd.sockets, onEnd: ended)
+        state.value.streams[stream.name] = service
         return service.start().hop(to: eventLoop).map { [self] in
             updateMounts()
         }.flatMapErrorThrowing { [self] error in
-            if streams[stream.name] === service { streams[stream.name] = nil }
+            if state.value.streams[stream.name] === service { state.value.streams[stream.name] = nil }
             throw error
         }
     }
 
     /// A stream whose source ended for good is forgotten; when none is left, the daemon is done.
-    private func streamEnded(_ service: StreamService) {
-        guard streams[service.name] === service else { return }
-        streams[service.name] = nil
+    private func streamEnded(_ service: StreamService, failure: String?) {
+        let state = self.state.value
+        guard state.streams[service.name] === service else { return }
+        state.streams[service.name] = nil
         updateMounts()
-        endedStreams[service.name] = config.streams.first { $0.name == service.name }
-        if service.failure != nil { streamsFailed += 1 }
-        if streams.isEmpty && !stopping && !reloading {
+        state.endedStreams[service.name] = state.config.streams.first { $0.name == service.name }
+        if failure != nil { state.streamsFailed += 1 }
+        if state.streams.isEmpty && !state.stopping && state.reloadPhase != .applying {
             // Exit 1 when a source failed, so that a supervisor such as systemd restarts the daemon.
             logger.info("every stream has ended")
-            stop(status: streamsFailed > 0 ? 1 : 0)
+            stop(status: state.streamsFailed > 0 ? 1 : 0)
         }
     }
 
@@ -229,14 +251,42 @@ final class Supervisor: @unchecked Sendable {
                                       inherited: systemd.sockets, eventLoop: eventLoop)
             .hop(to: eventLoop)
             .map { [self] listener in
-                control = (socket, listener)
+                state.value.control = (socket, listener)
                 logger.info("control socket on \(socket.path)")
             }
     }
 
     private func stopControl() {
-        guard let control else { return }
+        let state = self.state.value
+        guard let control = state.control else { return }
         _ = control.listener.close()
-        self.control = nil
+        state.control = nil
+    }
+}
+
+extension Supervisor {
+    /// What the supervisor changes as it goes, on its loop.
+    final class State {
+        var config: DaemonConfig
+        var streams: [String: StreamService] = [:]
+        /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
+        var endedStreams: [String: StreamConfig] = [:]
+        var control: (socket: SocketConfig, listener: ListeningSocket)?
+        /// Event loops asked by the last health check, or nil before the first.
+        var asked: Int?
+        var stopping = false
+        var reloadPhase = ReloadPhase.idle
+        var reloadRequested = false
+        /// Streams that ended because their source failed.
+        var streamsFailed = 0
+
+        init(config: DaemonConfig) {
+            self.config = config
+        }
+    }
+
+    /// Where a reload is: its file being read off the loop, or its changes being applied.
+    enum ReloadPhase {
+        case idle, reading, applying
     }
 }

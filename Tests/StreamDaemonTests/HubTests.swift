@@ -7,7 +7,8 @@ import NIOEmbedded
 import Testing
 
 /// The hub and its subscribers' queues without sockets: in-memory sinks whose writability each test controls, and
-/// what they received decoded with `WireMessage`, as a client reads it.
+/// what they received decoded with `WireMessage`, as a client reads it. Each hub lives on an embedded loop of the
+/// test's thread, so its confinement checks run as in the daemon.
 ///
 /// Packets last a quarter second (250 frames at 1000 Hz) so that seconds add up exactly, and every expected value
 /// comes from the packets and events a test publishes and the policy of docs/protocol.md.
@@ -16,7 +17,7 @@ import Testing
 
     @Test func everySubscriberGetsOnlyTheKindsItAskedForInOrder() throws {
         let demand = PCMDemand()
-        let hub = Hub(limits: Self.roomy, demand: demand)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop(), demand: demand)
         let packetsOnly = Member(hub, [.packets])
         let propertiesOnly = Member(hub, [.properties])
         let metadataOnly = Member(hub, [.metadata])
@@ -64,7 +65,7 @@ import Testing
     /// Pictures go to the subscribers that asked for artwork, whatever their kinds; a newcomer gets the current
     /// one; a subscriber that has not read one yet when the next comes gets only the newer.
     @Test func artworkReachesWhoAskedForItTheLatestPictureOnly() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let withArtwork = Member(hub, [.metadata], artwork: true)
         let without = Member(hub, [.metadata])
         let stalled = Member(hub, [.packets], artwork: true, writable: false)
@@ -109,8 +110,9 @@ import Testing
         BurstCase(asked: 1, queueSeconds: 100, historySeconds: 0, expectedPackets: 0),
     ])
     func aNewcomerGetsTheCurrentStateThenItsBurst(_ burst: BurstCase) throws {
-        let hub = Hub(limits: SubscriberLimits(
-            queueSeconds: burst.queueSeconds, disconnectAfter: 100, historySeconds: burst.historySeconds))
+        let limits = SubscriberLimits(
+            queueSeconds: burst.queueSeconds, disconnectAfter: 100, historySeconds: burst.historySeconds)
+        let hub = Hub(limits: limits, eventLoop: EmbeddedEventLoop())
         let state = StreamState.publish(to: hub)
         let newcomer = Member(hub, [.packets, .properties, .metadata], burst: burst.asked)
         #expect(try newcomer.received() == [.welcome] + state.current
@@ -118,7 +120,7 @@ import Testing
     }
 
     @Test func aNewcomerGetsOnlyTheStateItAskedFor() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let state = StreamState.publish(to: hub)
         let properties = Member(hub, [.properties], burst: 10)
         let metadata = Member(hub, [.metadata], burst: 10)
@@ -129,7 +131,7 @@ import Testing
     }
 
     @Test func aSubscriberOfPacketsWithoutPropertiesGetsTheFormatAndCookieWheneverTheyChange() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let packetsOnly = Member(hub, [.packets])
         let packetsAndMetadata = Member(hub, [.packets, .metadata])
         let pcmOnly = Member(hub, [.pcm])
@@ -156,7 +158,7 @@ import Testing
 
     /// A codec no decoder reads concerns PCM subscribers alone: packet subscribers still get its packets.
     @Test func anUndecodableFormatIsToldToPCMSubscribersOnly() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let packetsOnly = Member(hub, [.packets, .properties, .metadata])
         let pcmOnly = Member(hub, [.pcm])
         let unsupported = TestEvent(kind: .pcm, json: EventJSON.unsupportedDataFormat("ima4"))
@@ -170,7 +172,7 @@ import Testing
     }
 
     @Test func sourceEventsReachTheSubscribersOfMetadataOrPropertiesAndNewcomersGetTheLast() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let packetsOnly = Member(hub, [.packets])
         let pcmOnly = Member(hub, [.pcm])
         let metadata = Member(hub, [.metadata])
@@ -191,7 +193,7 @@ import Testing
     }
 
     @Test func newLimitsReachTheSubscribersAlreadyConnectedAndTheHistory() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let stalled = Member(hub, [.packets], writable: false)
         let packets = TestPacket.run(8)
         for packet in packets[..<2] { hub.publishPacket(packet.message) }
@@ -210,7 +212,7 @@ import Testing
     }
 
     @Test func aNewcomerGetsTheLastMetadataOfEachSourceInTheOrderTheyAppeared() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let station = TestEvent.metadata("Radio", source: "http")
         let titles = [TestEvent.metadata("One", source: "icy"), TestEvent.metadata("Two", source: "icy")]
         let tag = TestEvent.metadata("Tagged", source: "id3v2")
@@ -223,7 +225,8 @@ import Testing
     }
 
     @Test func aBurstLargerThanTheQueueIsCutToFitItWithoutAnOverflowEvent() throws {
-        let hub = Hub(limits: SubscriberLimits(queueSeconds: 2, disconnectAfter: 100, historySeconds: 10))
+        let hub = Hub(limits: SubscriberLimits(queueSeconds: 2, disconnectAfter: 100, historySeconds: 10),
+                      eventLoop: EmbeddedEventLoop())
         // Packets of 0.75 s: two fit in the 2 s queue, a third would not.
         let packets = TestPacket.run(8, frames: 750)
         for packet in packets { hub.publishPacket(packet.message) }
@@ -232,7 +235,8 @@ import Testing
     }
 
     @Test func aFullQueueDropsTheOldestWholePacketsAndSaysHowManyBeforeTheNext() throws {
-        let hub = Hub(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0))
+        let hub = Hub(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0),
+                      eventLoop: EmbeddedEventLoop())
         let stalled = Member(hub, [.packets, .properties], writable: false)
         let steady = Member(hub, [.packets, .properties])
         let packets = TestPacket.run(11)
@@ -266,7 +270,8 @@ import Testing
     }
 
     @Test func eventsAreNeverDropped() throws {
-        let hub = Hub(limits: SubscriberLimits(queueSeconds: 0.5, disconnectAfter: 100, historySeconds: 0))
+        let hub = Hub(limits: SubscriberLimits(queueSeconds: 0.5, disconnectAfter: 100, historySeconds: 0),
+                      eventLoop: EmbeddedEventLoop())
         let stalled = Member(hub, [.packets, .properties, .metadata], writable: false)
         let packets = TestPacket.run(20)
         let events = packets.indices.map { index in
@@ -320,7 +325,8 @@ import Testing
     }
 
     @Test func theHubClosesAndForgetsASubscriberBehindTooLong() throws {
-        let hub = Hub(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 1, historySeconds: 0))
+        let hub = Hub(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 1, historySeconds: 0),
+                      eventLoop: EmbeddedEventLoop())
         let stalled = Member(hub, [.packets], writable: false)
         let steady = Member(hub, [.packets])
         // The stalled one started dropping long ago (its clock is explicit; the hub's is the real one).
@@ -338,7 +344,7 @@ import Testing
     }
 
     @Test func endClosesEachSubscriberOnceItsQueueIsWritten() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let reading = Member(hub, [.packets])
         let stalled = Member(hub, [.properties], writable: false)
         let packets = TestPacket.run(2)
@@ -364,7 +370,7 @@ import Testing
     }
 
     @Test func aSubscriberLeavingAMegabyteOfEventsUnreadIsDisconnected() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let stalled = Member(hub, [.metadata], writable: false)
         let reading = Member(hub, [.metadata])
         let event = TestEvent.metadata(String(repeating: "x", count: 1000))
@@ -379,11 +385,15 @@ import Testing
     }
 
     @Test func aReadingSubscriberLosesNothingPublishedBetweenTwoFlushes() throws {
-        let hub = Hub(limits: SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0))
+        let loop = EmbeddedEventLoop()
+        let limits = SubscriberLimits(queueSeconds: 1, disconnectAfter: 100, historySeconds: 0)
+        let hub = Hub(limits: limits, eventLoop: loop)
         let reading = Member(hub, [.packets])
-        // 2 s of audio in one chunk of input, handed over at once as the pipeline does.
+        // 2 s of audio in one chunk of input, handed over at once as the pipeline does, written out at its slot's
+        // phase of the write interval.
         let packets = TestPacket.run(8)
         hub.apply(packets.map { .packet($0.message) })
+        loop.advanceTime(by: .nanoseconds(Int64(limits.writeInterval * 1e9)))
         let received = try reading.received()
         #expect(received == [.welcome] + packets.map(Received.packet))
     }
@@ -391,7 +401,7 @@ import Testing
     /// Between two flushes a subscriber that keeps up gets everything published for it, in order, in one write
     /// made once for all its kind; one that asked for other kinds gets its own; one behind queues them.
     @Test func caughtUpSubscribersGetWhatWasPublishedInOneWriteInOrder() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let readers = [Member(hub, [.packets]), Member(hub, [.packets])]
         let metadataOnly = Member(hub, [.metadata])
         let stalled = Member(hub, [.packets], writable: false)
@@ -419,7 +429,7 @@ import Testing
 
     /// A subscriber that joins between two flushes gets the state then, and only what is published after it.
     @Test func aNewcomerBetweenTwoFlushesGetsWhatFollowsItOnce() throws {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let early = Member(hub, [.packets, .properties])
         let packets = TestPacket.run(4)
         let format = TestEvent.property(.dataFormat, 1)

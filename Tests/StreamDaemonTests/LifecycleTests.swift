@@ -1,6 +1,7 @@
 import AudioStreamProtocol
 import FixtureSupport
 import Foundation
+import NIOCore
 import StreamDaemon
 import Testing
 
@@ -112,6 +113,57 @@ import Testing
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
         #expect(subscriber.finish().lines.last == #"{"event":"end","reason":"daemonStopping"}"#)
+    }
+
+    /// A reload reads its file off the event loops: while the file is a FIFO nobody writes yet, every subscriber
+    /// goes on receiving (there is one on each loop, the supervisor's among them); once written, the reload is
+    /// applied.
+    @Test func aReloadWhoseFileBlocksStallsNoStream() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let notify = try NotifySocket(path: folder.appendingPathComponent("notify").path, abstract: false)
+        let config = "control: control.sock\nstreams:\n" + Self.stream("radio")
+        let daemon = try DaemonHarness(config: config, folder: folder, environment: ["NOTIFY_SOCKET": notify.address])
+        try daemon.waitForSocket("radio.sock")
+        // Connections go to the loops in turn: as many as there are loops, one after another with nothing else
+        // asked of the daemon meanwhile, reach each of them.
+        let subscribers = try (0..<System.coreCount).map { index in
+            try SubscriberProcess(socket: daemon.path("radio.sock"), kinds: "packets", folder: daemon.folder,
+                                  name: "radio-\(index)")
+        }
+        try daemon.waitUntil("every subscriber to get packets") { subscribers.allSatisfy { $0.linesSoFar > 3 } }
+        let fifo = daemon.path("config.yaml")
+        try FileManager.default.removeItem(atPath: fifo)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var written = false
+        // Whatever happens, the daemon's read ends, so that it can stop.
+        defer { if !written { try? Self.feed(config, fifo: fifo, daemon: daemon) } }
+
+        daemon.signal(SIGHUP)
+        try notify.wait(for: "RELOADING=1") { $0.contains { $0.hasPrefix("RELOADING=1\n") } }
+        let linesBefore = subscribers.map(\.linesSoFar)
+        try daemon.waitUntil("every subscriber to go on while the file is read") {
+            zip(subscribers, linesBefore).allSatisfy { $0.linesSoFar > $1 + 10 }
+        }
+        #expect(!daemon.log.contains("reloading"))
+
+        try Self.feed(config, fifo: fifo, daemon: daemon)
+        written = true
+        try notify.wait(for: "the end of the reload") { $0.count { $0.hasPrefix("READY=1") } == 2 }
+        #expect(daemon.log.contains("reloading \(fifo)"))
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        for subscriber in subscribers { #expect(subscriber.finish().status == 0) }
+    }
+
+    /// Writes `text` to the FIFO once the daemon has opened it for reading.
+    static func feed(_ text: String, fifo path: String, daemon: DaemonHarness) throws {
+        var writer: Int32 = -1
+        try daemon.waitUntil("the daemon to open \(path)") {
+            writer = open(path, O_WRONLY | O_NONBLOCK)
+            return writer >= 0
+        }
+        defer { close(writer) }
+        _ = text.utf8CString.withUnsafeBytes { Glibc.write(writer, $0.baseAddress, $0.count - 1) }
     }
 
     /// A subscriber told `restartedByReload` may connect again at once: until the restarted stream listens it

@@ -28,7 +28,7 @@ public struct ConfigLoader {
     /// Reads and checks the file, going on past a problem to find every other one.
     /// - Throws: `ConfigErrors`, every problem found, in the file's order.
     public func check() throws -> DaemonConfig {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let data = contents() else {
             throw ConfigErrors(errors: [ConfigError(file: file, line: nil, key: "", problem: "cannot read the file")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -42,6 +42,18 @@ public struct ConfigLoader {
             }.map(\.element))
         }
         return config
+    }
+
+    /// The file's bytes, read to its end, so that a FIFO (a process writing the configuration) serves as a file
+    /// does; nil when it cannot be opened or read.
+    private func contents() -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            return nil
+        }
     }
 
     /// Problems found so far.

@@ -9,12 +9,12 @@ import NIOCore
 /// What is published waits up to the limits' `writeInterval`, so that each subscriber gets it in one write
 /// (`PublishedBatch`); the subscribers are spread over `WriteSlot`s written at different moments of the interval.
 /// Keeps what a newcomer needs: the current properties, the last metadata, the source's last condition and the
-/// recent packets for a burst. Confined to its event loop.
+/// recent packets for a burst. Confined to its event loop, which its entry points check.
 final class Hub {
     /// Applied to every subscriber, present and future; a reload may change them with `update(limits:)`.
     private(set) var limits: SubscriberLimits
-    /// Where write-outs are scheduled; without one (tests), `flush()` writes.
-    private let eventLoop: EventLoop?
+    /// Where its subscribers' connections live and write-outs are scheduled.
+    private let eventLoop: EventLoop
     private let demand: PCMDemand
     private let logger: Logger
     private(set) var subscribers: [Subscriber] = []
@@ -51,7 +51,7 @@ final class Hub {
     /// Counts the packets subscribers lose, for the metrics.
     private let dropped: Counter?
 
-    init(limits: SubscriberLimits, eventLoop: EventLoop? = nil, demand: PCMDemand = PCMDemand(),
+    init(limits: SubscriberLimits, eventLoop: EventLoop, demand: PCMDemand = PCMDemand(),
          logger: Logger = Logger(label: "audiostreamd"), firstSubscriberID: Int = 1, subscriberIDStride: Int = 1,
          dropped: Counter? = nil) {
         self.limits = limits
@@ -71,6 +71,7 @@ final class Hub {
     /// its burst.
     func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer?, transport: Subscriber.Transport = .socket,
              now: NIODeadline = .now()) -> Subscriber {
+        eventLoop.preconditionInEventLoop()
         let subscriber = Subscriber(
             id: nextSubscriberID, hello: hello, transport: transport, sink: sink, limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
@@ -107,6 +108,7 @@ final class Hub {
     }
 
     func remove(_ subscriber: Subscriber) {
+        eventLoop.preconditionInEventLoop()
         guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
         subscribers.remove(at: index)
         slots[subscriber.slot].subscribers.removeAll { $0 === subscriber }
@@ -117,6 +119,8 @@ final class Hub {
 
     /// Publishes a chunk's messages in order; they are written out within `writeInterval`.
     func apply(_ messages: [HubMessage]) {
+        // Every chunk of the stream: a debug check, free in release builds.
+        eventLoop.assertInEventLoop()
         for message in messages {
             switch message {
             case .property(let id, let buffer): publishProperty(id, buffer)
@@ -150,10 +154,12 @@ final class Hub {
     /// For a stream that can be neither served over HTTP (`mountInfo` nil) nor has ended: calls `servable` with
     /// true once it can be served, or with false if it ends before; unless cancelled with the returned id first.
     func waitForMount(_ servable: @escaping (Bool) -> Void) -> Int {
-        mount.addWaiter(servable)
+        eventLoop.preconditionInEventLoop()
+        return mount.addWaiter(servable)
     }
 
     func cancelMountWait(_ id: Int) {
+        eventLoop.preconditionInEventLoop()
         mount.removeWaiter(id)
     }
 
@@ -253,10 +259,9 @@ final class Hub {
         for index in slots.indices { writeOut(slot: index) }
     }
 
-    /// Has every slot holding something written out at its next phase of `writeInterval`; at once without an
-    /// interval or a loop.
+    /// Has every slot holding something written out at its next phase of `writeInterval`; at once without one.
     private func scheduleWriteOuts() {
-        guard let eventLoop, limits.writeInterval > 0 else { return flush() }
+        guard limits.writeInterval > 0 else { return flush() }
         let interval = TimeAmount.nanoseconds(Int64(limits.writeInterval * 1e9))
         let hub = NIOLoopBound(self, eventLoop: eventLoop)
         for index in slots.indices where slots[index].writeOut == nil && slots[index].batch.count > 0 {
@@ -298,6 +303,7 @@ final class Hub {
 
     /// Closes every subscriber's connection.
     func closeAll() {
+        eventLoop.preconditionInEventLoop()
         for subscriber in subscribers {
             remove(subscriber)
             subscriber.close()
@@ -307,6 +313,7 @@ final class Hub {
     /// Applies a reload's limits to the subscribers connected now, from their next message, and to newcomers;
     /// history beyond the new `historySeconds` is forgotten at once.
     func update(limits: SubscriberLimits) {
+        eventLoop.preconditionInEventLoop()
         self.limits = limits
         for subscriber in subscribers { subscriber.limits = limits }
         forgetOldHistory()

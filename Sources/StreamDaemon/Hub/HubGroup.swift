@@ -4,48 +4,40 @@ import NIOCore
 /// A stream's hubs, one on each event loop, so that a large audience is written to by every core.
 ///
 /// Subscriber connections are spread over the loops and join the hub of their own loop. The pipeline, on the
-/// stream's loop, queues each chunk's messages with `send` and hands them to every hub at once with `flush`: one
-/// task per other loop and chunk, and every message encoded once for all. Each hub writes them out within the
-/// limits' `writeInterval`.
-final class HubGroup: @unchecked Sendable {
+/// stream's loop, hands each chunk's messages to every hub at once with `publish`: one task per other loop and
+/// chunk, and every message encoded once for all. Each hub writes them out within the limits' `writeInterval`.
+/// Each hub is bound to its loop, and reached there only.
+final class HubGroup: Sendable {
+    /// The PCM formats subscribers want, counted by every hub's loop: the one part that takes a lock.
     let demand = PCMDemand()
-    private let shards: [(loop: EventLoop, hub: Hub)]
+    private let hubs: [NIOLoopBoundBox<Hub>]
+    /// The stream's loop, where its pipeline publishes.
     private let home: EventLoop
-    /// Messages of the current chunk, touched on `home` only.
-    private var pending: [HubMessage] = []
 
     init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger, metrics: StreamMetrics) {
         self.home = home
         let demand = self.demand
-        shards = loops.enumerated().map { index, loop in
-            let hub = Hub(limits: limits, eventLoop: loop, demand: demand, logger: logger,
-                          firstSubscriberID: index + 1, subscriberIDStride: loops.count,
-                          dropped: metrics.droppedPackets)
-            return (loop, hub)
+        hubs = loops.enumerated().map { index, loop in
+            NIOLoopBoundBox.makeBoxSendingValue(
+                Hub(limits: limits, eventLoop: loop, demand: demand, logger: logger, firstSubscriberID: index + 1,
+                    subscriberIDStride: loops.count, dropped: metrics.droppedPackets),
+                eventLoop: loop)
         }
     }
 
-    /// The hub on `loop`, for a connection living there.
+    /// The hub on `loop`, for a connection living there; call on `loop`.
     func hub(on loop: EventLoop) -> Hub {
-        shards.first { $0.loop === loop }!.hub
+        hubs.first { $0.eventLoop === loop }!.value
     }
 
-    /// Queues a message for every hub; call on the stream's loop.
-    func send(_ message: HubMessage) {
-        pending.append(message)
-    }
-
-    /// Hands the queued messages to every hub, which write them to their subscribers.
-    func flush() {
-        guard !pending.isEmpty else { return }
-        let messages = pending
-        pending.removeAll(keepingCapacity: true)
-        for (loop, hub) in shards {
-            if loop === home {
-                hub.apply(messages)
+    /// Hands a chunk's messages to every hub, which write them to their subscribers; call on the stream's loop.
+    func publish(_ messages: [HubMessage]) {
+        guard !messages.isEmpty else { return }
+        for hub in hubs {
+            if hub.eventLoop === home {
+                hub.value.apply(messages)
             } else {
-                let unchecked = UncheckedHub(hub: hub)
-                loop.execute { unchecked.hub.apply(messages) }
+                hub.eventLoop.execute { hub.value.apply(messages) }
             }
         }
     }
@@ -55,17 +47,8 @@ final class HubGroup: @unchecked Sendable {
         map { $0.update(limits: limits) }.map { _ in }
     }
 
-    /// Runs `body` on every hub's loop and gathers the results.
+    /// Runs `body` on every hub's loop and gathers the results on the stream's loop.
     func map<T: Sendable>(_ body: @escaping @Sendable (Hub) -> T) -> EventLoopFuture<[T]> {
-        let futures = shards.map { loop, hub in
-            let unchecked = UncheckedHub(hub: hub)
-            return loop.submit { body(unchecked.hub) }
-        }
-        return EventLoopFuture.whenAllSucceed(futures, on: home)
+        EventLoopFuture.whenAllSucceed(hubs.map { hub in hub.eventLoop.submit { body(hub.value) } }, on: home)
     }
-}
-
-/// A hub carried to its own loop: it is used there only.
-private struct UncheckedHub: @unchecked Sendable {
-    let hub: Hub
 }

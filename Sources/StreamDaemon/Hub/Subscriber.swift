@@ -6,7 +6,7 @@ import NIOCore
 /// Messages wait here while the sink is full. Once the queued audio exceeds `queueSeconds`, the oldest whole
 /// packets (or PCM buffers) are dropped; the next one delivered is preceded by an `overflow` discontinuity
 /// event saying how many. A subscriber that keeps dropping for `disconnectAfter` seconds is disconnected.
-/// Confined to its stream's event loop.
+/// Confined to its hub's event loop, its connection's, which need not be its stream's: the hub checks it.
 final class Subscriber {
     /// How a subscriber is connected: what it is told and how it counts in the status.
     enum Transport: Sendable {

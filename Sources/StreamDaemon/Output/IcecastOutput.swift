@@ -9,11 +9,12 @@ import NIOPosix
 ///
 /// Once connected it is a subscriber of the stream's hub on the stream's loop, so a server that cannot keep up
 /// loses packets and is dropped by the same policy as any subscriber, and never delays the source, the
-/// subscribers or the other outputs. Confined to the stream's event loop.
-final class IcecastOutput: SubscriberSink, @unchecked Sendable {
+/// subscribers or the other outputs. Confined to the stream's event loop: its callbacks carry it there in a
+/// `NIOLoopBound`, and `start` and `stop` check it.
+final class IcecastOutput: SubscriberSink {
     let config: IcecastOutputConfig
     private let eventLoop: EventLoop
-    private let hub: Hub
+    private let hubs: HubGroup
     private let logger: Logger
     private let metrics: OutputMetrics
     private var backoff: ReconnectBackoff
@@ -41,16 +42,19 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         case stopped
     }
 
-    init(config: IcecastOutputConfig, hub: Hub, eventLoop: EventLoop, logger: Logger, stream: String) {
+    init(config: IcecastOutputConfig, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, stream: String) {
         self.config = config
         metrics = OutputMetrics(stream: stream, output: config.url.withoutCredentials.absoluteString)
-        self.hub = hub
+        self.hubs = hubs
         self.eventLoop = eventLoop
         var logger = logger
         logger[metadataKey: "output"] = "\(config.url.withoutCredentials.absoluteString)"
         self.logger = logger
         backoff = ReconnectBackoff(policy: config.reconnect)
     }
+
+    /// The stream's hub, reached on the stream's loop only.
+    private var hub: Hub { hubs.hub(on: eventLoop) }
 
     /// Whether audio is being sent now.
     var isConnected: Bool {
@@ -82,9 +86,10 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
 
     private func connect() {
         guard case .idle = state else { return }
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
         guard let info = hub.mountInfo, let host = config.url.host else {
             // The stream's format is not known yet: nothing has failed, so look again soon.
-            retry = eventLoop.scheduleTask(in: Self.formatWait) { [self] in connect() }
+            retry = eventLoop.scheduleTask(in: Self.formatWait) { loopBound.value.connect() }
             return
         }
         attempt += 1
@@ -93,23 +98,27 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
             .connectTimeout(Self.connectTimeout)
             .channelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
             .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
-            .channelInitializer { [self] channel in
+            .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let output = loopBound.value
                     try channel.pipeline.syncOperations.addHandlers(
-                        IcecastResponseReader(onStatus: { [self] in answered($0, attempt: attempt) },
-                                              onClose: { [self] in failed("connection closed", attempt: attempt) }),
-                        WritabilityRelay { [self] in if self.attempt == attempt { drainWhenWritable() } })
+                        IcecastResponseReader(onStatus: { output.answered($0, attempt: attempt) },
+                                              onClose: { output.failed("connection closed", attempt: attempt) }),
+                        WritabilityRelay { if output.attempt == attempt { output.drainWhenWritable() } })
                 }
             }
             .connect(host: host, port: config.url.port ?? 80)
-            .whenComplete { [self] result in
+            .whenComplete { result in
+                let output = loopBound.value
                 switch result {
                 case .success(let channel):
-                    guard self.attempt == attempt, case .idle = state else { return channel.close(promise: nil) }
-                    state = .opening(channel)
-                    channel.writeAndFlush(IcecastSourceRequest.put(config, info: info), promise: nil)
+                    guard output.attempt == attempt, case .idle = output.state else {
+                        return channel.close(promise: nil)
+                    }
+                    output.state = .opening(channel)
+                    channel.writeAndFlush(IcecastSourceRequest.put(output.config, info: info), promise: nil)
                 case .failure(let error):
-                    failed(NetworkErrorText.describe(error), attempt: attempt)
+                    output.failed(NetworkErrorText.describe(error), attempt: attempt)
                 }
             }
     }
@@ -156,7 +165,8 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         guard let delay else { return }
         reconnects += 1
         logger.warning("Icecast output lost: \(reason); connecting again in \(Double(delay.nanoseconds) / 1e9) s")
-        retry = eventLoop.scheduleTask(in: delay) { [self] in connect() }
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        retry = eventLoop.scheduleTask(in: delay) { loopBound.value.connect() }
     }
 
     private var channel: Channel? {
@@ -193,9 +203,11 @@ final class IcecastOutput: SubscriberSink, @unchecked Sendable {
         write(bytes)
         metrics.noteSent(bytes: bytes.readableBytes)
         if let audio = message.audio, let resume = pacer.sent(seconds: audio.seconds, now: .now()), wake == nil {
-            wake = eventLoop.scheduleTask(deadline: resume) { [self] in
-                wake = nil
-                drainWhenWritable()
+            let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+            wake = eventLoop.scheduleTask(deadline: resume) {
+                let output = loopBound.value
+                output.wake = nil
+                output.drainWhenWritable()
             }
         }
         return bytes.readableBytes

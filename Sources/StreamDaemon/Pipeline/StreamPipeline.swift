@@ -6,9 +6,12 @@ import NIOCore
 
 /// One stream's processing: bytes in, parsed once, decoded only while a subscriber wants PCM, into the hubs.
 ///
-/// Confined to its stream's event loop.
+/// Confined to its stream's event loop, which its entry points check.
 final class StreamPipeline {
     let hubs: HubGroup
+    private let eventLoop: EventLoop
+    /// The messages of the chunk under way, handed to the hubs together by `flush()`.
+    private var outbox: [HubMessage] = []
     private let allocator = ByteBufferAllocator()
     let statistics: StreamStatistics
     private let logger: Logger
@@ -40,9 +43,10 @@ final class StreamPipeline {
     /// The decoded PCM in the formats subscribers want.
     private var pcmDelivery: PCMDelivery
 
-    init(streamName: String, hubs: HubGroup, logger: Logger, metrics: StreamMetrics) {
+    init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics) {
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
+        self.eventLoop = eventLoop
         pcmDelivery = PCMDelivery(allocator: allocator)
         self.logger = logger
         statistics = StreamStatistics(metrics: metrics)
@@ -56,8 +60,10 @@ final class StreamPipeline {
     /// far: a discontinuity at a mid-stream offset would leave a container's reader looking for its packets there.
     /// - Throws: the parser's error when the stream cannot go on (its bytes are not a format we read).
     func ingest(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) throws {
+        // Every chunk of the source: a debug check, free in release builds.
+        eventLoop.assertInEventLoop()
         statistics.note(bytesIn: bytes.count)
-        defer { hubs.flush() }
+        defer { flush() }
         let parser = try ensureParser()
         if let reason = pendingDiscontinuity {
             pendingDiscontinuity = nil
@@ -73,6 +79,7 @@ final class StreamPipeline {
     /// A network source began a response: after earlier audio its bytes are a `reconnect` discontinuity. The
     /// station is announced when it is new or changed, and its content type hints the parser.
     func connected(_ info: HTTPStreamInfo) {
+        eventLoop.preconditionInEventLoop()
         if audioBytes > 0 { pendingDiscontinuity = .reconnect }
         if parser == nil { typeHint = info.contentType.flatMap(AudioFileType.init(hint:)) }
         var station = info
@@ -85,17 +92,20 @@ final class StreamPipeline {
 
     /// A network source connected, lost its connection or will try again: subscribers hear it at once.
     func sourceChanged(_ state: SourceState) {
-        hubs.send(.source(WireEncoding.message(.event, json: EventJSON.source(state), allocator: allocator)))
-        hubs.flush()
+        eventLoop.preconditionInEventLoop()
+        send(.source(WireEncoding.message(.event, json: EventJSON.source(state), allocator: allocator)))
+        flush()
     }
 
     /// Metadata of a network source, found after the audio parsed so far.
     func received(_ metadata: SourceMetadata) {
+        eventLoop.preconditionInEventLoop()
         sourceMetadata.append(metadata, at: audioBytes) { publish($0, at: $1) }
     }
 
     /// Ends the stream: the parser's last packets, then the end event saying why.
     func finish(_ reason: EndReason) {
+        eventLoop.preconditionInEventLoop()
         do {
             try parser?.finish()
         } catch {
@@ -104,9 +114,9 @@ final class StreamPipeline {
         decoder?.finish()
         sendPCM(pcmDelivery.finish(at: decodingOffset))
         releaseSourceMetadata(upTo: .max)
-        if let trailer = listenerAnnouncements.finish(allocator: allocator) { hubs.send(trailer) }
-        hubs.send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
-        hubs.flush()
+        send(listenerAnnouncements.finish(allocator: allocator))
+        send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
+        flush()
     }
 
     private func ensureParser() throws -> AudioFileStream {
@@ -126,15 +136,21 @@ final class StreamPipeline {
     private func publish(_ metadata: SourceMetadata, at offset: Int64) {
         let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
         if case .icy(let icy) = metadata {
-            hubs.send(.metadata(source: "icy", buffer))
+            send(.metadata(source: "icy", buffer))
             send(listenerAnnouncements.note(NowPlaying(icy)))
         } else {
-            hubs.send(.metadata(source: "http", buffer))
+            send(.metadata(source: "http", buffer))
         }
     }
 
     private func send(_ message: HubMessage?) {
-        if let message { hubs.send(message) }
+        if let message { outbox.append(message) }
+    }
+
+    /// Hands the chunk's messages to every hub.
+    private func flush() {
+        hubs.publish(outbox)
+        outbox.removeAll(keepingCapacity: true)
     }
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
@@ -149,14 +165,14 @@ final class StreamPipeline {
             guard announced[id] != text else { return }
             announced[id] = text
             statistics.note(id, value)
-            hubs.send(.property(id, message(event)))
+            send(.property(id, message(event)))
             switch value {
             case .format(let format) where id == .dataFormat: listenerAnnouncements.noteFormat(format)
             case .data(let cookie) where id == .magicCookieData: listenerAnnouncements.noteCookie(cookie)
             default: break
             }
         case .metadata(let metadata):
-            hubs.send(.metadata(source: metadata.metadata.source.rawValue, message(event)))
+            send(.metadata(source: metadata.metadata.source.rawValue, message(event)))
             send(listenerAnnouncements.note(NowPlaying(metadata.metadata.tags)))
             listenerAnnouncements.note(metadata.metadata)
             publishArtwork(of: metadata)
@@ -176,10 +192,10 @@ final class StreamPipeline {
             // What was found at the discontinuity's offset (a new connection's station) belongs after it.
             releaseSourceMetadata(upTo: discontinuity.offset - 1)
             let json = EventJSON.discontinuity(discontinuity, skippedBytes: skipped)
-            hubs.send(.event(WireEncoding.message(.event, json: json, allocator: allocator)))
+            send(.event(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .warning(let warning):
             logger.warning("\(warning.message)", metadata: ["offset": "\(warning.offset)", "kind": "\(warning.kind)"])
-            hubs.send(.event(message(event)))
+            send(.event(message(event)))
         }
     }
 
@@ -199,8 +215,8 @@ final class StreamPipeline {
             let audio = AudioSpan(offset: packet.offset, bytes: bytes.count, frames: frames, sampleRate: sampleRate)
             let (announcements, listenerBytes) = listenerAnnouncements.frame(
                 bytes, endFrame: timestamp + Int64(frames), allocator: allocator)
-            for announcement in announcements { hubs.send(announcement) }
-            hubs.send(.packet(QueuedMessage(buffer: buffer, audio: audio, listenerBytes: listenerBytes)))
+            for announcement in announcements { send(announcement) }
+            send(.packet(QueuedMessage(buffer: buffer, audio: audio, listenerBytes: listenerBytes)))
             timestamp += Int64(frames)
             statistics.note(packetOf: bytes.count, frames: frames, sampleRate: sampleRate)
         }
@@ -214,7 +230,7 @@ final class StreamPipeline {
         }
         lastPicture = artwork.data
         let description = EventJSON.artwork(artwork, of: event)
-        hubs.send(.artwork(WireEncoding.artwork(description, picture: artwork.data, allocator: allocator)))
+        send(.artwork(WireEncoding.artwork(description, picture: artwork.data, allocator: allocator)))
     }
 
     /// Starts the decoder when PCM is wanted and stops it when not; gives it the event while it runs.
@@ -248,7 +264,7 @@ final class StreamPipeline {
     }
 
     private func sendPCM(_ messages: [PCMRequest: [QueuedMessage]]) {
-        if !messages.isEmpty { hubs.send(.pcm(messages)) }
+        if !messages.isEmpty { send(.pcm(messages)) }
     }
 
     private func decoded(_ event: DecoderEvent) {
@@ -263,12 +279,12 @@ final class StreamPipeline {
         case .unsupportedFormat(let formatID):
             logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
             let json = EventJSON.unsupportedDataFormat(formatID)
-            hubs.send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
+            send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .format(let format):
             // HE-AAC's output format differs from its DataFormat's, and only decoding shows it when unsignalled.
             guard statistics.note(decodedFormat: format) else { return }
             let property = EventJSON.decodedFormatProperty(sampleRate: format.sampleRate, channels: format.channels)
-            hubs.send(.decodedFormat(WireEncoding.message(.event, json: property, allocator: allocator)))
+            send(.decodedFormat(WireEncoding.message(.event, json: property, allocator: allocator)))
         }
     }
 }

@@ -5,8 +5,9 @@ import NIOCore
 import NIOPosix
 
 /// An HTTP(S) stream read once to its end, for command-line tools: the daemon's HTTP source without reconnects,
-/// on an event loop of its own while the caller waits.
-public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
+/// on an event loop that the calling thread runs until the response ends, so that its events reach the caller
+/// on its own thread.
+public final class HTTPInput: HTTPSourceDelegate {
     /// What the stream delivers, in order.
     public enum Event {
         /// The response began: the station's headers.
@@ -17,10 +18,11 @@ public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
     }
 
     private let body: (Event) throws -> Void
-    private let done: EventLoopPromise<Void>
+    /// Takes how the read ended, once.
+    private let done: (Result<Void, Error>) -> Void
     private var source: HTTPSource?
 
-    private init(body: @escaping (Event) throws -> Void, done: EventLoopPromise<Void>) {
+    private init(body: @escaping (Event) throws -> Void, done: @escaping (Result<Void, Error>) -> Void) {
         self.body = body
         self.done = done
     }
@@ -29,18 +31,24 @@ public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
     /// - Throws: `HTTPInputError` when the stream cannot be fetched or fails, or what `body` throws.
     public static func read(_ url: URL, connectTimeout: Double = 10, stallTimeout: Double = 15,
                             _ body: @escaping (Event) throws -> Void) throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let input = HTTPInput(body: body, done: loop.makePromise())
+        var outcome: Result<Void, Error>?
+        // The source holds its delegate unowned: the input lives as long as the loop runs.
+        var input: HTTPInput?
         // Failures reach the caller as the thrown error; the log would only repeat them.
         let logger = Logger(label: "audiostream") { _ in SwiftLogNoOpLogHandler() }
         let config = HTTPSourceConfig(url: url, connectTimeout: connectTimeout, stallTimeout: stallTimeout, reconnect: nil)
-        loop.execute {
-            input.source = HTTPSource(config: config, eventLoop: loop, logger: logger, delegate: input)
-            input.source?.start()
+        MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
+            let reader = HTTPInput(body: body) { result in
+                guard outcome == nil else { return }
+                outcome = result
+                loop.shutdownGracefully { _ in }
+            }
+            reader.source = HTTPSource(config: config, eventLoop: loop, logger: logger, delegate: reader)
+            reader.source?.start()
+            input = reader
         }
-        try input.done.futureResult.wait()
+        withExtendedLifetime(input) {}
+        try outcome?.get()
     }
 
     private func deliver(_ event: Event) {
@@ -48,7 +56,7 @@ public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
             try body(event)
         } catch {
             source?.stop()
-            done.fail(error)
+            done(.failure(error))
         }
     }
 
@@ -71,11 +79,7 @@ public final class HTTPInput: HTTPSourceDelegate, @unchecked Sendable {
 
     func sourceEnded(failure: String?) {
         source = nil
-        if let failure {
-            done.fail(HTTPInputError(description: failure))
-        } else {
-            done.succeed()
-        }
+        done(failure.map { .failure(HTTPInputError(description: $0)) } ?? .success(()))
     }
 }
 

@@ -10,8 +10,8 @@ import NIOSSL
 /// An HTTP(S) stream such as an internet radio station: connects, follows redirects, strips ICY metadata, and
 /// after a failure or the end of the response connects again as its policy says.
 ///
-/// Confined to its event loop; what it receives goes to its delegate there.
-final class HTTPSource: @unchecked Sendable {
+/// Confined to its event loop, which every entry point checks; what it receives goes to its delegate there.
+final class HTTPSource {
     /// How one connection ended.
     enum Outcome {
         /// The response ended normally.
@@ -69,11 +69,13 @@ final class HTTPSource: @unchecked Sendable {
     }
 
     func start() {
+        eventLoop.preconditionInEventLoop()
         connect(to: HTTPSourceTarget(url: config.url))
     }
 
     /// Closes the connection and cancels any attempt to come; the delegate hears nothing more.
     func stop() {
+        eventLoop.preconditionInEventLoop()
         stopped = true
         retry?.cancel()
         channel?.close(promise: nil)
@@ -99,8 +101,10 @@ final class HTTPSource: @unchecked Sendable {
             return finished(.failed("cannot fetch \(url.absoluteString): port \(port) is out of range"), attempt: attempt)
         }
         let stallTimeout = config.stallTimeout
-        let handler = HTTPSourceHandler(source: self, attempt: attempt, target: target)
-        let unchecked = UncheckedHandler(handler: handler)
+        // The channel is made on this loop, so its handler and the source meet here only.
+        let handler = NIOLoopBound(
+            HTTPSourceHandler(source: self, attempt: attempt, target: target), eventLoop: eventLoop)
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
         ClientBootstrap(group: eventLoop)
             .connectTimeout(.nanoseconds(Int64(config.connectTimeout * 1e9)))
             .channelInitializer { channel in
@@ -114,20 +118,21 @@ final class HTTPSource: @unchecked Sendable {
                     try pipeline.addHandler(ICYStatusLine())
                     try pipeline.addHTTPClientHandlers()
                     try pipeline.addHandler(IdleStateHandler(readTimeout: .nanoseconds(Int64(stallTimeout * 1e9))))
-                    try pipeline.addHandler(unchecked.handler)
+                    try pipeline.addHandler(handler.value)
                 }
             }
             .connect(host: host, port: port)
-            .whenComplete { [self] result in
+            .whenComplete { result in
+                let source = loopBound.value
                 switch result {
                 case .success(let channel):
-                    if attempt == self.attempt && !stopped {
-                        self.channel = channel
+                    if attempt == source.attempt && !source.stopped {
+                        source.channel = channel
                     } else {
                         channel.close(promise: nil)
                     }
                 case .failure(let error):
-                    finished(.failed(NetworkErrorText.describe(error)), attempt: attempt)
+                    source.finished(.failed(NetworkErrorText.describe(error)), attempt: attempt)
                 }
             }
     }
@@ -142,6 +147,7 @@ final class HTTPSource: @unchecked Sendable {
     // MARK: - From the connection's handler
 
     func connected(_ info: HTTPStreamInfo, attempt: Int) {
+        eventLoop.preconditionInEventLoop()
         guard attempt == self.attempt, !stopped else { return }
         response = .begun
         redirectsLeft = Self.maximumRedirects
@@ -161,6 +167,8 @@ final class HTTPSource: @unchecked Sendable {
     /// waits the initial delay again, however short the connection.
     /// - Returns: whether the connection has given a confirmed frame.
     func received(audio: UnsafeRawBufferPointer, attempt: Int) -> Bool {
+        // Every read of audio: a debug check, free in release builds.
+        eventLoop.assertInEventLoop()
         guard attempt == self.attempt, !stopped else { return false }
         if !audio.isEmpty, delegate.sourceReceived(audio: audio), response == .begun {
             response = .audio
@@ -172,6 +180,7 @@ final class HTTPSource: @unchecked Sendable {
     /// An ICY block goes on only when it differs from the last one, over every connection: many stations repeat
     /// the title in every block.
     func received(_ metadata: ICYMetadata, attempt: Int) {
+        eventLoop.preconditionInEventLoop()
         guard attempt == self.attempt, !stopped, metadata != lastMetadata else { return }
         lastMetadata = metadata
         delegate.sourceReceived(metadata)
@@ -180,6 +189,7 @@ final class HTTPSource: @unchecked Sendable {
     /// The connection is over: follow a redirect, or connect again after the policy's wait, or end. Every
     /// ending but a redirect is announced as `lost` or `stalled`, and a new attempt as `reconnecting`.
     func finished(_ outcome: Outcome, attempt: Int) {
+        eventLoop.preconditionInEventLoop()
         guard attempt == self.attempt, !stopped else { return }
         channel = nil
         response = .none
@@ -216,9 +226,11 @@ final class HTTPSource: @unchecked Sendable {
         let seconds = Double(delay.nanoseconds) / 1e9
         logger.warning("source lost: \(reason); reconnecting in \(String(format: "%.1f", seconds)) s")
         delegate.sourceChanged(.reconnecting(attempt: backoff?.failures ?? 0, delay: seconds))
-        retry = eventLoop.scheduleTask(in: delay) { [self] in
-            retry = nil
-            connect(to: HTTPSourceTarget(url: config.url))
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        retry = eventLoop.scheduleTask(in: delay) {
+            let source = loopBound.value
+            source.retry = nil
+            source.connect(to: HTTPSourceTarget(url: source.config.url))
         }
     }
 }
@@ -236,11 +248,6 @@ protocol HTTPSourceDelegate: AnyObject {
     func sourceChanged(_ state: SourceState)
     /// The source will not connect again; `failure` says why, or nil after a normal end.
     func sourceEnded(failure: String?)
-}
-
-/// A handler made on the source's loop and added to a channel of that loop.
-private struct UncheckedHandler: @unchecked Sendable {
-    let handler: HTTPSourceHandler
 }
 
 /// Whether a host is written as an IP address.

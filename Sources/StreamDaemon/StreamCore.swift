@@ -1,0 +1,274 @@
+import AudioStreamProtocol
+import Logging
+import NIOCore
+
+/// A stream's state and work on its event loop, behind its `StreamService`: the configuration, the listening
+/// socket, the source, the pipeline and the outputs.
+///
+/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its HTTP
+/// source calls it there.
+final class StreamCore {
+    /// The stream's configuration; `adjust(to:)` changes it.
+    private var config: StreamConfig
+    private let logger: Logger
+    private let eventLoop: EventLoop
+    private let group: EventLoopGroup
+    private let hubs: HubGroup
+    private let pipeline: StreamPipeline
+    /// Reads standard input or a file on a thread of its own.
+    private let reader: SourceReader?
+    /// Receives an HTTP source on the stream's loop.
+    private var httpSource: HTTPSource?
+    /// The Icecast mounts the stream pushes itself to, on the stream's loop.
+    private let outputs: [IcecastOutput]
+    /// Why the network source last lost its connection.
+    private var lastSourceError: String?
+    private let startedAt = NIODeadline.now()
+    private var listener: ListeningSocket?
+    /// Sockets passed by systemd, one of which may be this stream's.
+    private let inherited: InheritedSockets
+    private let metrics: StreamMetrics
+    private var state = State.starting
+    /// The service in front, once started: what subscribers join and `onEnd` is told about.
+    private weak var service: StreamService?
+    /// Called once the source has ended and the subscribers have been served, with the failure if any.
+    private let onEnd: @Sendable (StreamService, _ failure: String?) -> Void
+
+    init(config: StreamConfig, group: EventLoopGroup, eventLoop: EventLoop, hubs: HubGroup, reader: SourceReader?,
+         inherited: InheritedSockets, metrics: StreamMetrics, logger: Logger,
+         onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
+        self.config = config
+        self.group = group
+        self.eventLoop = eventLoop
+        self.hubs = hubs
+        self.reader = reader
+        self.inherited = inherited
+        self.metrics = metrics
+        self.logger = logger
+        self.onEnd = onEnd
+        pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
+                                  metrics: metrics)
+        outputs = config.outputs.map {
+            IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
+        }
+        if case .http(let http) = config.source {
+            httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
+                                    delegate: self)
+        }
+    }
+
+    /// Listens on the stream's socket, subscribers joining `service`, then starts reading the source.
+    func start(for service: StreamService) -> EventLoopFuture<Void> {
+        eventLoop.preconditionInEventLoop()
+        self.service = service
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        return ListeningSocket.listen(
+            subscribersOn: config.socket, name: config.name, inherited: inherited, group: group, eventLoop: eventLoop,
+            logger: logger
+        ) { pipeline, socket in try pipeline.addHandler(SubscriberConnection(stream: service, socket: socket)) }
+            .flatMapThrowing { listener in
+                let core = loopBound.value
+                // Stopped while binding: the socket is no one's.
+                guard core.state == .starting else {
+                    _ = listener.close()
+                    throw StreamStoppedError()
+                }
+                core.listener = listener
+                core.state = .running
+                core.logger.info(
+                    "listening on \(core.config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
+                core.reader?.start { output in service.deliver(output) }
+                core.httpSource?.start()
+                for output in core.outputs { output.start() }
+            }
+            .flatMapErrorThrowing { error in
+                loopBound.value.metrics.destroy()
+                throw error
+            }
+    }
+
+    /// Stops the source (the reader was stopped already), sends the end event with `reason`, gives subscribers up
+    /// to `grace` to take what is queued, then closes everything and removes the socket.
+    func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
+        eventLoop.preconditionInEventLoop()
+        httpSource?.stop()
+        for output in outputs { output.stop() }
+        // Stop listening before subscribers hear `end`: one that connects again at once (as after
+        // `restartedByReload`) must find no socket, or the new stream's, never this listener's backlog,
+        // whose connections its closing resets.
+        let closed = stopListening()
+        if state != .ended { pipeline.finish(reason) }
+        state = .stopped
+        return finish(afterClosing: closed, grace: grace)
+    }
+
+    /// See `StreamService.adjust(to:)`.
+    func adjust(to newConfig: StreamConfig) -> EventLoopFuture<Void> {
+        eventLoop.preconditionInEventLoop()
+        let socketChanged = newConfig.socket != config.socket
+        config = newConfig
+        if socketChanged, listener?.createdFile != nil {
+            do {
+                try SocketFile.applyOwnership(newConfig.socket)
+            } catch {
+                logger.error("socket mode and owner not changed: \(error)")
+            }
+        }
+        logger.info("new limits and socket settings applied without a restart")
+        return hubs.update(limits: newConfig.limits)
+    }
+
+    /// The stream's own part of `audiostream status`, before its subscribers'.
+    func status(hasHTTPServer: Bool) -> [(String, JSON)] {
+        eventLoop.preconditionInEventLoop()
+        return [
+            ("name", .string(config.name)), ("source", .string(config.source.description)),
+            ("state", .string(state.rawValue)), ("socket", .string(config.socket.path)),
+            ("mount", hasHTTPServer && config.http ? .string(config.mount) : .null),
+            ("limits", config.limits.json),
+            ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
+        ] + sourceStatus + pipeline.statistics.json
+    }
+
+    /// The outputs' part of `audiostream status`.
+    var outputsStatus: [JSON] { outputs.map(\.status) }
+
+    /// The stream's entry in the HTTP server's `/status.json`, given its listeners and its content type if known.
+    func mountStatus(listeners: Int, contentType: String?) -> JSON {
+        eventLoop.preconditionInEventLoop()
+        return .object([
+            ("name", .string(config.name)), ("mount", .string(config.mount)), ("listeners", .number(listeners)),
+            ("contentType", .optional(contentType, JSON.string)),
+            ("bitRate", .number(pipeline.statistics.measuredBitRate)),
+            ("audioSeconds", .double((pipeline.statistics.audioSeconds * 1000).rounded() / 1000)),
+        ])
+    }
+
+    func updateMetrics(lags: [(id: Int, seconds: Double, transport: Subscriber.Transport)]) {
+        metrics.update(lags: lags)
+    }
+
+    /// Whether a network source is away.
+    var isWaitingForSource: Bool { httpSource.map { !$0.isConnected } ?? false }
+
+    /// A network source's connection, reconnects and last error; nothing for stdin and files.
+    private var sourceStatus: [(String, JSON)] {
+        guard let httpSource else { return [] }
+        return [
+            ("connected", .bool(httpSource.isConnected)), ("reconnects", .number(httpSource.reconnects)),
+            ("lastSourceError", .optional(lastSourceError, JSON.string)),
+        ]
+    }
+
+    /// Parses what the reader read.
+    /// - Returns: the seconds of audio parsed so far, or nil when the stream has ended.
+    func deliver(_ output: SourceReader.Output) -> Double? {
+        switch output {
+        case .bytes(let bytes, let restartsFile):
+            let parsed = bytes.withUnsafeBytes { parse($0, restartsFile: restartsFile) }
+            return parsed ? pipeline.audioSeconds : nil
+        case .end(let failure):
+            end(.sourceEnded(failure: failure))
+            return nil
+        }
+    }
+
+    /// Parses the source's next bytes; a stream the parser refuses ends at once.
+    /// - Returns: false when the stream has ended.
+    private func parse(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
+        do {
+            try pipeline.ingest(bytes, restartsFile: restartsFile)
+            return true
+        } catch {
+            end(.unsupportedFormat(error: "\(error)"))
+            return false
+        }
+    }
+
+    /// The source ran out, or its bytes cannot be read: nothing will come, so the stream ends for good.
+    private func end(_ reason: EndReason) {
+        guard state == .running else { return }
+        reader?.stop()
+        httpSource?.stop()
+        for output in outputs { output.stop() }
+        switch reason {
+        case .unsupportedFormat(let error): logger.error("cannot parse the stream: \(error)")
+        case .sourceEnded(let failure?): logger.error("source failed: \(failure)")
+        default: logger.info("source ended")
+        }
+        pipeline.finish(reason)
+        state = .ended
+        let (service, onEnd) = (service, onEnd)
+        finish(afterClosing: stopListening(), grace: .nanoseconds(Int64(config.limits.disconnectAfter * 1e9)))
+            .whenComplete { _ in
+                if let service { onEnd(service, reason.failure) }
+            }
+    }
+
+    /// Stops listening: the socket file the daemon made goes at once, the listening channel when the future says.
+    private func stopListening() -> EventLoopFuture<Void> {
+        defer { listener = nil }
+        return listener?.close() ?? eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Once the listener has `closed`, waits up to `grace` for subscribers to take their queues, then closes what
+    /// is left.
+    private func finish(afterClosing closed: EventLoopFuture<Void>, grace: TimeAmount) -> EventLoopFuture<Void> {
+        metrics.destroy()
+        let deadline = NIODeadline.now() + grace
+        let (hubs, eventLoop) = (hubs, eventLoop)
+        return closed.recover { _ in }.flatMap {
+            Self.waitForSubscribers(of: hubs, on: eventLoop, until: deadline)
+        }.flatMap {
+            hubs.map { $0.closeAll() }.map { _ in }
+        }
+    }
+
+    private static func waitForSubscribers(of hubs: HubGroup, on eventLoop: EventLoop, until deadline: NIODeadline)
+        -> EventLoopFuture<Void> {
+        hubs.map { $0.subscribers.count }.flatMap { counts in
+            guard counts.contains(where: { $0 > 0 }), NIODeadline.now() < deadline else {
+                return eventLoop.makeSucceededVoidFuture()
+            }
+            return eventLoop.scheduleTask(in: .milliseconds(20)) {}.futureResult.flatMap {
+                waitForSubscribers(of: hubs, on: eventLoop, until: deadline)
+            }
+        }
+    }
+}
+
+extension StreamCore {
+    /// Where a stream is in its life, as `audiostream status` shows it.
+    enum State: String {
+        case starting, running
+        /// The source ran out for good: stdin closed, a file without loop at its end, an unreadable stream.
+        case ended
+        /// Stopped by a reload or shutdown.
+        case stopped
+    }
+}
+
+extension StreamCore: HTTPSourceDelegate {
+    func sourceConnected(_ info: HTTPStreamInfo) {
+        pipeline.connected(info)
+    }
+
+    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool {
+        guard state == .running else { return false }
+        let packets = pipeline.statistics.packets
+        return parse(audio, restartsFile: false) && pipeline.statistics.packets > packets
+    }
+
+    func sourceReceived(_ metadata: ICYMetadata) {
+        pipeline.received(.icy(metadata))
+    }
+
+    func sourceChanged(_ state: SourceState) {
+        if let error = state.error { lastSourceError = error }
+        pipeline.sourceChanged(state)
+    }
+
+    func sourceEnded(failure: String?) {
+        end(.sourceEnded(failure: failure))
+    }
+}
