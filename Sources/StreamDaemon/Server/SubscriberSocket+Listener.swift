@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 extension SubscriberSocket {
     /// Accepts the connections of a listening socket itself, rather than through a NIO server channel, so that each
@@ -11,10 +12,10 @@ extension SubscriberSocket {
     /// Connections are accepted on a dispatch queue as they come, each then served as a NIO channel on the next loop
     /// of the group, with small kernel and NIO buffers so that what a slow subscriber lags is in its own queue,
     /// where it is counted in seconds and bounded, not in buffers nobody sees.
-    final class Listener: @unchecked Sendable {
-        // Unchecked: `source` and `backingOff` are touched on `queue` only.
+    final class Listener: Sendable {
         private let queue = DispatchQueue(label: "audiostreamd.accept")
-        private let source: DispatchSourceRead
+        /// What changes as connections come, touched on `queue` only: the lock, never contended, makes that checked.
+        private let state: Mutex<State>
         private let descriptor: CInt
         private let group: EventLoopGroup
         private let logger: Logger
@@ -22,11 +23,15 @@ extension SubscriberSocket {
         private let initializer: Initializer
         /// How many connections may be open at once, if bounded.
         private let limit: ConnectionLimit?
-        /// Whether accepting is paused for want of descriptors.
-        private var backingOff = false
-        /// Whether the last connection was refused for `limit`: the log says so once, when refusals begin.
-        private var refusing = false
         private let closed: EventLoopPromise<Void>
+
+        private struct State {
+            let source: DispatchSourceRead
+            /// Whether accepting is paused for want of descriptors.
+            var backingOff = false
+            /// Whether the last connection was refused for `limit`: the log says so once, when refusals begin.
+            var refusing = false
+        }
 
         /// How long accepting pauses when the process is out of descriptors, as NIO's server channels do: the
         /// connections wait in the backlog meanwhile, instead of the queue spinning on them.
@@ -49,24 +54,28 @@ extension SubscriberSocket {
             closed = group.next().makePromise()
             // accept must say when the backlog is empty, not wait for the next connection.
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            // The handlers hold the listener until `close()` cancels the source.
-            source.setEventHandler { [self] in acceptPending() }
-            source.setCancelHandler { [self] in
-                Glibc.close(descriptor)
-                closed.succeed()
+            state = Mutex(State(source: DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)))
+            state.withLock { state in
+                // The handlers hold the listener until `close()` cancels the source.
+                state.source.setEventHandler { [self] in acceptPending() }
+                state.source.setCancelHandler { [self] in
+                    Glibc.close(descriptor)
+                    closed.succeed()
+                }
+                state.source.resume()
             }
-            source.resume()
         }
 
         /// Stops accepting and closes the socket; connections already accepted stay. The future completes once the
         /// socket is closed.
         func close() -> EventLoopFuture<Void> {
             queue.async { [self] in
-                source.cancel()
-                // A suspended source runs its cancel handler only once resumed.
-                if backingOff { source.resume() }
-                backingOff = false
+                state.withLock { state in
+                    state.source.cancel()
+                    // A suspended source runs its cancel handler only once resumed.
+                    if state.backingOff { state.source.resume() }
+                    state.backingOff = false
+                }
             }
             return closed.futureResult
         }
@@ -81,7 +90,7 @@ extension SubscriberSocket {
                     if let limit, !limit.admit() {
                         refuse(connection, limit: limit)
                     } else {
-                        refusing = false
+                        state.withLock { $0.refusing = false }
                         serve(connection)
                     }
                     continue
@@ -98,24 +107,32 @@ extension SubscriberSocket {
         }
 
         private func backOff() {
-            backingOff = true
-            source.suspend()
+            state.withLock { state in
+                state.backingOff = true
+                state.source.suspend()
+            }
             // A loop's timer, not the queue's: dispatch may need a new descriptor for a timer, and there are none.
             group.next().scheduleTask(in: Self.backoff) { [self] in
                 queue.async { [self] in
-                    guard backingOff else { return }
-                    backingOff = false
-                    source.resume()
+                    let resumed = state.withLock { state in
+                        guard state.backingOff else { return false }
+                        state.backingOff = false
+                        state.source.resume()
+                        return true
+                    }
                     // The source reports connections that come from now on, not those that waited meanwhile.
-                    acceptPending()
+                    if resumed { acceptPending() }
                 }
             }
         }
 
         /// Sends what the socket takes at once of the refusal, and closes.
         private func refuse(_ connection: CInt, limit: ConnectionLimit) {
-            if !refusing { logger.warning("refusing connections: \(limit.maximum) are open, the most allowed") }
-            refusing = true
+            let wasRefusing = state.withLock { state in
+                defer { state.refusing = true }
+                return state.refusing
+            }
+            if !wasRefusing { logger.warning("refusing connections: \(limit.maximum) are open, the most allowed") }
             _ = limit.refusal.withUnsafeBytes {
                 send(connection, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
