@@ -21,26 +21,17 @@ final class Hub {
     private var nextSubscriberID: Int
     /// Hubs of one stream number their subscribers in step, so ids stay unique across the stream.
     private let subscriberIDStride: Int
-    /// The latest message of each property, in the order they first appeared.
-    private var properties: [(id: AudioFileStreamPropertyID, message: ByteBuffer)] = []
-    /// The latest `decodedFormat` property, once the stream has been decoded.
-    private var lastDecodedFormat: ByteBuffer?
-    /// The latest metadata of each source, in the order the sources first appeared.
-    private var lastMetadata: [(source: String, message: ByteBuffer)] = []
-    /// The last `source` event of a network source.
-    private var lastSource: ByteBuffer?
+    /// What a newcomer is given of the stream's state.
+    private var newcomers = NewcomerState()
     /// What HTTP listeners and outputs are told and given first, and the listeners waiting to be.
     private var mount = MountState()
-    /// The current picture, for subscribers of artwork.
-    private var lastArtwork: QueuedMessage?
     /// The subscribers in shares written at different phases of the interval; newcomers join them in turn.
     private var slots = Array(repeating: WriteSlot(), count: WriteSlot.count)
     private var nextSlot = 0
     /// Every subscriber that is not caught up, and some that have caught up since: `publish` queues for these at
     /// once, so that the policy counts from then, without a pass over the whole audience for every message.
     private var behind: [Subscriber] = []
-    private var history = CircularBuffer<QueuedMessage>()
-    private var historySeconds = 0.0
+    private var history = PacketHistory()
     /// The end event, once the stream has ended.
     private var endMessage: ByteBuffer?
     /// Subscribers disconnected for staying behind, since the hub started.
@@ -82,18 +73,14 @@ final class Hub {
         subscribers.append(subscriber)
         slots[subscriber.slot].subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
-        var opening = welcome.map { [$0] } ?? []
-        opening += properties.filter { subscriber.wanted.wants(Audience.of($0.id)) }.map(\.message)
-        if hello.kinds.contains(.properties), let lastDecodedFormat { opening.append(lastDecodedFormat) }
-        if hello.kinds.contains(.metadata) { opening += lastMetadata.map(\.message) }
-        if subscriber.wanted.wants(.streamStatus), let lastSource { opening.append(lastSource) }
+        let opening = (welcome.map { [$0] } ?? []) + newcomers.opening(for: subscriber)
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if subscriber.wanted.contains(.listeners) {
             for message in mount.opening { _ = subscriber.enqueue(message, now: now) }
         }
-        if hello.artwork, let lastArtwork { _ = subscriber.enqueue(lastArtwork, now: now) }
+        if hello.artwork, let artwork = newcomers.artwork { _ = subscriber.enqueue(artwork, now: now) }
         if hello.kinds.contains(.packets) {
-            for message in burst(seconds: hello.burstSeconds) {
+            for message in history.burst(seconds: hello.burstSeconds, limits: limits) {
                 _ = subscriber.enqueue(message, now: now)
             }
         }
@@ -174,25 +161,17 @@ final class Hub {
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {
-        if let index = properties.firstIndex(where: { $0.id == id }) {
-            properties[index].message = message
-        } else {
-            properties.append((id, message))
-        }
+        newcomers.setProperty(id, message)
         publish(QueuedMessage(buffer: message, audio: nil), to: Audience.of(id))
     }
 
     func publishDecodedFormat(_ message: ByteBuffer) {
-        lastDecodedFormat = message
+        newcomers.decodedFormat = message
         publish(QueuedMessage(buffer: message, audio: nil), to: .properties)
     }
 
     func publishMetadata(_ message: ByteBuffer, from source: String) {
-        if let index = lastMetadata.firstIndex(where: { $0.source == source }) {
-            lastMetadata[index].message = message
-        } else {
-            lastMetadata.append((source, message))
-        }
+        newcomers.setMetadata(message, from: source)
         publish(QueuedMessage(buffer: message, audio: nil), to: .metadata)
     }
 
@@ -203,7 +182,7 @@ final class Hub {
 
     /// A `source` event, for the subscribers of the stream's status; newcomers get the last one.
     func publishSource(_ message: ByteBuffer) {
-        lastSource = message
+        newcomers.source = message
         publish(QueuedMessage(buffer: message, audio: nil), to: .streamStatus)
     }
 
@@ -220,7 +199,6 @@ final class Hub {
         mount.header = message
         // The packets before it belong to the previous header: a newcomer's burst must not put them after this one.
         history.removeAll()
-        historySeconds = 0
         publish(message, to: .listeners)
     }
 
@@ -232,12 +210,12 @@ final class Hub {
     /// A new picture for the subscribers of artwork; newcomers get the last one.
     func publishArtwork(_ message: ByteBuffer) {
         let queued = QueuedMessage(buffer: message, audio: nil, role: .artwork)
-        lastArtwork = queued
+        newcomers.artwork = queued
         publish(queued, to: .artwork)
     }
 
     func publishPacket(_ message: QueuedMessage) {
-        remember(message)
+        history.remember(message, limits: limits)
         publish(message, to: .packets)
     }
 
@@ -316,7 +294,7 @@ final class Hub {
         eventLoop.preconditionInEventLoop()
         self.limits = limits
         for subscriber in subscribers { subscriber.limits = limits }
-        forgetOldHistory()
+        history.forgetOld(limits: limits)
     }
 
     /// Delivers to the subscribers that asked for any member of `audience`.
@@ -375,36 +353,5 @@ final class Hub {
         remove(subscriber)
         subscriber.close()
         return false
-    }
-
-    /// Keeps the packet for bursts, forgetting the oldest beyond `historySeconds`.
-    private func remember(_ message: QueuedMessage) {
-        guard limits.historySeconds > 0, let audio = message.audio else { return }
-        history.append(message)
-        historySeconds += audio.seconds
-        forgetOldHistory()
-    }
-
-    /// Forgets the oldest packets beyond `historySeconds`, and all of them when bursts are off.
-    private func forgetOldHistory() {
-        while limits.historySeconds == 0 || historySeconds > limits.historySeconds, let oldest = history.popFirst() {
-            historySeconds -= oldest.audio?.seconds ?? 0
-        }
-        if history.isEmpty { historySeconds = 0 }
-    }
-
-    /// The most recent packets covering at least `seconds` of audio, oldest first, within what the queue holds
-    /// so that a burst never overflows it.
-    private func burst(seconds: Double) -> [QueuedMessage] {
-        var covered = 0.0
-        var start = history.endIndex
-        while start > history.startIndex, covered < seconds {
-            let earlier = history.index(before: start)
-            let duration = history[earlier].audio?.seconds ?? 0
-            guard covered + duration <= limits.queueSeconds else { break }
-            covered += duration
-            start = earlier
-        }
-        return Array(history[start...])
     }
 }
