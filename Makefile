@@ -32,7 +32,8 @@ bench: tool-deps
 
 ## make soak: audiostreamd for SOAK_MINUTES (default 30) with 10 live streams, 500 unruly socket subscribers and 500
 ## unruly HTTP listeners, well-behaved clients that check nothing is missed, and a reload every minute; fails if, after
-## the warm-up, RSS grows over 5 %, a descriptor leaks, a well-behaved client misses a packet or a stream stops.
+## the warm-up, RSS (beyond the crowd's own growth) or the heap in use per client grows over 5 %, a descriptor leaks,
+## a well-behaved client misses a packet or a stream stops.
 ## Writes "## Soak (make soak)" in docs/benchmarks.md and docs/soak.png (see Benchmarks/soak/soak.sh). Never part of make test.
 SOAK_MINUTES ?= 30
 soak: tool-deps

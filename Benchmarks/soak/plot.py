@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The soak's plot: the daemon's RSS, descriptors, threads, clients, drops, reconnects and CPU over the run,
-from soak.csv, with the warm-up shaded and each reload marked.
+"""The soak's plot: the daemon's RSS and heap in use, descriptors, threads, clients, audio queued for them, drops,
+reconnects and CPU over the run, from soak.csv, with the warm-up shaded and each reload marked.
 
 Usage: plot.py SOAK_CSV SUMMARY_JSON OUTPUT_PNG
 """
@@ -14,9 +14,10 @@ matplotlib.use("Agg")  # no display: a file only
 import matplotlib.pyplot as plt
 
 PANELS = [  # (title, [(column, label)])
-    ("RSS (MiB)", [("rss_mib", "audiostreamd")]),
+    ("memory (MiB)", [("rss_mib", "audiostreamd's RSS"), ("heap_mib", "its heap in use")]),
     ("descriptors", [("fds", "audiostreamd's open fds"), ("harness_connections", "clients connected (harness)")]),
     ("clients", [("subscribers", "socket subscribers"), ("listeners", "HTTP listeners")]),
+    ("audio queued (s)", [("queued_seconds", "for all clients, summed")]),
     ("threads", [("threads", "audiostreamd")]),
     ("packets dropped\n(running total)", [("dropped", "for slow clients, summed over them")]),
     ("running totals", [("reconnects", "ICY source reconnects"), ("reloads", "reloads"),

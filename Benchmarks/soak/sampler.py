@@ -1,6 +1,6 @@
 """Every few seconds, one CSV row of how the daemon is doing: its memory, descriptors, threads and CPU from
-/proc, its subscribers, drops, reconnects and each stream's progress from its Prometheus metrics, and the
-harness's own CPU and connections."""
+/proc, its heap in use, subscribers, audio queued for them, drops, reconnects and each stream's progress from its
+Prometheus metrics, and the harness's own CPU and connections."""
 import asyncio
 import csv
 import os
@@ -9,6 +9,8 @@ import time
 
 TICKS = os.sysconf("SC_CLK_TCK")
 METRIC_LINE = re.compile(r'^(audiostream_\w+)\{stream="([^"]+)"[^}]*\} (\S+)$', re.M)
+HEAP_LINE = re.compile(r'^audiostream_heap_in_use_bytes (\S+)$', re.M)
+LAG_LINE = re.compile(r'^audiostream_subscriber_lag_seconds\{[^}]*\} (\S+)$', re.M)
 # Counters that a restarted stream starts again from zero: the CSV keeps their sum over the whole run.
 RUNNING_TOTALS = {"audiostream_dropped_packets_total": "dropped", "audiostream_reconnects_total": "reconnects"}
 
@@ -24,12 +26,15 @@ def status_fields(pid):
 
 
 async def fetch_metrics(port):
-    """{(series, stream): value} from the daemon's /metrics."""
+    """{(series, stream): value} from the daemon's /metrics, its heap in use in bytes, and the seconds of audio
+    queued for its subscribers and listeners, summed."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(b"GET /metrics HTTP/1.0\r\n\r\n")
     text = (await asyncio.wait_for(reader.read(), 10)).decode()
     writer.close()
-    return {(name, stream): float(value) for name, stream, value in METRIC_LINE.findall(text)}
+    heap = HEAP_LINE.search(text)
+    return ({(name, stream): float(value) for name, stream, value in METRIC_LINE.findall(text)},
+            float(heap.group(1)) if heap else float("nan"), sum(float(lag) for lag in LAG_LINE.findall(text)))
 
 
 class Sampler:
@@ -43,9 +48,9 @@ class Sampler:
         self.cpu = (self.started, cpu_seconds(daemon_pid), self.harness_cpu())
         self.file = open(path, "w", newline="")
         progress = [f"progress:{stream.name}" for stream in streams]
-        self.columns = ["seconds", "rss_mib", "fds", "threads", "daemon_cpu_percent", "harness_cpu_percent",
-                        "harness_connections", "subscribers", "listeners", "dropped", "reconnects", "streams",
-                        "reloads", "checker_reconnects", "missed", *progress]
+        self.columns = ["seconds", "rss_mib", "heap_mib", "fds", "threads", "daemon_cpu_percent",
+                        "harness_cpu_percent", "harness_connections", "subscribers", "listeners", "queued_seconds",
+                        "dropped", "reconnects", "streams", "reloads", "checker_reconnects", "missed", *progress]
         self.writer = csv.DictWriter(self.file, self.columns)
         self.writer.writeheader()
 
@@ -53,7 +58,7 @@ class Sampler:
         return sum(cpu_seconds(pid) for pid in ["self", *self.helper_pids])
 
     async def sample(self):
-        metrics = await fetch_metrics(self.metrics_port)
+        metrics, heap, queued = await fetch_metrics(self.metrics_port)
         now, daemon_cpu, harness_cpu = time.monotonic(), cpu_seconds(self.daemon_pid), self.harness_cpu()
         then, daemon_before, harness_before = self.cpu
         self.cpu = (now, daemon_cpu, harness_cpu)
@@ -66,13 +71,13 @@ class Sampler:
                     self.totals[column] += value - before if value >= before else value
                     self.previous[(name, stream)] = value
         row = {
-            "seconds": round(now - self.started, 1), "rss_mib": round(rss, 2),
+            "seconds": round(now - self.started, 1), "rss_mib": round(rss, 2), "heap_mib": round(heap / 2**20, 2),
             "fds": len(os.listdir(f"/proc/{self.daemon_pid}/fd")), "threads": threads,
             "daemon_cpu_percent": round(100 * (daemon_cpu - daemon_before) / (now - then), 1),
             "harness_cpu_percent": round(100 * (harness_cpu - harness_before) / (now - then), 1),
             "harness_connections": self.census.open,
             "subscribers": int(total("audiostream_subscribers")),
-            "listeners": int(total("audiostream_http_listeners")),
+            "listeners": int(total("audiostream_http_listeners")), "queued_seconds": round(queued, 1),
             **{column: int(value) for column, value in self.totals.items()},
             "streams": len({stream for name, stream in metrics if name == "audiostream_packets_total"}),
             "reloads": self.reloads[0], "checker_reconnects": self.findings.reconnects,
@@ -99,7 +104,8 @@ class Sampler:
                 except (OSError, asyncio.TimeoutError) as error:  # the daemon did not answer: a failure of its own
                     self.unanswered.append(f"{time.monotonic() - self.started:.0f} s: {error!r}")
                     continue
-                print(f"soak: {row['seconds']:>6.0f} s  RSS {row['rss_mib']:.1f} MiB  fds {row['fds']}  "
+                print(f"soak: {row['seconds']:>6.0f} s  RSS {row['rss_mib']:.1f} MiB  heap {row['heap_mib']:.1f} MiB  "
+                      f"fds {row['fds']}  "
                       f"threads {row['threads']}  subscribers {row['subscribers']}+{row['listeners']}  "
                       f"daemon {row['daemon_cpu_percent']} %  harness {row['harness_cpu_percent']} %  "
                       f"missed {row['missed']}", flush=True)

@@ -23,7 +23,7 @@ import unruly
 import verdict
 from census import Census
 from pacing import looped, paced
-from sampler import Sampler
+from sampler import Sampler, fetch_metrics
 
 MP3_RATE = 16000  # bytes per second of the 128 kb/s CBR MP3 that the station and standard input play
 CHECKED_PCM = ["aac-adts", "ogg-opus"]  # streams whose PCM a well-behaved subscriber also checks
@@ -33,6 +33,11 @@ QUIET_WAIT = 10  # seconds the daemon gets to notice that the crowd has left
 
 def open_descriptors(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def heap_in_use(metrics_port):
+    """The daemon's heap in use, in MiB."""
+    return (await fetch_metrics(metrics_port))[1] / 2**20
 
 
 async def quiet_descriptors(pid, before):
@@ -131,7 +136,7 @@ async def main(folder, daemon_path):
         feed_stdin(daemon, open(f"{folder}/cbr128.mp3", "rb").read()),
         reload_every(reload_seconds, write_config, daemon, findings, reloads, stopping), *well_behaved])]
     await asyncio.sleep(CROWD_DELAY)  # the well-behaved clients connected: what the daemon holds without the crowd
-    fds_before_crowd = open_descriptors(daemon.pid)
+    before_crowd = {"fds": open_descriptors(daemon.pid), "heap_mib": await heap_in_use(metrics_port)}
     crowd_leaving = asyncio.Event()
     crowd = [asyncio.ensure_future(slot) for slot in [
         *unruly.socket_slots(socket_clients, census, crowd_leaving, socket_paths),
@@ -139,7 +144,7 @@ async def main(folder, daemon_path):
                            http_port)]]
     print(f"soak: {minutes:g} min, warm-up {warmup:.0f} s, {socket_clients} socket and {http_clients} HTTP "
           f"clients, daemon pid {daemon.pid}; samples in {folder}/soak.csv", flush=True)
-    ended_early, fds_after_crowd = None, fds_before_crowd
+    ended_early, after_crowd = None, before_crowd
     try:
         await asyncio.wait_for(daemon.wait(), minutes * 60 - CROWD_DELAY)
         ended_early = f"the daemon exited with status {daemon.returncode} during the soak (see daemon.log)"
@@ -150,7 +155,8 @@ async def main(folder, daemon_path):
         for task in crowd:
             task.cancel()
         await asyncio.wait(crowd, timeout=QUIET_WAIT)
-        fds_after_crowd = await quiet_descriptors(daemon.pid, fds_before_crowd)
+        after_crowd = {"fds": await quiet_descriptors(daemon.pid, before_crowd["fds"]),
+                       "heap_mib": await heap_in_use(metrics_port)}
     stopping.set()
     crowd_leaving.set()
     for task in tasks + crowd:
@@ -167,8 +173,7 @@ async def main(folder, daemon_path):
     await station.wait()
 
     rows = sampler.rows()
-    failures, figures = verdict.judge(rows, warmup, streams.STREAMS, findings.failures, fds_before_crowd,
-                                      fds_after_crowd)
+    failures, figures = verdict.judge(rows, warmup, streams.STREAMS, findings.failures, before_crowd, after_crowd)
     failures += [f"the metrics did not answer at {what}" for what in sampler.unanswered]
     if ended_early:
         failures.insert(0, ended_early)
@@ -176,7 +181,8 @@ async def main(folder, daemon_path):
         failures.insert(0, f"the daemon exited with status {daemon.returncode} after SIGTERM")
     summary = {"minutes": minutes, "warmup_seconds": warmup, "socket_clients": socket_clients,
                "http_clients": http_clients, "reloads": reloads[0], "checked_packets": findings.packets,
-               "fds_before_crowd": fds_before_crowd, "fds_after_crowd": fds_after_crowd,
+               "fds_before_crowd": before_crowd["fds"], "fds_after_crowd": after_crowd["fds"],
+               "heap_before_crowd": before_crowd["heap_mib"], "heap_after_crowd": after_crowd["heap_mib"],
                "failures": failures, **figures}
     with open(f"{folder}/summary.json", "w") as file:
         json.dump(summary, file, indent=1)

@@ -4,7 +4,8 @@
 # from the samples, passed or not; exits 1 when the soak failed, with the reasons on standard error.
 #
 # Environment (all optional): SOAK_MINUTES (30), SOAK_DATA (.build-soak, git-ignored), SOAK_DAEMON
-# (.build/release/audiostreamd), SOAK_DOC (docs/benchmarks.md); soak.py reads the others (its docstring lists them).
+# (.build/release/audiostreamd), SOAK_DOC (docs/benchmarks.md), SOAK_REVISION (the report's; HEAD at the start);
+# soak.py reads the others (its docstring lists them).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,6 +42,7 @@ done
 
 # --- The run, then the report (written whatever the verdict, which it states).
 export SOAK_COMMAND="SOAK_MINUTES=$SOAK_MINUTES make soak"
+export SOAK_REVISION=${SOAK_REVISION:-$(git rev-parse --short HEAD)}  # the daemon's, whatever is committed meanwhile
 status=0
 python3 "$here/soak.py" "$data" "$daemon" || status=$?
 [[ -s $data/summary.json ]] || exit "$status"   # it stopped before measuring anything

@@ -1,2 +1,2 @@
-// glibc's malloc extensions (malloc_trim), which the Swift Glibc module leaves out.
+// glibc's malloc extensions (malloc_trim, mallinfo2), which the Swift Glibc module leaves out.
 #include <malloc.h>

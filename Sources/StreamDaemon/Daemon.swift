@@ -52,7 +52,10 @@ public enum Daemon {
             do {
                 metricsServer = try MetricsServer.start(
                     at: address, on: group.next(), inherited: systemd.sockets, registry: registry,
-                    refresh: supervisor.updateMetrics
+                    refresh: {
+                        HeapMetrics.update()
+                        return supervisor.updateMetrics()
+                    }
                 ).wait()
                 logger.info("metrics on \(address)")
             } catch {

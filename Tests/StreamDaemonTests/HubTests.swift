@@ -369,6 +369,23 @@ import Testing
         #expect(late.sink.closing == .afterPendingWrites)
     }
 
+    /// A connection closed while the end is written to it (NIO closes a channel whose last write completes at
+    /// once) leaves the hub there and then; the hub must keep nothing of it, or it would keep its queue, its
+    /// connection and, through them, the stopped stream, for ever.
+    @Test func aSubscriberThatLeavesAsTheStreamEndsIsForgotten() {
+        let hub = Hub(limits: Self.roomy)
+        let sink = LeavingSink()
+        weak var left: Subscriber?
+        do {
+            let subscriber = hub.add(sink, hello: Hello(kinds: [.packets]), welcome: nil)
+            sink.onClose = { hub.remove(subscriber) }
+            left = subscriber
+        }
+        hub.end(TestEvent.end.buffer)
+        #expect(hub.subscribers.isEmpty)
+        #expect(left == nil)
+    }
+
     @Test func aSubscriberLeavingAMegabyteOfEventsUnreadIsDisconnected() throws {
         let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let stalled = Member(hub, [.metadata], writable: false)
@@ -509,6 +526,22 @@ struct Member {
     }
 
     func received() throws -> [Received] { try sink.received() }
+}
+
+/// A connection that leaves its hub as soon as it is closed, as a channel does in `channelInactive`.
+final class LeavingSink: SubscriberSink {
+    let isWritable = true
+    /// What closing does, once.
+    var onClose: (() -> Void)?
+
+    func write(_ message: ByteBuffer) {}
+    func flush() {}
+
+    func close(afterPendingWrites: Bool) {
+        let leave = onClose
+        onClose = nil
+        leave?()
+    }
 }
 
 /// A subscriber's socket in memory: takes messages while writable and records how it was closed.

@@ -49,6 +49,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.path("metrics.sock")))
     }
 
+    /// The heap in use is there, and within the private writable memory the kernel reports for the process.
+    @Test func theHeapInUseIsWithinTheDaemonsDataMemory() throws {
+        let port = try FreePort.pick()
+        let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig + "\nmetrics: 127.0.0.1:\(port)\n")
+        var answer: Double?
+        try daemon.waitUntil("the metrics") {
+            answer = try? Self.scrape(port: port)["audiostream_heap_in_use_bytes"]
+            return answer != nil
+        }
+        let heap = try #require(answer)
+        let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
+        let data = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
+        let dataBytes = try #require(Double(data.split(separator: " ")[1])) * 1024  // "VmData:  1234 kB"
+        #expect(heap > 0)
+        #expect(heap <= dataBytes)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     /// A subscriber that never reads loses packets: the counter follows what `audiostream status` says. A reload
     /// that restarts the stream takes its series away, the departed subscriber's lag included, and starts
     /// them again from zero.

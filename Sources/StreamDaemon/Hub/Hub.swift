@@ -98,6 +98,7 @@ final class Hub {
         eventLoop.preconditionInEventLoop()
         guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
         subscribers.remove(at: index)
+        subscriber.hasLeft = true
         slots[subscriber.slot].subscribers.removeAll { $0 === subscriber }
         if subscriber.isListedBehind { behind.removeAll { $0 === subscriber } }
         departedSentBytes += subscriber.sentBytes
@@ -320,9 +321,10 @@ final class Hub {
         }
     }
 
-    /// Lists the subscriber in `behind` if it is not caught up: called after anything queues for it.
+    /// Lists the subscriber in `behind` if it is not caught up: called after anything queues for it. One that left
+    /// during the writes (its connection closed) is not listed, or the list would keep it for ever.
     private func noteIfBehind(_ subscriber: Subscriber) {
-        guard !subscriber.isCaughtUp, !subscriber.isListedBehind else { return }
+        guard !subscriber.hasLeft, !subscriber.isCaughtUp, !subscriber.isListedBehind else { return }
         subscriber.isListedBehind = true
         behind.append(subscriber)
     }

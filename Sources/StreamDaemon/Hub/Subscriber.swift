@@ -51,6 +51,9 @@ final class Subscriber {
     var batchStart = 0
     /// Whether its hub lists it among the subscribers that may be behind.
     var isListedBehind = false
+    /// Set when it leaves its hub, which then never lists it again: a connection may close, and leave, in the
+    /// middle of a write the hub makes to it.
+    var hasLeft = false
 
     init(id: Int, hello: Hello, transport: Transport = .socket, sink: SubscriberSink, limits: SubscriberLimits,
          now: NIODeadline) {
