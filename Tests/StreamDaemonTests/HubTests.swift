@@ -373,7 +373,7 @@ import Testing
     /// once) leaves the hub there and then; the hub must keep nothing of it, or it would keep its queue, its
     /// connection and, through them, the stopped stream, for ever.
     @Test func aSubscriberThatLeavesAsTheStreamEndsIsForgotten() {
-        let hub = Hub(limits: Self.roomy)
+        let hub = Hub(limits: Self.roomy, eventLoop: EmbeddedEventLoop())
         let sink = LeavingSink()
         weak var left: Subscriber?
         do {
