@@ -7,7 +7,7 @@ SWIFT ?= swift
 BUILD_PACKAGES := libmpg123-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 icecast2 ffmpeg curl chromium systemd binutils openssl opus-tools vorbis-tools
 # Debian packages that make and check fixtures, benchmarks and the soak (never needed by make test).
-TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 flac vorbis-tools opus-tools gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils
+TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 flac vorbis-tools opus-tools gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils liburing-dev
 
 .PHONY: run test bench soak fixtures fuzz deps build-deps tool-deps build install
 
