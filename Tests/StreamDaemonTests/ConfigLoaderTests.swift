@@ -596,6 +596,14 @@ import Testing
         #expect(try named.load().metrics == .tcp(host: "radio-1.example.org", port: 9464))
     }
 
+    /// A configuration path naming a device or an endless pipe is refused after a bounded read: a reload from it
+    /// must not fill the memory of the running daemon.
+    @Test func aFileWithoutEndIsRefusedAfterABoundedRead() throws {
+        let error = try #require(throws: ConfigError.self) { try ConfigLoader(file: "/dev/zero").load() }
+        #expect(error.file == "/dev/zero")
+        #expect(error.problem.contains("larger than 16 MiB"))
+    }
+
     @Test(arguments: refusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
         let file = try ConfigFile(refusal.yaml)

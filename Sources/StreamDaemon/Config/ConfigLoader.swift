@@ -31,6 +31,10 @@ public struct ConfigLoader {
         guard let data = contents() else {
             throw ConfigErrors(errors: [ConfigError(file: file, line: nil, key: "", problem: "cannot read the file")])
         }
+        guard data.count <= Self.maximumFileSize else {
+            throw ConfigErrors(errors: [ConfigError(
+                file: file, line: nil, key: "", problem: "larger than \(Self.maximumFileSize >> 20) MiB: not a configuration")])
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigErrors(errors: [ConfigError(file: file, line: nil, key: "", problem: "the file is not UTF-8 text")])
         }
@@ -44,13 +48,17 @@ public struct ConfigLoader {
         return config
     }
 
-    /// The file's bytes, read to its end, so that a FIFO (a process writing the configuration) serves as a file
-    /// does; nil when it cannot be opened or read.
+    /// The longest file read: far more than any configuration, so that a path naming a device or an endless pipe
+    /// gives an error instead of filling the memory of a running daemon on a reload.
+    static let maximumFileSize = 16 << 20
+
+    /// The file's bytes, read to its end or one byte past `maximumFileSize`, so that a FIFO (a process writing the
+    /// configuration) serves as a file does; nil when it cannot be opened or read.
     private func contents() -> Data? {
         guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
         defer { try? handle.close() }
         do {
-            return try handle.readToEnd() ?? Data()
+            return try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
         } catch {
             return nil
         }
@@ -75,7 +83,7 @@ public struct ConfigLoader {
 
     /// Checks YAML text as if it were the file's; the problems of parts that can be read alone (a section, a
     /// stream, a value) are noted as found and give nil, so that the rest is read too.
-    func parse(_ text: String) throws -> DaemonConfig? {
+    private func parse(_ text: String) throws -> DaemonConfig? {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -112,7 +120,7 @@ public struct ConfigLoader {
     }
 
     /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, or else a Unix socket path.
-    func metricsAddress(_ node: Node) throws -> MetricsAddress {
+    private func metricsAddress(_ node: Node) throws -> MetricsAddress {
         let text = try string(node, key: "metrics")
         guard text.contains(":"), !text.contains("/") else {
             return .unix(path: try socketPath(node, key: "metrics"))
@@ -138,7 +146,7 @@ public struct ConfigLoader {
     }
 
     /// A DNS name (RFC 1123): labels of ASCII letters, digits and inner hyphens, joined by dots.
-    static func isHostName(_ text: String) -> Bool {
+    private static func isHostName(_ text: String) -> Bool {
         text.utf8.count <= 253 && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
             (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
                 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
