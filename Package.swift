@@ -28,6 +28,9 @@ let package = Package(
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         // glibc's malloc.h, for malloc_trim (StreamDaemon/HeapTrimmer.swift).
         .systemLibrary(name: "CMalloc"),
+        // liburing's sends, many to a system call, for the HTTP listeners' write-outs (Server/SendRing.swift) and
+        // the floor the benchmark measures them against.
+        .target(name: "CSendRing", linkerSettings: [.linkedLibrary("uring")]),
         // libavcodec's headers, its functions loaded on first use (Sources/CFFmpeg/ffmpeg_loader.c).
         .target(name: "CFFmpeg"),
         .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
@@ -42,6 +45,7 @@ let package = Package(
                 "AudioDecoding",
                 "AudioStreamProtocol",
                 "CMalloc",
+                "CSendRing",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -98,7 +102,7 @@ let package = Package(
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
-            dependencies: ["StreamDaemon", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "FixtureSupport", "audiostreamd", "audiostream", "audiostream-fetch", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: ["StreamDaemon", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "CSendRing", "FixtureSupport", "audiostreamd", "audiostream", "audiostream-fetch", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Prometheus", package: "swift-prometheus")]
         ),
     ],

@@ -39,6 +39,9 @@ final class Hub {
     /// Bytes written to subscribers that have left.
     private(set) var departedSentBytes = 0
 
+    /// Where HTTP listeners' sends of a write-out wait to be made together at its end.
+    let sendRing: SendRing
+
     /// Counts the packets subscribers lose, for the metrics.
     private let dropped: Counter?
 
@@ -50,6 +53,7 @@ final class Hub {
         self.dropped = dropped
         self.demand = demand
         self.logger = logger
+        sendRing = SendRing(eventLoop: eventLoop, logger: logger)
         nextSubscriberID = firstSubscriberID
         self.subscriberIDStride = subscriberIDStride
     }
@@ -265,6 +269,7 @@ final class Hub {
             }
             subscriber.batchStart = 0
         }
+        sendRing.submit()
         slots[index].batch.removeAll()
     }
 

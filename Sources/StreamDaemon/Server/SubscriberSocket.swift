@@ -12,7 +12,9 @@ import NIOCore
 ///   after it and read the request through NIO, then call `join`. Nothing else in the daemon sees a descriptor.
 /// - **Direct send.** `writeAndFlush(joined:)` sends with one `send(MSG_DONTWAIT)` while NIO holds none of the
 ///   channel's writes. Every write of every handler passes through this one, the nearest to the socket, and is
-///   counted until NIO completes it, so a direct send never overtakes a write.
+///   counted until NIO completes it, so a direct send never overtakes a write. An HTTP listener's direct send is
+///   queued in its hub's `SendRing` instead, and made with the others of the write-out when the hub submits them;
+///   until then every write to the socket joins the queued bytes, so nothing overtakes them either.
 /// - **Hand-back to NIO.** What the socket does not take at once goes through NIO, in order, and NIO's
 ///   writability tells the hub when the subscriber is behind. NIO owns the descriptor: it reads, meets the end
 ///   of the connection and its errors, and closes it; once the channel is inactive (NIO closed the descriptor
@@ -31,6 +33,10 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
     /// Writes NIO has not completed: while there are any, a direct `send` would overtake them.
     private var writesInNIO = 0
     private var subscription: (stream: StreamService, hub: Hub, subscriber: Subscriber)?
+    /// The hub's ring, for an HTTP listener.
+    private var ring: SendRing?
+    /// Bytes queued in `ring` and not sent yet.
+    private var queuedInRing: ByteBuffer?
 
     init(descriptor: CInt?) {
         self.descriptor = descriptor
@@ -54,6 +60,7 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
             return
         }
         subscription = (stream, hub, subscriber)
+        if transport == .http { sendThrough(hub.sendRing) }
         stream.logger.debug("\(transport.role) \(subscriber.id) joined", metadata: ["kinds": "\(hello.kinds)"])
     }
 
@@ -65,6 +72,8 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
 
     func channelInactive(context: ChannelHandlerContext) {
         isWritable = false
+        // The descriptor is closed: what the ring has not sent yet is never sent.
+        queuedInRing = nil
         if let (stream, hub, subscriber) = subscription {
             hub.remove(subscriber)
             stream.logger.debug("\(subscriber.transport.role) \(subscriber.id) left")
@@ -97,9 +106,13 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
     /// Kept from `channelWritabilityChanged`, as the hub asks it for every message of every subscriber.
     private(set) var isWritable = true
 
-    /// Hands the message to NIO, to go out at the next flush.
+    /// Hands the message to NIO, to go out at the next flush; or joins it to the bytes queued in the ring.
     func write(_ message: ByteBuffer) {
         guard let context else { return }
+        guard queuedInRing == nil else {
+            queuedInRing!.writeImmutableBuffer(message)
+            return
+        }
         context.write(wrapOutboundOut(message), promise: counted(nil, on: context.eventLoop))
     }
 
@@ -109,19 +122,49 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
         return bytes.readableBytes
     }
 
-    /// Writes and flushes `bytes`: with one `send` to the socket unless NIO still holds earlier writes, and
-    /// whatever the socket does not take through NIO, which waits until it can.
+    /// Writes and flushes `bytes`: with one `send` to the socket (or one queued in the ring) unless NIO still
+    /// holds earlier writes, and whatever the socket does not take through NIO, which waits until it can.
     func writeNow(_ bytes: ByteBuffer) {
         guard let context else { return }
-        var rest = bytes
-        if let descriptor, writesInNIO == 0 {
-            let sent = bytes.withUnsafeReadableBytes {
-                send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL | MSG_DONTWAIT))
-            }
-            guard sent < bytes.readableBytes else { return }
-            // A failed send leaves it all to NIO, which meets the error itself and closes the channel.
-            rest.moveReaderIndex(forwardBy: max(sent, 0))
+        guard let descriptor, writesInNIO == 0, queuedInRing == nil else {
+            write(bytes)
+            return context.flush()
         }
+        if let ring {
+            queuedInRing = bytes
+            if ring.queue(self) { return }
+            queuedInRing = nil
+        }
+        let sent = bytes.withUnsafeReadableBytes {
+            send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        handToNIO(bytes, after: sent)
+    }
+
+    /// Queues the direct sends in `ring` from now on.
+    func sendThrough(_ ring: SendRing) {
+        self.ring = ring
+    }
+
+    /// What the ring is to send for this socket: its descriptor and the bytes, until `sentFromRing` is called.
+    var queuedSend: (descriptor: CInt, bytes: ByteBuffer)? {
+        guard let descriptor, let queuedInRing else { return nil }
+        return (descriptor, queuedInRing)
+    }
+
+    /// What the ring's send returned, as `send` does.
+    func sentFromRing(_ sent: Int) {
+        guard let bytes = queuedInRing else { return }
+        queuedInRing = nil
+        handToNIO(bytes, after: sent)
+    }
+
+    /// Writes through NIO what a direct send of `bytes` that returned `sent` did not take: all of them after a
+    /// failure, which NIO meets itself and closes the channel.
+    private func handToNIO(_ bytes: ByteBuffer, after sent: Int) {
+        guard let context, sent < bytes.readableBytes else { return }
+        var rest = bytes
+        rest.moveReaderIndex(forwardBy: max(sent, 0))
         write(rest)
         context.flush()
     }
@@ -132,6 +175,8 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
 
     func close(afterPendingWrites: Bool) {
         guard let context else { return }
+        // What the ring holds goes before the end.
+        if afterPendingWrites && queuedInRing != nil { ring?.submit() }
         guard afterPendingWrites else {
             context.close(promise: nil)
             return
