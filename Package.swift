@@ -87,6 +87,7 @@ let package = Package(
             name: "SubscriberLoad",
             dependencies: [
                 "AudioFileStream",
+                "CSendRing",
                 "AudioStreamProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

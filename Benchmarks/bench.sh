@@ -549,13 +549,15 @@ bench_daemon() {
         # What the writes alone cost on each schedule: audiostreamd's (the stream's 16,000 B/s in one write per
         # writeInterval of 0.1 s) over Unix sockets and TCP, and Icecast's (whole 1400-byte blocks) over TCP.
         echo "bench: write floor, $n sockets"
-        local schedule transport bytes rate
-        for schedule in "unix 1600 10" "tcp 1600 10" "tcp 1400 11.43"; do
-            read -r transport bytes rate <<<"$schedule"
+        # Over TCP audiostreamd sends through io_uring, and its floor is measured both ways.
+        local schedule transport bytes rate sent_with
+        for schedule in "unix 1600 10 send" "tcp 1600 10 io_uring" "tcp 1600 10 send" "tcp 1400 11.43 send"; do
+            read -r transport bytes rate sent_with <<<"$schedule"
             run_logged "$build/SubscriberLoad" floor --subscribers "$n" --bytes "$bytes" --rate "$rate" \
                 --seconds "$window" $([[ $transport == tcp ]] && echo --tcp) \
-                --report "$data/floor-$transport-$bytes-$n.json"
-            floors+=("$data/floor-$transport-$bytes-$n.json")
+                $([[ $sent_with == io_uring ]] && echo --io-uring) \
+                --report "$data/floor-$transport-$sent_with-$bytes-$n.json"
+            floors+=("$data/floor-$transport-$sent_with-$bytes-$n.json")
         done
     done
 

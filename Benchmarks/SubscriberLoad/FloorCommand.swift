@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSendRing
 import Foundation
 
 /// `SubscriberLoad floor`: what the writes of a fan-out cost when nothing else is done, the least any relay can
@@ -7,7 +8,8 @@ import Foundation
 /// One thread writes `bytes` to each of N connected sockets `rate` times a second, the subscribers in eight
 /// slots at phases spread over the period, as audiostreamd's hub does; another thread reads them all through
 /// epoll, as the load generator does. The writer's CPU (its thread's clock: system calls and, over loopback TCP,
-/// the receiving side's protocol work the kernel does in the sender's call) is the floor.
+/// the receiving side's protocol work the kernel does in the sender's call) is the floor. With `--io-uring` a
+/// slot's writes go through one io_uring submission, as audiostreamd sends to its HTTP listeners.
 struct FloorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floor", abstract: "Measure the CPU that the writes of a fan-out alone cost.")
@@ -26,6 +28,9 @@ struct FloorCommand: ParsableCommand {
 
     @Flag(help: "Loopback TCP connections instead of Unix socket pairs.")
     var tcp = false
+
+    @Flag(help: "Send a slot's writes through io_uring, in one system call, as audiostreamd sends to HTTP listeners.")
+    var ioUring = false
 
     @Option(help: "Where to write the results as JSON.")
     var report: String
@@ -51,6 +56,7 @@ struct FloorCommand: ParsableCommand {
         drain.start()
 
         let payload = [UInt8](repeating: 0x55, count: bytes)
+        let sender = try ioUring ? RingSender(payload: payload, writers: pairs.map(\.writer)) : nil
         let step = UInt64(1e9 / rate) / UInt64(Self.slots)
         let start = MonotonicClock.now + 500_000_000
         let end = start + UInt64(seconds * 1e9)
@@ -63,24 +69,30 @@ struct FloorCommand: ParsableCommand {
             let now = MonotonicClock.now
             if due > now { usleep(UInt32((due - now) / 1000)) }
             if tick == 0 { cpuAtStart = Self.threadCPUSeconds() }
-            for index in stride(from: Int(tick) % Self.slots, to: pairs.count, by: Self.slots) {
-                let sent = payload.withUnsafeBytes {
-                    send(pairs[index].writer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let slot = stride(from: Int(tick) % Self.slots, to: pairs.count, by: Self.slots)
+            if let sender {
+                shortWrites += sender.send(to: slot)
+                writes += slot.underestimatedCount
+            } else {
+                for index in slot {
+                    let sent = payload.withUnsafeBytes {
+                        send(pairs[index].writer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                    }
+                    writes += 1
+                    if sent != bytes { shortWrites += 1 }
                 }
-                writes += 1
-                if sent != bytes { shortWrites += 1 }
             }
             tick += 1
         }
         let cpu = Self.threadCPUSeconds() - cpuAtStart
         let wall = Double(MonotonicClock.now - start) / 1e9
         let result = FloorReport(
-            transport: tcp ? "tcp" : "unix", subscribers: subscribers, bytes: bytes, rate: rate, seconds: wall,
+            transport: tcp ? "tcp" : "unix", mechanism: ioUring ? "io_uring" : "send", subscribers: subscribers, bytes: bytes, rate: rate, seconds: wall,
             cpuPercent: cpu / wall * 100, microsecondsPerWrite: cpu / Double(writes) * 1e6, writes: writes,
             shortWrites: shortWrites)
         try JSONEncoder().encode(result).write(to: URL(fileURLWithPath: report))
-        print(String(format: "floor %@ ×%d: %d B at %.2f/s: writer CPU %.1f %% of a core, %.2f µs per write, "
-                     + "%d short writes", result.transport, subscribers, bytes, rate, result.cpuPercent,
+        print(String(format: "floor %@ %@ ×%d: %d B at %.2f/s: writer CPU %.1f %% of a core, %.2f µs per write, "
+                     + "%d short writes", result.transport, result.mechanism, subscribers, bytes, rate, result.cpuPercent,
                      result.microsecondsPerWrite, shortWrites))
     }
 
@@ -127,6 +139,8 @@ struct FloorCommand: ParsableCommand {
 /// What `SubscriberLoad floor` measured.
 struct FloorReport: Codable {
     let transport: String
+    /// `send` (one `send(2)` a write) or `io_uring` (a slot's writes in one submission).
+    let mechanism: String
     let subscribers: Int
     let bytes: Int
     let rate: Double
@@ -135,4 +149,44 @@ struct FloorReport: Codable {
     let microsecondsPerWrite: Double
     let writes: Int
     let shortWrites: Int
+}
+
+/// A slot's sends through one io_uring submission (Sources/CSendRing, as audiostreamd's `SendRing` makes them),
+/// with everything handed to the ring made once, so that the writes alone are measured.
+final class RingSender {
+    private let ring: OpaquePointer
+    private let payload: UnsafeMutableRawBufferPointer
+    private let writers: [Int32]
+    private var descriptors: [Int32]
+    private let pointers: [UnsafeRawPointer?]
+    private let lengths: [UInt32]
+    private var results: [Int32]
+
+    init(payload bytes: [UInt8], writers: [Int32]) throws {
+        guard let ring = send_ring_create(256) else { throw LoadError.system("io_uring") }
+        self.ring = ring
+        payload = .allocate(byteCount: bytes.count, alignment: 16)
+        payload.copyBytes(from: bytes)
+        self.writers = writers
+        descriptors = Array(repeating: -1, count: writers.count)
+        pointers = Array(repeating: UnsafeRawPointer(payload.baseAddress), count: writers.count)
+        lengths = Array(repeating: UInt32(bytes.count), count: writers.count)
+        results = Array(repeating: 0, count: writers.count)
+    }
+
+    deinit {
+        send_ring_destroy(ring)
+        payload.deallocate()
+    }
+
+    /// Sends the payload to the writers at `indices`; returns how many took less than all of it.
+    func send(to indices: StrideTo<Int>) -> Int {
+        var count = 0
+        for index in indices {
+            descriptors[count] = writers[index]
+            count += 1
+        }
+        _ = send_ring_send(ring, UInt32(count), descriptors, pointers, lengths, &results)
+        return results[..<count].lazy.filter { $0 != self.payload.count }.count
+    }
 }

@@ -66,13 +66,26 @@ import Testing
         #expect(Self.received(on: receiver) == "")
     }
 
+    @Test func whereIoUringIsRefusedTheSocketSendsItself() throws {
+        let (sender, receiver) = Self.socketPair()
+        defer { close(sender); close(receiver) }
+        // A ring of no entries is refused, as io_uring is by a seccomp filter or `kernel.io_uring_disabled`.
+        let (socket, channel, _) = try Self.ringSocket(sending: sender, entries: 0)
+        socket.writeNow(ByteBuffer(string: "audio"))
+        #expect(Self.received(on: receiver) == "audio")
+        socket.writeNow(ByteBuffer(string: " and more"))
+        #expect(Self.received(on: receiver) == " and more")
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
+    }
+
     /// A subscriber socket for `descriptor` at the head of an embedded channel, sending through a ring.
-    static func ringSocket(sending descriptor: CInt) throws -> (SubscriberSocket, EmbeddedChannel, SendRing) {
+    static func ringSocket(sending descriptor: CInt, entries: UInt32 = 256) throws
+        -> (SubscriberSocket, EmbeddedChannel, SendRing) {
         let socket = SubscriberSocket(descriptor: descriptor)
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(socket)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-        let ring = SendRing(eventLoop: channel.eventLoop, logger: Logger(label: "test"))
+        let ring = SendRing(eventLoop: channel.eventLoop, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), entries: entries)
         socket.sendThrough(ring)
         return (socket, channel, ring)
     }

@@ -31,12 +31,15 @@ final class SendRing {
     private var results: [Int32] = []
     private var storages: [Unmanaged<AnyObject>] = []
 
-    /// Sends per system call: enough to spread its cost thin, few enough that a ring costs the stream little memory.
-    static let entries: UInt32 = 256
+    /// Sends per system call.
+    private let entries: UInt32
 
-    init(eventLoop: EventLoop, logger: Logger) {
+    /// A ring of `entries` sends per system call, by default enough to spread its cost thin and few enough that a
+    /// ring costs its stream little memory (about 30 KiB), opened on first use.
+    init(eventLoop: EventLoop, logger: Logger, entries: UInt32 = 256) {
         self.eventLoop = eventLoop
         self.logger = logger
+        self.entries = entries
     }
 
     deinit {
@@ -82,7 +85,7 @@ final class SendRing {
     }
 
     private func open() {
-        guard let ring = send_ring_create(Self.entries) else { return refuse(errno: errno, after: "opening it") }
+        guard let ring = send_ring_create(entries) else { return refuse(errno: errno, after: "opening it") }
         state = .open(ring)
     }
 
