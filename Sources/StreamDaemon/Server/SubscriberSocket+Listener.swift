@@ -147,6 +147,10 @@ extension SubscriberSocket {
             loop.execute {
                 ClientBootstrap(group: loop)
                     .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+                    // A subscriber sends a hello or a request head and then nothing: the buffer a channel reads
+                    // into is kept for its life, so it starts small (NIO's starts at 2 KiB) and grows if need be.
+                    .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(
+                        minimum: 64, initial: 256, maximum: 64 * 1024))
                     .channelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
                             let socket = SubscriberSocket(descriptor: connection)
