@@ -49,13 +49,15 @@ def own_count(r):
 
 def row(r):
     memory = r["relayMemory"]
-    return [name(r), *latencies(r), frames(r), losses(r), own_count(r), f"{r['relayCPUPercent']:.1f}",
+    system = r.get("relaySystemCPUPercent")
+    cpu = f"{r['relayCPUPercent']:.1f}" + ("" if system is None else f" ({system:.1f})")
+    return [name(r), *latencies(r), frames(r), losses(r), own_count(r), cpu,
             f"{memory['residentKiB'] / 1024:.1f} ({memory['peakResidentKiB'] / 1024:.1f})",
             f"{r['generatorCPUPercent']:.1f}", f"{r['connectSeconds']:.1f}"]
 
 
 HEAD = ["Relay", "Relay latency ms p50 / p99 / max", "Own-bytes latency ms p50 / p99", "Frames received / expected",
-        "Missing / overflow (dropped) / closed early", "Relay's own count", "CPU % of one core", "RSS MiB (peak)",
+        "Missing / overflow (dropped) / closed early", "Relay's own count", "CPU % of one core (system)", "RSS MiB (peak)",
         "Generator CPU %", "Connect s"]
 
 FLOOR_HEAD = ["Writes alone (SubscriberLoad floor)", "Transport", "Sent with", "Bytes per write",
@@ -109,10 +111,15 @@ def verdict():
         per_subscriber = cpu / 100 * 1e6 / TARGET_COUNT
         against_icecast = f"{cpu:.1f} % against {limit:.1f} %, {cpu / icecast['relayCPUPercent']:.2f}×"
         floor = floor_of(r)
+        # The kernel's part alone (system time) against the floor, which is nearly all system time itself.
+        system = r.get("relaySystemCPUPercent")
+        kernel_alone = "" if floor is None or system is None else \
+            f"; its system time alone, {system:.1f} %, is {system / floor['cpuPercent']:.2f}× the floor"
         beneath = "" if floor is None else (
             f"; within {TARGET_FLOOR_SHARE:.2f}× of its writes alone ({floor['cpuPercent']:.1f} %, "
             f"{'io_uring' if mechanism(floor) == 'io_uring' else 'send(2)'}) — "
-            + judged(cpu <= floor["cpuPercent"] * TARGET_FLOOR_SHARE, f"{cpu / floor['cpuPercent']:.2f}×"))
+            + judged(cpu <= floor["cpuPercent"] * TARGET_FLOOR_SHARE, f"{cpu / floor['cpuPercent']:.2f}×")
+            + kernel_alone)
         lines.append(
             f"- {name(r)}: no drops — {'met' if no_drops(r) else '**not met**'}; CPU at most {share:g}× Icecast's "
             f"— {judged(cpu <= limit, against_icecast)}; "
@@ -190,7 +197,7 @@ relay's. Percentiles are nearest-rank over every (subscriber, frame) pair of the
 that lacked any of them; overflow: audiostreamd's overflow discontinuity events (with the packets they said were
 dropped); closed early: connections that ended before the feed did. Relay's own count: audiostreamd's status
 (dropped packets summed over subscribers, largest queue, slow-subscriber disconnects) or Icecast's stats, taken
-after the feed. CPU: utime + stime from /proc/PID/stat over the window, as a percentage of one core; RSS:
+after the feed. CPU: utime + stime from /proc/PID/stat over the window, as a percentage of one core (in brackets stime alone, the kernel's part); RSS:
 VmRSS at the end of the window, peak VmHWM. {checked}
 
 **Writes alone.** Beside each count, `SubscriberLoad floor` measures the least a relay can spend on the same

@@ -18,7 +18,8 @@ extension LoadOptions {
         let subscribed = try ProcessMemory(pid: relayPID)
 
         var finalView = RelayView(subscribers: 0)
-        let run = LoadRun(log: log, feeds: feeds, frames: frames, receivers: connected, relayPID: relayPID)
+        let run = LoadRun(log: log, feeds: feeds, frames: frames, receivers: connected, relayPID: relayPID,
+                          windowCommand: windowCommand)
         let usage = try run.run(drainSeconds: drainSeconds) {
             finalView = try view()
             try closeFeed()

@@ -25,6 +25,11 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Where to write the results as JSON.")
     var report: String
 
+    @Option(help: ArgumentHelp(
+        "A shell command run as the measured window starts and as it ends, with the argument `start` or `end` and the relay's process id in RELAY_PID: for a profiler to count the window alone (fanout_instructions.sh).",
+        valueName: "command"))
+    var windowCommand: String?
+
     func validate() throws {
         guard subscribers > 0 else { throw ValidationError("--subscribers must be 1 or more") }
         guard warmup >= 0, seconds > 0, tail > 0 else {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// One measured run on one thread: paces the feed into the relay while reading every subscriber's socket, and
@@ -9,6 +10,8 @@ final class LoadRun {
     struct Usage {
         let seconds: Double
         let relayCPUPercent: Double
+        /// The part of it spent in the kernel.
+        let relaySystemCPUPercent: Double
         let generatorCPUPercent: Double
         /// Sampled at the end of the window.
         let relayMemory: ProcessMemory
@@ -22,6 +25,8 @@ final class LoadRun {
     private let pacer: Pacer
     private let receivers: [Receiver]
     private let relayPID: Int32
+    /// Run as the window starts and ends (`LoadOptions.windowCommand`).
+    private let windowCommand: String?
     private var windowStart: (relay: ProcessSample, generator: ProcessSample, memory: ProcessMemory)?
     private var usage: Usage?
     private var memoryEverySecond: [ProcessMemory] = []
@@ -34,11 +39,13 @@ final class LoadRun {
     /// - Parameters:
     ///   - feeds: where the pacer writes: the relay's inputs, one per stream.
     ///   - frames: how many frames to write; the window and what lets its frames through must fit before the end.
-    init(log: DeliveryLog, feeds: [Int32], frames: Int, receivers: [Receiver], relayPID: Int32) {
+    init(log: DeliveryLog, feeds: [Int32], frames: Int, receivers: [Receiver], relayPID: Int32,
+         windowCommand: String? = nil) {
         self.log = log
         pacer = Pacer(log: log, outputs: feeds, total: frames)
         self.receivers = receivers
         self.relayPID = relayPID
+        self.windowCommand = windowCommand
     }
 
     /// Feeds every frame, then calls `afterFeed` (to ask the relay for its figures and close its input), then reads
@@ -104,17 +111,34 @@ final class LoadRun {
             nextMemorySample += 1_000_000_000
         }
         if write == log.window.lowerBound {
+            try runWindowCommand("start")
             windowStart = (try ProcessSample(pid: relayPID), try ProcessSample(pid: getpid()),
                            try ProcessMemory(pid: relayPID))
         } else if write == log.window.upperBound, let windowStart {
+            try runWindowCommand("end")
             let relay = try ProcessSample(pid: relayPID)
             let generator = try ProcessSample(pid: getpid())
             usage = Usage(
                 seconds: Double(relay.time - windowStart.relay.time) / 1e9,
                 relayCPUPercent: relay.cpuPercent(since: windowStart.relay),
+                relaySystemCPUPercent: relay.systemPercent(since: windowStart.relay),
                 generatorCPUPercent: generator.cpuPercent(since: windowStart.generator),
                 relayMemory: try ProcessMemory(pid: relayPID),
                 relayMemoryAtWindowStart: windowStart.memory)
+        }
+    }
+
+    /// Runs the window command, if any, with `phase`, and waits for it.
+    private func runWindowCommand(_ phase: String) throws {
+        guard let windowCommand else { return }
+        let command = Process()
+        command.executableURL = URL(fileURLWithPath: "/bin/sh")
+        command.arguments = ["-c", "\(windowCommand) \(phase)"]
+        command.environment = ProcessInfo.processInfo.environment.merging(["RELAY_PID": "\(relayPID)"]) { $1 }
+        try command.run()
+        command.waitUntilExit()
+        guard command.terminationStatus == 0 else {
+            throw LoadError("the window command failed at the window's \(phase) (status \(command.terminationStatus))")
         }
     }
 }

@@ -5,6 +5,8 @@ struct ProcessSample {
     let time: UInt64
     /// User plus system time.
     let cpuSeconds: Double
+    /// System time alone: the kernel's work on the process's behalf (its system calls).
+    let systemSeconds: Double
 
     /// - Throws: `LoadError` when the process is gone.
     init(pid: Int32) throws {
@@ -17,12 +19,19 @@ struct ProcessSample {
             throw LoadError("unexpected /proc/\(pid)/stat")
         }
         time = MonotonicClock.now
-        cpuSeconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+        cpuSeconds = (user + system) / tick
+        systemSeconds = system / tick
     }
 
     /// CPU time used since `earlier`, as a percentage of one core over the wall time between the samples.
     func cpuPercent(since earlier: ProcessSample) -> Double {
         (cpuSeconds - earlier.cpuSeconds) / (Double(time - earlier.time) / 1e9) * 100
+    }
+
+    /// System time used since `earlier`, as `cpuPercent(since:)` counts.
+    func systemPercent(since earlier: ProcessSample) -> Double {
+        (systemSeconds - earlier.systemSeconds) / (Double(time - earlier.time) / 1e9) * 100
     }
 }
 

@@ -29,6 +29,8 @@ struct RunReport: Encodable {
     /// From the write that carried each frame's own bytes to its receipt.
     let ownBytesLatency: LatencySummary
     let relayCPUPercent: Double
+    /// The part of `relayCPUPercent` spent in the kernel.
+    let relaySystemCPUPercent: Double
     let generatorCPUPercent: Double
     let relayMemory: ProcessMemory
     let relayView: RelayView
@@ -56,6 +58,7 @@ struct RunReport: Encodable {
         relayLatency = LatencySummary(nanoseconds: log.relayLatencies)
         ownBytesLatency = LatencySummary(nanoseconds: log.ownBytesLatencies)
         relayCPUPercent = usage.relayCPUPercent
+        relaySystemCPUPercent = usage.relaySystemCPUPercent
         generatorCPUPercent = usage.generatorCPUPercent
         relayMemory = usage.relayMemory
         self.relayView = relayView
