@@ -17,9 +17,10 @@ final class StreamService: Sendable {
     private let reader: SourceReader?
     private let core: NIOLoopBoundBox<StreamCore>
 
-    /// A stream of `config`, on the next loop of `group`; `onEnd` is called on that loop, with the failure if
-    /// any, once the source has ended and the subscribers have been served.
-    init(config: StreamConfig, group: EventLoopGroup, inherited: InheritedSockets,
+    /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
+    /// `onEnd` is called on that loop, with the failure if any, once the source has ended and the subscribers have
+    /// been served.
+    init(config: StreamConfig, group: EventLoopGroup, sendRings: SendRings, inherited: InheritedSockets,
          onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         name = config.name
         eventLoop = group.next()
@@ -28,7 +29,7 @@ final class StreamService: Sendable {
         self.logger = logger
         let metrics = StreamMetrics(stream: config.name)
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
-                        metrics: metrics)
+                        metrics: metrics, sendRings: sendRings)
         reader = SourceReader(config: config.source)
         core = .makeBoxSendingValue(
             StreamCore(config: config, group: group, eventLoop: eventLoop, hubs: hubs, reader: reader,

@@ -23,6 +23,8 @@ final class Supervisor: Sendable {
     let httpServer: HTTPServer?
     /// The supervisor's changing state, reached on `eventLoop` only.
     let state: NIOLoopBoundBox<State>
+    /// Where the HTTP listeners of every stream on each loop are sent to.
+    private let sendRings: SendRings
 
     /// How long subscribers get to take their queues on shutdown.
     static let shutdownGrace = TimeAmount.seconds(2)
@@ -36,6 +38,7 @@ final class Supervisor: Sendable {
         finished = eventLoop.makePromise()
         let state = NIOLoopBoundBox.makeBoxSendingValue(State(config: config), eventLoop: eventLoop)
         self.state = state
+        sendRings = SendRings(loops: Array(group.makeIterator()), logger: logger)
         httpServer = config.http.map { HTTPServer(config: $0) { Self.mountStatus(of: state) } }
     }
 
@@ -212,7 +215,8 @@ final class Supervisor: Sendable {
         let ended: @Sendable (StreamService, String?) -> Void = { [self] service, failure in
             eventLoop.execute { self.streamEnded(service, failure: failure) }
         }
-        let service = StreamService(config: stream, group: group, inherited: systemd.sockets, onEnd: ended)
+        let service = StreamService(config: stream, group: group, sendRings: sendRings, inherited: systemd.sockets,
+                                    onEnd: ended)
         state.value.streams[stream.name] = service
         return service.start().hop(to: eventLoop).map { [self] in
             updateMounts()

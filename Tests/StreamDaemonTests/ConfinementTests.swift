@@ -22,7 +22,8 @@ import Testing
         await #expect(processExitsWith: .failure) {
             let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
             let (logger, metrics) = (Logger(label: "test"), StreamMetrics(stream: "test"))
-            let hubs = HubGroup(loops: [loop], home: loop, limits: SubscriberLimits(), logger: logger, metrics: metrics)
+            let hubs = HubGroup(loops: [loop], home: loop, limits: SubscriberLimits(), logger: logger, metrics: metrics,
+                                sendRings: SendRings(loops: [loop], logger: logger))
             let pipeline = StreamPipeline(streamName: "test", hubs: hubs, eventLoop: loop, logger: logger,
                                           metrics: metrics)
             try? pipeline.ingest(UnsafeRawBufferPointer(start: nil, count: 0), restartsFile: false)

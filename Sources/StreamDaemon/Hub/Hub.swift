@@ -39,21 +39,24 @@ final class Hub {
     /// Bytes written to subscribers that have left.
     private(set) var departedSentBytes = 0
 
-    /// Where HTTP listeners' sends of a write-out wait to be made together at its end.
-    let sendRing: SendRing
+    /// The rings of the daemon's loops, or nil for a hub of its own.
+    private let sendRings: SendRings?
+    /// Where HTTP listeners' sends of a write-out wait to be made together at its end: its loop's, shared by the
+    /// hubs there.
+    private(set) lazy var sendRing = sendRings?.ring(on: eventLoop) ?? SendRing(eventLoop: eventLoop, logger: logger)
 
     /// Counts the packets subscribers lose, for the metrics.
     private let dropped: Counter?
 
     init(limits: SubscriberLimits, eventLoop: EventLoop, demand: PCMDemand = PCMDemand(),
          logger: Logger = Logger(label: "audiostreamd"), firstSubscriberID: Int = 1, subscriberIDStride: Int = 1,
-         dropped: Counter? = nil) {
+         dropped: Counter? = nil, sendRings: SendRings? = nil) {
         self.limits = limits
         self.eventLoop = eventLoop
         self.dropped = dropped
         self.demand = demand
         self.logger = logger
-        sendRing = SendRing(eventLoop: eventLoop, logger: logger)
+        self.sendRings = sendRings
         nextSubscriberID = firstSubscriberID
         self.subscriberIDStride = subscriberIDStride
     }

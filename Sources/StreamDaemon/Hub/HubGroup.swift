@@ -14,13 +14,14 @@ final class HubGroup: Sendable {
     /// The stream's loop, where its pipeline publishes.
     private let home: EventLoop
 
-    init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger, metrics: StreamMetrics) {
+    init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger, metrics: StreamMetrics,
+         sendRings: SendRings) {
         self.home = home
         let demand = self.demand
         hubs = loops.enumerated().map { index, loop in
             NIOLoopBoundBox.makeBoxSendingValue(
                 Hub(limits: limits, eventLoop: loop, demand: demand, logger: logger, firstSubscriberID: index + 1,
-                    subscriberIDStride: loops.count, dropped: metrics.droppedPackets),
+                    subscriberIDStride: loops.count, dropped: metrics.droppedPackets, sendRings: sendRings),
                 eventLoop: loop)
         }
     }
