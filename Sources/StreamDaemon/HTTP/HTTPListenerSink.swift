@@ -22,7 +22,11 @@ final class HTTPListenerSink: SubscriberSink {
 
     func write(_ message: QueuedMessage) -> Int {
         if message.role == .icyMetadata {
-            interleaver?.announce(message.buffer)
+            // Copied out and back, as in `writeAudio`: no access to `interleaver` spans a call.
+            if var interleaver {
+                interleaver.announce(message.buffer)
+                self.interleaver = interleaver
+            }
             return 0
         }
         guard let bytes = message.listenerPayload else { return 0 }
@@ -44,15 +48,18 @@ final class HTTPListenerSink: SubscriberSink {
 
     /// Writes `bytes` with `write`, in pieces between ICY metadata blocks for a listener that asked for them.
     private func writeAudio(_ bytes: ByteBuffer, with write: (ByteBuffer) -> Void) -> Int {
-        guard interleaver != nil else {
+        // Copied out and back: an access to `interleaver` that spanned the writes would cost an exclusivity
+        // check on every write of every listener.
+        guard var interleaver else {
             write(bytes)
             return bytes.readableBytes
         }
         var written = 0
-        interleaver!.interleave(bytes) { piece in
+        interleaver.interleave(bytes) { piece in
             written += piece.readableBytes
             write(piece)
         }
+        self.interleaver = interleaver
         return written
     }
 }

@@ -262,18 +262,21 @@ final class Hub {
         slots[index].writeOut?.cancel()
         slots[index].writeOut = nil
         let now = NIODeadline.now()
+        // The batch is worked on as a local: reaching it in `slots` costs an exclusivity check each subscriber.
+        var batch = PublishedBatch()
+        swap(&batch, &slots[index].batch)
         for subscriber in slots[index].subscribers {
-            if subscriber.batchStart == 0, subscriber.takesJoinedWrite,
-               let joined = slots[index].batch.joinedBytes(for: subscriber) {
+            if subscriber.batchStart == 0, subscriber.takesJoinedWrite, let joined = batch.joinedBytes(for: subscriber) {
                 subscriber.write(joined: joined)
-            } else if queueBatch(for: subscriber, now: now) {
+            } else if queue(batch, for: subscriber, now: now) {
                 subscriber.drain()
                 noteIfBehind(subscriber)
             }
             subscriber.batchStart = 0
         }
         sendRing.submit()
-        slots[index].batch.removeAll()
+        batch.removeAll()
+        swap(&batch, &slots[index].batch)
     }
 
     /// Sends the end event to everyone; each connection closes once it has written it.
@@ -320,7 +323,7 @@ final class Hub {
         let now = NIODeadline.now()
         for subscriber in behind where subscriber.wanted.wants(audience) && !subscriber.isCaughtUp {
             // One disconnected for staying behind has left the hub: nothing more to do for it.
-            _ = queueBatch(for: subscriber, now: now)
+            _ = queue(slots[subscriber.slot].batch, for: subscriber, now: now)
         }
         behind.removeAll { subscriber in
             guard subscriber.isCaughtUp else { return false }
@@ -337,10 +340,9 @@ final class Hub {
         behind.append(subscriber)
     }
 
-    /// Queues what the subscriber has not been given of its slot's batch.
+    /// Queues what the subscriber has not been given of its slot's `batch`.
     /// - Returns: false when it was disconnected for staying behind.
-    private func queueBatch(for subscriber: Subscriber, now: NIODeadline) -> Bool {
-        let batch = slots[subscriber.slot].batch
+    private func queue(_ batch: PublishedBatch, for subscriber: Subscriber, now: NIODeadline) -> Bool {
         let start = subscriber.batchStart
         subscriber.batchStart = batch.count
         for entry in batch.entries[start...] {

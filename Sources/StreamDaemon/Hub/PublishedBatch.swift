@@ -16,6 +16,9 @@ struct PublishedBatch {
     private(set) var entries: [Entry] = []
     /// The joined messages made so far, by kind of subscriber; nil where they cannot be joined.
     private var joined: [Kind: ByteBuffer?] = [:]
+    /// The kind asked for last, and its joined messages: a slot's subscribers are mostly of one kind, and comparing
+    /// costs less than hashing.
+    private var last: (kind: Kind, bytes: ByteBuffer?)?
 
     /// What makes subscribers get the same bytes of the same entries.
     struct Kind: Hashable {
@@ -41,6 +44,7 @@ struct PublishedBatch {
     mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
         joined.removeAll(keepingCapacity: true)
+        last = nil
     }
 
     /// What `subscriber` gets of `entry`, if anything.
@@ -56,9 +60,11 @@ struct PublishedBatch {
     /// once for every subscriber of its kind; nil when it gets nothing, or when an ICY title must reach an HTTP
     /// listener's sink in its place between the packets.
     mutating func joinedBytes(for subscriber: Subscriber) -> ByteBuffer? {
-        if let made = joined[subscriber.batchKind] { return made }
-        let made = join(for: subscriber, listener: subscriber.batchKind.listener)
-        joined[subscriber.batchKind] = made
+        let kind = subscriber.batchKind
+        if let last, last.kind == kind { return last.bytes }
+        let made = joined[kind] ?? join(for: subscriber, listener: kind.listener)
+        joined[kind] = made
+        last = (kind, made)
         return made
     }
 

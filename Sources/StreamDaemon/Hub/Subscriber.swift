@@ -29,7 +29,9 @@ final class Subscriber {
     private let sink: SubscriberSink
     /// Its hub's limits, changed by a reload.
     var limits: SubscriberLimits
-    private var queue = CircularBuffer<QueuedMessage>()
+    /// Read for every subscriber at every write-out (`isCaughtUp`): unchecked for overlapping accesses, which cost
+    /// more than the read, as a subscriber is confined to its loop and nothing its queue calls comes back to it.
+    @exclusivity(unchecked) private var queue = CircularBuffer<QueuedMessage>()
     /// Seconds of audio in `queue`.
     private(set) var queuedSeconds = 0.0
     /// Bytes of events in `queue`: they are never dropped, so a subscriber that lets them pile up is dropped.
@@ -126,7 +128,10 @@ final class Subscriber {
 
     /// Writes messages joined into one buffer by `PublishedBatch`; only when `takesJoinedWrite`.
     func write(joined bytes: ByteBuffer) {
-        sentBytes += sink.writeAndFlush(joined: bytes)
+        // Written first and counted after: a count that spanned the write would cost an exclusivity check on
+        // every subscriber's every write.
+        let written = sink.writeAndFlush(joined: bytes)
+        sentBytes += written
     }
 
     /// Closes the connection once everything queued has been written.
@@ -152,7 +157,8 @@ final class Subscriber {
     }
 
     private func send(_ message: QueuedMessage) {
-        sentBytes += sink.write(message)
+        let written = sink.write(message)
+        sentBytes += written
     }
 
     /// Drops the oldest audio message, keeping events in place. False when the queue holds no audio.

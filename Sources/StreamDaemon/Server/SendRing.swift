@@ -22,14 +22,10 @@ final class SendRing {
     private let eventLoop: EventLoop
     private let logger: Logger
     private var state = State.unopened
-    private var queued: [SubscriberSocket] = []
-    // What is handed to the ring, kept between write-outs so that a write-out allocates nothing.
-    private var sending: [SubscriberSocket] = []
-    private var descriptors: [CInt] = []
-    private var pointers: [UnsafeRawPointer?] = []
-    private var lengths: [UInt32] = []
-    private var results: [Int32] = []
-    private var storages: [Unmanaged<AnyObject>] = []
+    /// Appended to for every HTTP listener of a write-out: unchecked for overlapping accesses, which cost more than
+    /// the append, as the ring is confined to its loop and nothing it calls comes back to it.
+    @exclusivity(unchecked) private var queued: [SubscriberSocket] = []
+    private var submission = RingSubmission()
 
     /// Sends per system call.
     private let entries: UInt32
@@ -59,28 +55,24 @@ final class SendRing {
     func submit() {
         guard !queued.isEmpty, case .open(let ring) = state else { return }
         eventLoop.preconditionInEventLoop()
+        // Worked on as locals: every use of a property of this class costs an exclusivity check, and this is
+        // per socket.
+        var queued: [SubscriberSocket] = []
+        swap(&queued, &self.queued)
+        var submission = RingSubmission()
+        swap(&submission, &self.submission)
         for socket in queued {
             // A socket closed since it queued has nothing queued any more, and no descriptor to send to.
             guard let (descriptor, bytes) = socket.queuedSend else { continue }
-            sending.append(socket)
-            descriptors.append(descriptor)
-            lengths.append(UInt32(bytes.readableBytes))
-            pointers.append(bytes.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
-                storages.append(storage.retain())
-                return bytes.baseAddress
-            })
+            submission.add(socket, descriptor: descriptor, bytes: bytes)
         }
+        let failed = submission.send(through: ring)
+        for (socket, sent) in zip(submission.sockets, submission.results) { socket.sentFromRing(Int(sent)) }
+        submission.removeAll()
+        swap(&submission, &self.submission)
+        // Kept for the next write-out, unless a socket queued meanwhile.
         queued.removeAll(keepingCapacity: true)
-        results.append(contentsOf: repeatElement(0, count: sending.count))
-        let failed = send_ring_send(ring, UInt32(sending.count), descriptors, pointers, lengths, &results)
-        for storage in storages { storage.release() }
-        for (index, socket) in sending.enumerated() { socket.sentFromRing(Int(results[index])) }
-        sending.removeAll(keepingCapacity: true)
-        descriptors.removeAll(keepingCapacity: true)
-        pointers.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true)
-        results.removeAll(keepingCapacity: true)
-        storages.removeAll(keepingCapacity: true)
+        if self.queued.isEmpty { swap(&queued, &self.queued) }
         if failed < 0 { refuse(errno: -failed, after: "a send") }
     }
 

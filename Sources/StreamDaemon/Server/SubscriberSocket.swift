@@ -109,8 +109,9 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
     /// Hands the message to NIO, to go out at the next flush; or joins it to the bytes queued in the ring.
     func write(_ message: ByteBuffer) {
         guard let context else { return }
-        guard queuedInRing == nil else {
-            queuedInRing!.writeImmutableBuffer(message)
+        if var queued = queuedInRing {
+            queued.writeImmutableBuffer(message)
+            queuedInRing = queued
             return
         }
         context.write(wrapOutboundOut(message), promise: counted(nil, on: context.eventLoop))
