@@ -3,15 +3,15 @@ import Glibc
 import Logging
 import NIOCore
 
-/// The direct sends of one hub's write-out to its HTTP listeners, made together: io_uring takes them in one
-/// system call, where `send(2)` takes one each. Over loopback TCP a write then costs 12 to 15 % less
+/// The direct sends of a hub's write-out to its HTTP listeners, made together: io_uring takes them in one system
+/// call, where `send(2)` takes one each. Over loopback TCP a write then costs 12 to 15 % less
 /// (`Benchmarks/floor_io_uring.c`); over Unix sockets it costs more, so subscribers of the wire protocol send
 /// themselves.
 ///
 /// A `SubscriberSocket` queues itself here with the bytes it would have sent, the hub calls `submit()` at the end of
-/// the write-out, and each socket is told what its send took. Where io_uring is refused (an old kernel, a seccomp
-/// filter) or fails, `queue` says so and the sockets send themselves. Confined to its hub's event loop: the ring
-/// belongs to the thread that opened it.
+/// the write-out, and each socket is told what its send took: nothing is left queued between write-outs. Where
+/// io_uring is refused (an old kernel, a seccomp filter) or fails, `queue` says so and the sockets send themselves.
+/// Confined to one event loop, whose hubs share it (`SendRings`): the ring belongs to the thread that opened it.
 final class SendRing {
     private enum State {
         case unopened
@@ -31,7 +31,7 @@ final class SendRing {
     private let entries: UInt32
 
     /// A ring of `entries` sends per system call, by default enough to spread its cost thin and few enough that a
-    /// ring costs its stream little memory (about 30 KiB), opened on first use.
+    /// ring costs little memory (about 30 KiB), opened on first use.
     init(eventLoop: EventLoop, logger: Logger, entries: UInt32 = 256) {
         self.eventLoop = eventLoop
         self.logger = logger
@@ -42,8 +42,8 @@ final class SendRing {
         if case .open(let ring) = state { send_ring_destroy(ring) }
     }
 
-    /// Queues the socket's `queuedInRing` bytes to be sent at the next `submit()`; false when there is no ring,
-    /// and the socket sends itself.
+    /// Queues the socket's `queuedSend` to be made at the next `submit()`; false when there is no ring, and the
+    /// socket sends itself.
     func queue(_ socket: SubscriberSocket) -> Bool {
         if case .unopened = state { open() }
         guard case .open = state else { return false }
