@@ -279,7 +279,7 @@ import FixtureSupport
         // A packet larger than the cap.
         let large = Self.aac { chunks in
             chunks[3].body.replaceSubrange(24..<26, with: [0xA0, 0x80, 0x01])  // 2^19 + 1, for a 2-byte entry
-            chunks[4].body += [UInt8](repeating: 0, count: CAFReader.largestPacket + 1)
+            chunks[4].body += [UInt8](repeating: 0, count: CAFContainer.largestPacket + 1)
         }
         #expect(try Self.errors(of: large) == [.invalidFile])
     }
