@@ -22,6 +22,11 @@ import FixtureSupport
         try PCMFixtureChecks.checkCutMidFrame(try #require(Self.fixtures.first { $0.name == name }))
     }
 
+    @Test(arguments: ["wav-s16-stereo.wav", "wav-streamed.wav", "rf64-s16-stereo.wav"])
+    func aFileCutWhereItsFramesStartKnowsItsFormat(name: String) throws {
+        try PCMFixtureChecks.checkCutWhereTheFramesStart(try #require(Self.fixtures.first { $0.name == name }))
+    }
+
     /// The hint names the container the bytes already say.
     @Test func aHintChangesNothing() throws {
         let fixture = try #require(Self.fixtures.first { $0.name == "wav-s24-stereo.wav" })

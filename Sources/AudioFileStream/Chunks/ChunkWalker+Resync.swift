@@ -8,7 +8,7 @@ extension ChunkWalker {
             guard audio != nil, !isRestarting else {
                 state = .failed
                 return output.fail(.discontinuityCantRecover, at: offset, "the \(Container.name) header is cut at "
-                    + "\(offset), before its audio chunk: the chunks after the cut cannot be found")
+                    + "\(offset), before its sound chunk: the chunks after the cut cannot be found")
             }
             state = .resuming
         case .reposition:
