@@ -83,7 +83,7 @@ struct ChunkWalker<Container: ChunkedContainer>: FormatReader {
             case .lost, .failed: pass(rest)
             }
             consumed += step.consumed
-            if let skip = step.skip {
+            if let skip = step.skip, skip.count > 0 {
                 position = input.offset + Int64(consumed) + skip.count
                 return ReadProgress(consumed: consumed, needed: 0, skip: skip)
             }
