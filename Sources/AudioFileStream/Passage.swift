@@ -8,6 +8,13 @@ enum Skip {
     /// bytes or `count` bytes went by, or where the input ends or breaks off before that, with the fields read so
     /// far. Boxed, so that every `ReadProgress` stays small.
     indirect case tag(TagReader, offset: Int64, count: Int64)
+
+    /// The bytes passed over.
+    var count: Int64 {
+        switch self {
+        case .bytes(let count), .tag(_, _, let count): count
+        }
+    }
 }
 
 /// The bytes of a `Skip` still to go by, and the tag they feed.

@@ -21,6 +21,11 @@ import FixtureSupport
         try PCMFixtureChecks.checkCutMidFrame(try #require(Self.fixtures.first { $0.name == name }))
     }
 
+    @Test(arguments: ["aiff-s24-mono.aiff", "aiff-streamed.aiff"])
+    func aFileCutWhereItsFramesStartKnowsItsFormat(name: String) throws {
+        try PCMFixtureChecks.checkCutWhereTheFramesStart(try #require(Self.fixtures.first { $0.name == name }))
+    }
+
     /// The compression types as the script's walk read them, and COMM's rate as ffprobe gives it.
     @Test func compressionTypesAndRatesAreRead() throws {
         var checked = 0

@@ -126,9 +126,11 @@ import FixtureSupport
         let fixture = Self.fixture("caf-s16le-streamed")
         let facts = try #require(fixture.facts)
         #expect((facts["chunks"] as! [[Any]]).last?[2] as? Int == -1)
-        let parse = try Self.run(fixture.bytes, chunking: .random(seed: 89))
-        #expect(parse.batches.reduce(0) { $0 + $1.size } == Int64(facts["byteCount"] as! Int))
-        #expect(throws: AudioFileStreamError.valueUnknown) { try parse.stream.property(.audioDataByteCount) }
+        for chunking in [Chunking.whole, .fixed(1), .fixed(7), .random(seed: 89)] {
+            let parse = try Self.run(fixture.bytes, chunking: chunking)
+            #expect(parse.batches.reduce(0) { $0 + $1.size } == Int64(facts["byteCount"] as! Int), "\(chunking)")
+            #expect(throws: AudioFileStreamError.valueUnknown) { try parse.stream.property(.audioDataByteCount) }
+        }
     }
 
     /// ffmpeg writes the pakt after the audio: on a stream that is Apple's "not optimized", whatever the chunking.
@@ -140,6 +142,56 @@ import FixtureSupport
             #expect(parse.batches.isEmpty && parse.stream.dataFormat?.formatID == AudioFormatID.appleLossless)
             #expect(parse.stream.bufferedByteCount == 0)
         }
+    }
+
+    /// ffmpeg's pakt-after-data file given out of order, as a reader that can seek gives it: the chunks before
+    /// the audio, then the pakt, then the audio, each after a discontinuity at its offset. Between chunks before
+    /// the audio a jump lands on a chunk header, so the packets are ffprobe's, in any chunking.
+    @Test(arguments: [Chunking.whole, .fixed(1), .fixed(7), .random(seed: 113)])
+    func aFileGivenOutOfOrderGivesItsPackets(chunking: Chunking) throws {
+        let fixture = Self.fixture("caf-alac-pakt-at-end")
+        let facts = try #require(fixture.facts)
+        let data = Self.chunk("data", in: facts)[1] as! Int
+        let table = Self.chunk("pakt", in: facts)[1] as! Int
+        var rows: [[Int64]] = []
+        var errors: [AudioFileStreamError] = []
+        let parser = try AudioFileStream { event in
+            guard case .packets(let batch) = event else { return }
+            for description in batch.descriptions ?? UnsafeBufferPointer(start: nil, count: 0) {
+                let frames = description.variableFramesInPacket > 0
+                    ? description.variableFramesInPacket : batch.format.framesPerPacket
+                rows.append([batch.streamOffset + description.startOffset, Int64(description.dataByteSize),
+                             Int64(frames)])
+            }
+        }
+        var random = TestRandom(seed: 113)
+        do {
+            for (index, range) in [0..<data, table..<fixture.bytes.count, data..<table].enumerated() {
+                var position = range.lowerBound
+                while position < range.upperBound {
+                    let size = switch chunking {
+                    case .whole: range.count
+                    case .fixed(let size): size
+                    case .random: Int(random.next() % 8192) + 1
+                    }
+                    let end = min(position + size, range.upperBound)
+                    let jumps = index > 0 && position == range.lowerBound
+                    try parser.parse(Array(fixture.bytes[position..<end]), discontinuity: jumps,
+                                     offset: jumps ? Int64(position) : nil)
+                    position = end
+                }
+            }
+            try parser.finish()
+        } catch let failure as AudioFileStreamFailure {
+            errors.append(failure.error)
+        }
+        #expect(errors.isEmpty)
+        #expect(rows == fixture.expectedPacketsWithFrames)
+        let info = try #require(facts["packetTableInfo"] as? [String: Int])
+        #expect(try parser.property(.packetTableInfo) == .packetTableInfo(PacketTableInfo(
+            validFrames: Int64(info["validFrames"]!), primingFrames: Int32(info["primingFrames"]!),
+            remainderFrames: Int32(info["remainderFrames"]!))))
+        #expect(try parser.property(.audioDataPacketCount) == .uint64(UInt64(facts["packetCount"] as! Int)))
     }
 
     @Test(arguments: [Chunking.whole, .fixed(1), .random(seed: 101)])
@@ -228,20 +280,25 @@ import FixtureSupport
         #expect(Self.aac() == Self.fixture("caf-aac-44k-stereo").bytes)
     }
 
-    @Test func chunkSizesThatLieAreInvalid() throws {
-        // Negative, other than data's -1; and -1 on another chunk.
+    @Test(arguments: [Chunking.whole, .fixed(1), .fixed(5), .random(seed: 107)])
+    func chunkSizesThatLieAreInvalid(chunking: Chunking) throws {
+        // Negative, other than data's -1; and -1 on another chunk, or on a second data chunk.
         for size: Int64 in [-5, -1, Int64.min] {
-            #expect(try Self.errors(of: Self.aac { $0[1].size = size }) == [.invalidFile], "\(size)")
+            #expect(try Self.errors(of: Self.aac { $0[1].size = size }, chunking: chunking) == [.invalidFile],
+                    "\(size) \(chunking)")
         }
+        let secondData = Self.aac { $0.append(("data", [0, 0, 0, 0], -1)) }
+        #expect(try Self.errors(of: secondData, chunking: chunking) == [.invalidFile], "\(chunking)")
         // Smaller than the fixed fields: desc, pakt, data's edit count.
-        #expect(try Self.errors(of: Self.aac { $0[0].body.removeLast(4) }) == [.invalidFile])
-        #expect(try Self.errors(of: Self.aac { $0[3].body = Array($0[3].body.prefix(20)) }) == [.invalidFile])
-        #expect(try Self.errors(of: Self.aac { $0[4] = ("data", [0, 0], nil) }) == [.invalidFile])
+        for bytes in [Self.aac { $0[0].body.removeLast(4) }, Self.aac { $0[3].body = Array($0[3].body.prefix(20)) },
+                      Self.aac { $0[4] = ("data", [0, 0], nil) }] {
+            #expect(try Self.errors(of: bytes, chunking: chunking) == [.invalidFile], "\(chunking)")
+        }
         // A first chunk other than desc.
-        #expect(try Self.errors(of: Self.aac { $0.swapAt(0, 1) }) == [.invalidFile])
+        #expect(try Self.errors(of: Self.aac { $0.swapAt(0, 1) }, chunking: chunking) == [.invalidFile])
         // A huge size past the end: the audio of an unknown chunk that never ends is no packet.
-        let pastEnd = try Self.run(Self.aac { $0[1].size = 1 << 40 }, chunking: .fixed(5))
-        #expect(pastEnd.packets.isEmpty && pastEnd.stream.bufferedByteCount == 0)
+        let pastEnd = try Self.run(Self.aac { $0[1].size = 1 << 40 }, chunking: chunking)
+        #expect(pastEnd.packets.isEmpty && pastEnd.stream.bufferedByteCount == 0, "\(chunking)")
     }
 
     @Test func aDescriptionWithoutRateOrChannelsIsInvalid() throws {
@@ -279,7 +336,7 @@ import FixtureSupport
         // A packet larger than the cap.
         let large = Self.aac { chunks in
             chunks[3].body.replaceSubrange(24..<26, with: [0xA0, 0x80, 0x01])  // 2^19 + 1, for a 2-byte entry
-            chunks[4].body += [UInt8](repeating: 0, count: CAFReader.largestPacket + 1)
+            chunks[4].body += [UInt8](repeating: 0, count: CAFContainer.largestPacket + 1)
         }
         #expect(try Self.errors(of: large) == [.invalidFile])
     }

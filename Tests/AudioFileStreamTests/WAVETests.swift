@@ -22,6 +22,11 @@ import FixtureSupport
         try PCMFixtureChecks.checkCutMidFrame(try #require(Self.fixtures.first { $0.name == name }))
     }
 
+    @Test(arguments: ["wav-s16-stereo.wav", "wav-streamed.wav", "rf64-s16-stereo.wav"])
+    func aFileCutWhereItsFramesStartKnowsItsFormat(name: String) throws {
+        try PCMFixtureChecks.checkCutWhereTheFramesStart(try #require(Self.fixtures.first { $0.name == name }))
+    }
+
     /// The hint names the container the bytes already say.
     @Test func aHintChangesNothing() throws {
         let fixture = try #require(Self.fixtures.first { $0.name == "wav-s24-stereo.wav" })
@@ -96,7 +101,7 @@ import FixtureSupport
     @Test func anID3ChunkCutByTheEndOfTheInputGivesTheFramesReadBeforeIt() throws {
         let fixture = try #require(Self.fixtures.first { $0.name == "wav-id3.wav" })
         let chunk = try #require((fixture.facts?["chunks"] as? [[Any]])?.first { $0[0] as? String == "id3 " })
-        let cut = chunk[1] as! Int + ChunkHeader.length + 200
+        let cut = chunk[1] as! Int + ChunkLayout.riff.headerLength + 200
         let frames = (fixture.recordedTags!["frames"] as! [[String]]).map {
             RawTagField(key: $0[0], value: .text([$0[1]]))
         }
@@ -104,7 +109,7 @@ import FixtureSupport
             let recording = try PCMRecording.parse(Array(fixture.bytes[..<cut]), chunking: chunking)
             #expect(recording.tags.count == 1)
             #expect(recording.tags.first?.metadata.raw.sorted { $0.key < $1.key } == frames)
-            #expect(recording.tags.first?.offset == Int64(chunk[1] as! Int + ChunkHeader.length))
+            #expect(recording.tags.first?.offset == Int64(chunk[1] as! Int + ChunkLayout.riff.headerLength))
             #expect(recording.byteCount == fixture.facts!["dataBytes"] as! Int)
         }
     }

@@ -1,17 +1,18 @@
 /// The reader of AIFF and AIFC files.
-typealias AIFFReader = ChunkedPCMReader<AIFFContainer>
+typealias AIFFReader = ChunkWalker<AIFFContainer>
 
-/// AIFF and AIFF-C (Apple's "Audio Interchange File Format" 1.3 and its AIFF-C draft) for `ChunkedPCMReader`.
+/// AIFF and AIFF-C (Apple's "Audio Interchange File Format" 1.3 and its AIFF-C draft) for `ChunkWalker`.
 ///
 /// `COMM` gives the samples (`AIFFCommonChunk`); `SSND` holds them after its offset and block size fields, the
 /// offset saying how many bytes come before the first frame. `ID3 `/`id3 ` chunks are ID3v2 tags; `NAME`,
 /// `AUTH`, `(c) ` and `ANNO` are text, each reported as a tag of source `aiffText` whose raw key is the chunk
 /// id; every other chunk streams past. An `SSND` size of 0 or 0xFFFFFFFF, as a writer to a pipe leaves it,
 /// means the samples run to the end of the input. An `SSND` before `COMM` cannot be read as it streams and
-/// is refused (`notOptimized`).
+/// is refused (`notOptimized`). The samples are delivered as `PCMFrames`.
 struct AIFFContainer: ChunkedContainer {
-    static let isBigEndian = true
     static let name = "AIFF"
+    static let layout = ChunkLayout.iff
+    static let resync = ChunkResync.restart
 
     /// SSND's offset and blockSize fields.
     private static let soundPrefixLength = 8
@@ -19,7 +20,7 @@ struct AIFFContainer: ChunkedContainer {
 
     private let limits: MetadataLimits
     private var isCompressible = false
-    private(set) var sound: PCMSound?
+    private var sound: PCMSound?
 
     init(limits: MetadataLimits) {
         self.limits = limits
@@ -40,7 +41,9 @@ struct AIFFContainer: ChunkedContainer {
         return isCompressible ? .aifc : .aiff
     }
 
-    mutating func plan(for chunk: ChunkHeader, at offset: Int64) throws(AudioFileStreamFailure) -> ChunkPlan {
+    func plan(for chunk: ChunkHeader, at offset: Int64, into output: ParserOutput)
+        throws(AudioFileStreamFailure) -> ChunkPlan
+    {
         switch chunk.id {
         case "COMM":
             return .keep(limit: AIFFCommonChunk.keptLength)
@@ -50,7 +53,8 @@ struct AIFFContainer: ChunkedContainer {
                 throw AudioFileStreamFailure(.invalidFile, at: offset, "the SSND chunk at \(offset) holds "
                     + "\(chunk.size) bytes, fewer than its \(Self.soundPrefixLength) bytes of offset and block size")
             }
-            return .sound(prefixLength: Self.soundPrefixLength, size: isOpenEnded ? nil : chunk.size)
+            return try PCMFrames.plan(after: sound, prefixLength: Self.soundPrefixLength,
+                                      size: isOpenEnded ? nil : chunk.size, in: Self.name, at: offset)
         case "ID3 ", "id3 ":
             return .id3
         case _ where Self.textChunks.contains(chunk.id):
@@ -60,19 +64,22 @@ struct AIFFContainer: ChunkedContainer {
         }
     }
 
-    mutating func read(_ chunk: ChunkHeader, body: UnsafeRawBufferPointer, at offset: Int64)
-        throws(AudioFileStreamFailure) -> Metadata?
+    mutating func read(_ chunk: ChunkHeader, body: UnsafeRawBufferPointer, at offset: Int64,
+                       into output: ParserOutput) throws(AudioFileStreamFailure)
     {
         guard chunk.id != "COMM" else {
             sound = try AIFFCommonChunk.sound(body, isCompressible: isCompressible, at: offset)
-            return nil
+            return
         }
-        guard let field = ChunkText.field(chunk.id, body, size: chunk.size, limits: limits) else { return nil }
-        return Metadata(source: .aiffText, tags: MetadataNormalizer.tags(from: [field]), raw: [field])
+        guard let field = ChunkText.field(chunk.id, body, size: chunk.size, limits: limits) else { return }
+        output.metadata(Metadata(source: .aiffText, tags: MetadataNormalizer.tags(from: [field]), raw: [field]),
+                        at: offset)
     }
 
-    /// SSND's offset: the bytes before the first frame, which block-aligning writers fill.
-    func soundStart(prefix: UnsafeRawBufferPointer) -> Int {
-        Int(prefix.bigEndianUInt32(at: 0))
+    /// The frames start past SSND's offset and block size, by the offset: the bytes block-aligning writers fill.
+    func startAudio(prefix: UnsafeRawBufferPointer, bodyStart: Int64, size: Int64?, at offset: Int64,
+                    into output: ParserOutput) -> PCMFrames {
+        let skipping = prefix.count + Int(prefix.bigEndianUInt32(at: 0))
+        return PCMFrames(sound!, bodyStart: bodyStart, size: size, skipping: skipping, into: output)
     }
 }

@@ -11,9 +11,9 @@ enum RIFFInfoList {
         guard body.matches("INFO", at: 0) else { return nil }
         var fields = KeptFields()
         var position = 4
-        while position + ChunkHeader.length <= body.count {
-            let sub = ChunkHeader(UnsafeRawBufferPointer(rebasing: body[position...]), isBigEndian: false)
-            let start = position + ChunkHeader.length
+        while position + ChunkLayout.riff.headerLength <= body.count {
+            let sub = ChunkHeader(UnsafeRawBufferPointer(rebasing: body[position...]), layout: .riff)
+            let start = position + ChunkLayout.riff.headerLength
             guard sub.size <= Int64(body.count - start) else { break }
             let value = UnsafeRawBufferPointer(rebasing: body[start..<start + Int(sub.size)])
             if sub.id.description.hasPrefix("I"),

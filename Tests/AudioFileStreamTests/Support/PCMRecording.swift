@@ -202,6 +202,25 @@ enum PCMFixtureChecks {
         }
     }
 
+    /// The fixture cut where its frames start, right after its sound chunk's header: the format, DataOffset and
+    /// readiness are known and no frame is lost; a discontinuity there loses only the frames it skips, in any
+    /// chunking.
+    static func checkCutWhereTheFramesStart(_ fixture: Fixtures.Fixture) throws {
+        let facts = try #require(fixture.facts)
+        let dataOffset = facts["dataOffset"] as! Int
+        let frames = Int64(facts["frames"] as! Int)
+        let bytesPerFrame = (facts["dataBytes"] as! Int) / Int(frames)
+        for chunking in [Chunking.whole, .fixed(1), .fixed(3)] {
+            let cut = try PCMRecording.parse(Array(fixture.bytes[..<dataOffset]), chunking: chunking)
+            #expect(cut.failure == nil && cut.batches.isEmpty && cut.discontinuities.isEmpty, "\(chunking)")
+            #expect(cut.properties[.dataOffset] == .int64(Int64(dataOffset)), "\(chunking)")
+            #expect(cut.properties[.readyToProducePackets] == .uint32(1), "\(chunking)")
+            let gap = dataOffset..<dataOffset + 3 * bytesPerFrame
+            let resumed = try PCMRecording.parse(fixture.bytes, chunking: chunking, skips: [gap])
+            #expect(resumed.failure == nil && resumed.frameCount == frames - 3, "\(chunking)")
+        }
+    }
+
     /// The fixture cut one byte into a frame: only the whole frames before the cut, and the byte reported as
     /// skipped, in any chunking.
     static func checkCutMidFrame(_ fixture: Fixtures.Fixture) throws {
