@@ -1,5 +1,7 @@
 /// The reader of AIFF and AIFC files.
-typealias AIFFReader = ChunkWalker<AIFFContainer>
+struct AIFFReader: ChunkedReader {
+    var walker: ChunkWalker<AIFFContainer>
+}
 
 /// AIFF and AIFF-C (Apple's "Audio Interchange File Format" 1.3 and its AIFF-C draft) for `ChunkWalker`.
 ///

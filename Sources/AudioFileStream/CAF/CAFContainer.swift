@@ -1,5 +1,7 @@
 /// The reader of Core Audio Format files.
-typealias CAFReader = ChunkWalker<CAFContainer>
+struct CAFReader: ChunkedReader {
+    var walker: ChunkWalker<CAFContainer>
+}
 
 /// A Core Audio Format file (Apple's Core Audio Format Specification) for `ChunkWalker`: the `caff` header, then
 /// chunks of a 12-byte header, a big-endian signed 64-bit size and no pad byte.

@@ -24,7 +24,7 @@ extension ChunkWalker {
     mutating func place(at offset: Int64) {
         repositions = false
         guard Container.resync == .reposition else { return }
-        guard let start = audio?.start, offset >= start, audio?.end.map({ offset < $0 }) ?? true else {
+        guard let (start, end) = audioBounds, offset >= start, end.map({ offset < $0 }) ?? true else {
             // Only a chunk header that these bytes start with is where it was; inside a chunk, they do not follow.
             // Between chunks before the audio, a jump lands on a chunk header: a file read out of order, its
             // packet table before its audio, is given so.

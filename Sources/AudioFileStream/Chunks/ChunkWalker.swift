@@ -5,7 +5,7 @@
 /// and an ID3v2 chunk is read within `MetadataLimits`, so no chunk size, however it lies, buffers more than that.
 /// An audio chunk whose size runs past the input simply ends with it; a second one is not read, its bytes being
 /// no packets of the first one's. Where the walk goes on after a cut is the container's `ChunkResync`.
-struct ChunkWalker<Container: ChunkedContainer>: FormatReader {
+struct ChunkWalker<Container: ChunkedContainer> {
     enum State {
         case fileHeader
         case chunkHeader
@@ -30,6 +30,8 @@ struct ChunkWalker<Container: ChunkedContainer>: FormatReader {
     var state = State.fileHeader
     private var kept = FieldBuffer(limit: 0)
     var audio: Container.Audio?
+    /// Where `audio` starts and ends, kept apart: reading them from `audio` would copy it, per packet.
+    private(set) var audioBounds: (start: Int64, end: Int64?)?
     /// The end of the audio chunk with its pad byte, where the next chunk starts (nil: the end of the input).
     private var audioChunkEnd: Int64?
     /// True while a restarted source's header is read, whose audio chunk replaces the first one's.
@@ -141,8 +143,10 @@ struct ChunkWalker<Container: ChunkedContainer>: FormatReader {
             }
             let bodyStart = offset + Int64(length)
             let prefix = UnsafeRawBufferPointer(rebasing: rest[length..<length + prefixLength])
-            audio = try container.startAudio(prefix: prefix, bodyStart: bodyStart, size: size, at: offset,
-                                             into: output)
+            let started = try container.startAudio(prefix: prefix, bodyStart: bodyStart, size: size, at: offset,
+                                                   into: output)
+            audioBounds = (started.start, started.end)
+            audio = started
             audioChunkEnd = size.map { bodyStart + Container.layout.padded($0) }
             isRestarting = false
             state = .audio
@@ -196,7 +200,7 @@ struct ChunkWalker<Container: ChunkedContainer>: FormatReader {
     /// past its end the walk goes on to the next chunk.
     private mutating func deliverAudio(_ rest: UnsafeRawBufferPointer, at index: Int, offset: Int64,
                                        input: ReaderInput, into output: ParserOutput) -> ReadProgress {
-        let (start, end) = (audio!.start, audio!.end)
+        let (start, end) = audioBounds!
         if offset < start {
             return ReadProgress(consumed: Int(min(start - offset, Int64(rest.count))), needed: 0)
         }
@@ -209,7 +213,7 @@ struct ChunkWalker<Container: ChunkedContainer>: FormatReader {
 
     /// True when the audio ends at `offset`, so the walk goes on to the next chunk even when no byte is left.
     private func isAudioDone(at offset: Int64) -> Bool {
-        guard case .audio = state, let end = audio?.end else { return false }
+        guard case .audio = state, let end = audioBounds?.end else { return false }
         return offset >= end
     }
 

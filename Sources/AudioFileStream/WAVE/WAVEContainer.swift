@@ -1,5 +1,7 @@
 /// The reader of RIFF/WAVE, RF64 and BW64 files.
-typealias WAVEReader = ChunkWalker<WAVEContainer>
+struct WAVEReader: ChunkedReader {
+    var walker: ChunkWalker<WAVEContainer>
+}
 
 /// RIFF/WAVE and its 64-bit forms, RF64 (EBU Tech 3306) and BW64 (ITU-R BS.2088), for `ChunkWalker`.
 ///
