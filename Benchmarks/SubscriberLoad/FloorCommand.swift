@@ -87,13 +87,13 @@ struct FloorCommand: ParsableCommand {
         let cpu = Self.threadCPUSeconds() - cpuAtStart
         let wall = Double(MonotonicClock.now - start) / 1e9
         let result = FloorReport(
-            transport: tcp ? "tcp" : "unix", mechanism: ioUring ? "io_uring" : "send", subscribers: subscribers, bytes: bytes, rate: rate, seconds: wall,
-            cpuPercent: cpu / wall * 100, microsecondsPerWrite: cpu / Double(writes) * 1e6, writes: writes,
-            shortWrites: shortWrites)
+            transport: tcp ? "tcp" : "unix", mechanism: ioUring ? "io_uring" : "send", subscribers: subscribers,
+            bytes: bytes, rate: rate, seconds: wall, cpuPercent: cpu / wall * 100,
+            microsecondsPerWrite: cpu / Double(writes) * 1e6, writes: writes, shortWrites: shortWrites)
         try JSONEncoder().encode(result).write(to: URL(fileURLWithPath: report))
         print(String(format: "floor %@ %@ ×%d: %d B at %.2f/s: writer CPU %.1f %% of a core, %.2f µs per write, "
-                     + "%d short writes", result.transport, result.mechanism, subscribers, bytes, rate, result.cpuPercent,
-                     result.microsecondsPerWrite, shortWrites))
+                     + "%d short writes", result.transport, result.mechanism, subscribers, bytes, rate,
+                     result.cpuPercent, result.microsecondsPerWrite, shortWrites))
     }
 
     private static func threadCPUSeconds() -> Double {

@@ -26,7 +26,8 @@ struct LoadOptions: ParsableArguments {
     var report: String
 
     @Option(help: ArgumentHelp(
-        "A shell command run as the measured window starts and as it ends, with the argument `start` or `end` and the relay's process id in RELAY_PID: for a profiler to count the window alone (fanout_instructions.sh).",
+        "A shell command run as the measured window starts and as it ends, with the argument `start` or `end` and "
+            + "the relay's process id in RELAY_PID: for a profiler to count the window alone (fanout_instructions.sh).",
         valueName: "command"))
     var windowCommand: String?
 

@@ -16,7 +16,7 @@ extension AudioStreamBasicDescription {
         sampleRate: Double, channels: UInt32, bitsPerChannel: UInt32, bytesPerSample: UInt32, isFloat: Bool,
         isBigEndian: Bool, isSigned: Bool
     ) -> AudioStreamBasicDescription {
-        var flags: UInt32 = bitsPerChannel == bytesPerSample * 8
+        var flags: UInt32 = UInt64(bitsPerChannel) == UInt64(bytesPerSample) * 8
             ? LinearPCMFormatFlag.isPacked : LinearPCMFormatFlag.isAlignedHigh
         if isFloat { flags |= LinearPCMFormatFlag.isFloat }
         if isSigned && !isFloat { flags |= LinearPCMFormatFlag.isSignedInteger }

@@ -6,7 +6,7 @@ import FixtureSupport
 /// (Tests/Fixtures/fuzz), and on every fixture, so that a finding means a bug in the parser, not in the checks.
 @Suite struct FuzzRegressionTests {
     @Test func everyFindingIsReplayed() {
-        #expect(Fixtures.fuzzFindings.count == 5)
+        #expect(Fixtures.fuzzFindings.count == 6)
     }
 
     @Test(arguments: Fixtures.fuzzFindings)

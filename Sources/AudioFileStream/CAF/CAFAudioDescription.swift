@@ -46,7 +46,10 @@ struct CAFAudioDescription {
         let isFloat = flags & Self.isFloat != 0
         guard framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channels == 0 else { return nil }
         let bytesPerSample = bytesPerPacket / channels
-        guard bits > 0, bits <= bytesPerSample * 8, !isFloat || bits == 32 || bits == 64 else { return nil }
+        // In 64 bits: a lying packet size makes samples of over 2^29 bytes, whose bits no UInt32 holds.
+        guard bits > 0, UInt64(bits) <= UInt64(bytesPerSample) * 8, !isFloat || bits == 32 || bits == 64 else {
+            return nil
+        }
         return .linearPCM(sampleRate: sampleRate, channels: channels, bitsPerChannel: bits,
                           bytesPerSample: bytesPerSample, isFloat: isFloat,
                           isBigEndian: flags & Self.isLittleEndian == 0, isSigned: true)

@@ -84,6 +84,11 @@ final class SendRing {
     private func refuse(errno: CInt, after step: String) {
         if case .open(let ring) = state { send_ring_destroy(ring) }
         state = .refused
-        logger.notice("io_uring failed \(step) (\(String(cString: strerror(errno)))): HTTP listeners are sent to with send(2)")
+        let reason = String(cString: strerror(errno))
+        logger.notice("io_uring failed \(step) (\(reason)): HTTP listeners are sent to with send(2)")
+        // Whatever is still queued is handed back unsent, as a failed send is: each socket writes it through NIO.
+        let stranded = queued
+        queued.removeAll()
+        for socket in stranded { socket.sentFromRing(-Int(ECANCELED)) }
     }
 }
