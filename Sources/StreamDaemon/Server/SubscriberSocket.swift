@@ -13,7 +13,7 @@ import NIOCore
 /// - **Direct send.** `writeAndFlush(joined:)` sends with one `send(MSG_DONTWAIT)` while NIO holds none of the
 ///   channel's writes. Every write of every handler passes through this one, the nearest to the socket, and is
 ///   counted until NIO completes it, so a direct send never overtakes a write. An HTTP listener's direct send is
-///   queued in its hub's `SendRing` instead, and made with the others of the write-out when the hub submits them;
+///   queued in its loop's `SendRing` instead, and made with the others of the write-out when the hub submits them;
 ///   until then every write to the socket joins the queued bytes, so nothing overtakes them either.
 /// - **Hand-back to NIO.** What the socket does not take at once goes through NIO, in order, and NIO's
 ///   writability tells the hub when the subscriber is behind. NIO owns the descriptor: it reads, meets the end
@@ -33,7 +33,7 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
     /// Writes NIO has not completed: while there are any, a direct `send` would overtake them.
     private var writesInNIO = 0
     private var subscription: (stream: StreamService, hub: Hub, subscriber: Subscriber)?
-    /// The hub's ring, for an HTTP listener.
+    /// Its loop's ring, for an HTTP listener.
     private var ring: SendRing?
     /// Bytes queued in `ring` and not sent yet.
     private var queuedInRing: ByteBuffer?
