@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "AudioFileStream", targets: ["AudioFileStream"]),
         .library(name: "AudioDecoding", targets: ["AudioDecoding"]),
         .library(name: "AudioStreamProtocol", targets: ["AudioStreamProtocol"]),
+        .library(name: "AudioFileWriting", targets: ["AudioFileWriting"]),
+        .library(name: "AudioRecording", targets: ["AudioRecording"]),
         .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
         .executable(name: "audiostreamd", targets: ["audiostreamd"]),
@@ -34,6 +36,10 @@ let package = Package(
         // libavcodec's headers, its functions loaded on first use (Sources/CFFmpeg/ffmpeg_loader.c).
         .target(name: "CFFmpeg"),
         .target(name: "AudioDecoding", dependencies: ["CMPG123", "CFFmpeg", "AudioFileStream"]),
+        // The parser's mirror: a writer per container and per tag key space, from the parser's own events.
+        .target(name: "AudioFileWriting", dependencies: ["AudioFileStream"]),
+        // Recordings: a stream's packets into files of its own codec, split by time or title, crash-safe.
+        .target(name: "AudioRecording", dependencies: ["AudioFileStream", "AudioFileWriting", "AudioDecoding"]),
         // The wire protocol of docs/protocol.md and its events' JSON, with a blocking client, and what a network
         // source says beside the audio (ICY blocks, station headers): what the daemon, the tool and any Swift
         // subscriber share, without NIO.
@@ -44,6 +50,7 @@ let package = Package(
                 "AudioFileStream",
                 "AudioDecoding",
                 "AudioStreamProtocol",
+                "AudioRecording",
                 "CMalloc",
                 "CSendRing",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -61,6 +68,7 @@ let package = Package(
             dependencies: [
                 "AudioFileStream",
                 "AudioDecoding",
+                "AudioRecording",
                 "AudioStreamProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -100,6 +108,7 @@ let package = Package(
         .testTarget(
             name: "AudioStreamProtocolTests", dependencies: ["AudioStreamProtocol", "AudioFileStream", "FixtureSupport"]
         ),
+        .testTarget(name: "AudioFileWritingTests", dependencies: ["AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
