@@ -1,1 +1,293 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioFileStream
 import AudioFileWriting
+
+/// Writes a stream's packets into pieces: complete files of the stream's own codec, split by time and title,
+/// each begun with the lead-in its decoder needs and stating its trims, so that the pieces decoded and joined
+/// give the stream's own samples.
+///
+/// Takes the parser's events in stream order (`handle`), and titles a source found beside the audio
+/// (`noteTags`). A failure to write is reported and costs only the piece it hit: recording starts again with a
+/// new piece after `retryFrames` of audio. Not for sharing between threads.
+public final class Recorder {
+    public let settings: RecordingSettings
+    /// Called with each piece once it is complete under its name.
+    public var finished: (RecordedPiece) -> Void = { _ in }
+    /// Called when a piece cannot be written: it is left as `.part` for a repair.
+    public var failed: (any Error) -> Void = { _ in }
+
+    /// The wall-clock time of the stream's frame 0, in seconds since 1970.
+    private var clockOrigin: Double
+    private var track: TrackFormat?
+    /// Set when the track changed after packets: the next packet starts a new piece.
+    private var trackChanged = false
+    private var source = SourceTrims()
+    /// Frames of the stream before the next packet.
+    private var position: Int64 = 0
+    private var window = LeadInWindow()
+    private var piece: OpenPiece?
+    private var writer: (any ContainerWriter)?
+    private var file: PieceFile?
+    private var tags = NormalizedTags()
+    private var pendingTags: [(tags: NormalizedTags, offset: Int64)] = []
+    private var number = 0
+    /// After a failure, the position from which a new piece may be tried.
+    private var retryPosition: Int64?
+    /// Whether packets went unrecorded since the last piece began.
+    private var lostPackets = false
+
+    /// - Parameter clockOrigin: the wall-clock time of the stream's first frame, in seconds since 1970.
+    public init(settings: RecordingSettings, clockOrigin: Double) {
+        self.settings = settings
+        self.clockOrigin = clockOrigin
+    }
+
+    /// The piece being written and its bytes so far.
+    public var current: (path: String, bytes: Int64)? {
+        file.map { ($0.path, $0.target.size) }
+    }
+
+    /// From now on the next frame is at wall-clock `time`: a live source that lost time (a reconnect) keeps its
+    /// pieces on the clock.
+    public func setClock(nextFrameAt time: Double) {
+        clockOrigin = time - seconds(position)
+    }
+
+    /// Tags a source said beside its audio (an ICY title), to apply from the packet at stream offset `offset`.
+    public func noteTags(_ tags: NormalizedTags, at offset: Int64) {
+        pendingTags.append((tags, offset))
+    }
+
+    public func handle(_ event: AudioFileStreamEvent) {
+        switch event {
+        case .property(.dataFormat, .format(let format)):
+            update { $0.format = format }
+        case .property(.magicCookieData, .data(let cookie)):
+            update { $0.cookie = cookie }
+        case .property(.channelLayout, .channelLayout(let layout)):
+            update { $0.channelLayout = layout }
+        case .property(.packetTableInfo, .packetTableInfo(let table)):
+            source = SourceTrims(table, at: position)
+        case .metadata(let metadata):
+            noteTags(metadata.metadata.tags, at: metadata.offset)
+        case .discontinuity:
+            window.clear()
+        case .packets(let batch):
+            record(batch)
+        default:
+            break
+        }
+    }
+
+    /// Finishes the piece under way, as at the end of the stream: a file's last piece states its remainder.
+    public func finish() {
+        finishPiece(trailingTrim: source.trailingTrim(pieceEnd: position))
+    }
+
+    // MARK: Packets
+
+    private func update(_ change: (inout TrackFormat) -> Void) {
+        var next = track ?? TrackFormat(format: AudioStreamBasicDescription(
+            sampleRate: 0, formatID: "    ", framesPerPacket: 0, channelsPerFrame: 0))
+        change(&next)
+        guard next != track else { return }
+        if piece != nil || track?.format != next.format { trackChanged = true }
+        track = next
+    }
+
+    private func record(_ batch: PacketBatch) {
+        guard let descriptions = batch.descriptions else { return recordConstantPackets(batch) }
+        for description in descriptions {
+            let start = Int(description.startOffset)
+            let packet = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
+            let frames = Int64(description.variableFramesInPacket > 0
+                ? description.variableFramesInPacket : batch.format.framesPerPacket)
+            record(packet, frames: frames, offset: batch.streamOffset + Int64(start))
+        }
+    }
+
+    /// PCM comes as runs of frames: a run is cut where a split falls inside it.
+    private func recordConstantPackets(_ batch: PacketBatch) {
+        let bytesPerPacket = Int(batch.format.bytesPerPacket)
+        guard bytesPerPacket > 0 else { return }
+        var start = 0
+        while start < batch.bytes.count {
+            let offset = batch.streamOffset + Int64(start)
+            var packets = (batch.bytes.count - start) / bytesPerPacket
+            if let split = packetsBeforeSplit(at: offset, bytesPerPacket: bytesPerPacket, framesPerPacket:
+                Int64(batch.format.framesPerPacket)), split > 0 { packets = min(packets, split) }
+            guard packets > 0 else { return }
+            let run = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + packets * bytesPerPacket])
+            record(run, frames: Int64(packets) * Int64(batch.format.framesPerPacket), offset: offset)
+            start += packets * bytesPerPacket
+        }
+    }
+
+    /// Whole packets from `offset` before the next split the clock or a title makes, if one is in view.
+    private func packetsBeforeSplit(at offset: Int64, bytesPerPacket: Int, framesPerPacket: Int64) -> Int? {
+        var packets: Int?
+        if let piece, let split = piece.clockSplit, framesPerPacket > 0 {
+            packets = Int((split - position + framesPerPacket - 1) / framesPerPacket)
+        }
+        if let tagsOffset = pendingTags.first?.offset, tagsOffset > offset {
+            let before = Int((tagsOffset - offset + Int64(bytesPerPacket) - 1) / Int64(bytesPerPacket))
+            packets = min(packets ?? before, before)
+        }
+        return packets
+    }
+
+    private func record(_ packet: UnsafeRawBufferPointer, frames: Int64, offset: Int64) {
+        applyTags(upTo: offset)
+        if let piece, trackChanged || piece.clockSplit.map({ position >= $0 }) == true { finishPiece(trailingTrim: 0) }
+        if trackChanged {
+            trackChanged = false
+            window.reset(for: track.map { DecoderLeadIn.of($0.format) } ?? DecoderLeadIn())
+        }
+        if piece == nil, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
+        if piece != nil {
+            do {
+                try writer!.append(packet, frames: frames, to: &file!.target)
+                piece!.packets += 1
+            } catch {
+                fail(error)
+            }
+        } else {
+            lostPackets = true
+        }
+        window.keep(packet, frames: frames)
+        position += frames
+    }
+
+    private func applyTags(upTo offset: Int64) {
+        while let next = pendingTags.first, next.offset <= offset {
+            pendingTags.removeFirst()
+            let titleChanged = next.tags.title != tags.title || next.tags.artist != tags.artist
+            tags.merge(next.tags)
+            if settings.splitOnTitle, titleChanged, let piece, piece.packets > piece.leadInPackets {
+                finishPiece(trailingTrim: 0)
+            }
+        }
+    }
+
+    // MARK: Pieces
+
+    private func startPiece() {
+        guard let track, track.format.sampleRate > 0 else { return }
+        let container = settings.template.container ?? Container.natural(for: track.format)
+        guard let container, container.canHold(track.format) else {
+            return fail(WriteError.unsupportedFormat(
+                "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
+                    + "cannot hold \(track.format.formatID) audio"))
+        }
+        let leadIn = DecoderLeadIn.of(track.format)
+        // The decoded output of the piece's packets starts at the lead-in's first packet, or after it when the
+        // decoder gives nothing for its first packet.
+        var leadInFrames: Int64 = 0
+        var leadInPackets = 0
+        if container.statesTrims {
+            window.forEach { leadInFrames += $0.frames }
+            leadInPackets = window.count
+        }
+        var outputStart = position - leadInFrames
+        if leadIn.firstPacketDecodesToNothing, container.statesTrims {
+            var first: Int64 = 0
+            window.forEach { if first == 0 { first = $0.frames } }
+            outputStart += first
+        }
+        let keptStart = container.statesTrims ? max(position, source.primingEnd) : position
+        let start = clockOrigin + seconds(position)
+        number += 1
+        let title = tags.title
+        let path = settings.template.path(time: start, stream: settings.stream, number: number, title: title,
+                                          artist: tags.artist, fileExtension: container.rawValue)
+        var file: PieceFile
+        do {
+            file = try PieceFile(path: path)
+        } catch {
+            return fail(error)
+        }
+        do {
+            var writer = try container.makeWriter(track: track, tags: pieceTags(start: start),
+                                                  leadingTrim: max(0, keptStart - outputStart), to: &file.target)
+            try window.forEach { packet in
+                try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &file.target) }
+            }
+            self.writer = writer
+            self.file = file
+        } catch {
+            file.abandon()
+            return fail(error)
+        }
+        piece = OpenPiece(start: start, keptStart: keptStart, title: title, packets: leadInPackets,
+                          leadInPackets: leadInPackets, clockSplit: clockSplit(after: start),
+                          followsLoss: lostPackets)
+        lostPackets = false
+        retryPosition = nil
+    }
+
+    private func pieceTags(start: Double) -> NormalizedTags {
+        var pieceTags = tags
+        pieceTags.year = WallClock.iso8601(start)
+        return pieceTags
+    }
+
+    private func finishPiece(trailingTrim: Int64) {
+        guard let piece, writer != nil, file != nil else { return }
+        defer { self.piece = nil; writer = nil; file = nil }
+        do {
+            try writer!.finish(trailingTrim: trailingTrim, to: &file!.target)
+            let bytes = file!.target.size
+            let path = try file!.complete()
+            finished(RecordedPiece(
+                path: path, start: piece.start, duration: seconds(position - trailingTrim - piece.keptStart),
+                packets: piece.packets, bytes: bytes, title: piece.title, followsLoss: piece.followsLoss))
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Leaves the piece under way as `.part` and waits `retryFrames` before trying a new one.
+    private func fail(_ error: any Error) {
+        file?.abandon()
+        piece = nil
+        writer = nil
+        file = nil
+        lostPackets = true
+        retryPosition = position + Int64(Self.retrySeconds * (track?.format.sampleRate ?? 0))
+        failed(error)
+    }
+
+    /// Seconds of audio between a failure and the next try.
+    static let retrySeconds = 10.0
+
+    // MARK: Clock
+
+    private func seconds(_ frames: Int64) -> Double {
+        guard let rate = track?.format.sampleRate, rate > 0 else { return 0 }
+        return Double(frames) / rate
+    }
+
+    /// The stream position of the first wall-clock multiple of `every` after `start`, in local time.
+    private func clockSplit(after start: Double) -> Int64? {
+        guard let every = settings.every, let rate = track?.format.sampleRate, rate > 0 else { return nil }
+        let local = start + Double(WallClock.utcOffset(at: start))
+        let boundary = ((local / Double(every)).rounded(.down) + 1) * Double(every) - Double(WallClock.utcOffset(at: start))
+        return Int64(((boundary - clockOrigin) * rate).rounded(.up))
+    }
+}
+
+/// A piece under way.
+private struct OpenPiece {
+    /// Wall-clock time of its first kept frame.
+    let start: Double
+    /// Stream position of its first kept frame.
+    let keptStart: Int64
+    let title: String?
+    var packets: Int
+    let leadInPackets: Int
+    /// The stream position where the clock ends it.
+    let clockSplit: Int64?
+    let followsLoss: Bool
+}

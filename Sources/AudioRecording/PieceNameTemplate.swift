@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioFileWriting
+
+/// How a recording names its pieces: a path whose strftime fields (`%Y`, `%H` …) take the piece's start in local
+/// time, with `{stream}`, `{n}` (the piece number, 3 digits), `{title}` and `{artist}` made safe for a file name.
+public struct PieceNameTemplate: Equatable, Sendable {
+    public let template: String
+    /// The container the template's extension names; nil when it names none, and each piece then takes its
+    /// codec's natural one.
+    public let container: Container?
+
+    /// - Throws: `RecordingError.badTemplate` for an empty template, one ending in `/`, or an extension that no
+    ///   container has.
+    public init(_ template: String) throws {
+        guard !template.isEmpty, !template.hasSuffix("/") else {
+            throw RecordingError.badTemplate(template, "it names no file")
+        }
+        self.template = template
+        let name = template.split(separator: "/").last.map(String.init) ?? template
+        if let dot = name.lastIndex(of: "."), !name[dot...].contains(where: { "%{}".contains($0) }) {
+            guard let container = Container(fileName: name) else {
+                throw RecordingError.badTemplate(template, "no container is named \(name[dot...])")
+            }
+            self.container = container
+        } else {
+            container = nil
+        }
+    }
+
+    /// The folder that holds every piece: the template's path before its first field.
+    public var root: String {
+        let fixed = template.prefix { $0 != "%" && $0 != "{" }
+        guard let slash = fixed.lastIndex(of: "/") else { return "." }
+        return slash == fixed.startIndex ? "/" : String(fixed[..<slash])
+    }
+
+    /// The path of a piece starting at `time` (seconds since 1970), with `fileExtension` added when the template
+    /// names none.
+    public func path(time: Double, stream: String, number: Int, title: String?, artist: String?,
+                     fileExtension: String) -> String {
+        var pattern = template
+        let number = String(number)
+        let fields = [
+            ("{stream}", Self.safe(stream, empty: "stream")),
+            ("{n}", String(repeating: "0", count: max(0, 3 - number.count)) + number),
+            ("{title}", Self.safe(title, empty: "untitled")),
+            ("{artist}", Self.safe(artist, empty: "unknown")),
+        ]
+        // A value's own `%` must not read as a time field.
+        for (field, value) in fields {
+            pattern = pattern.replacing(field, with: value.replacing("%", with: "%%"))
+        }
+        let path = Self.formatTime(pattern, time: time)
+        return container == nil ? path + "." + fileExtension : path
+    }
+
+    /// A shell pattern (fnmatch(3), with `FNM_PATHNAME`) that every path the template makes matches: each field
+    /// becomes `*`. Retention deletes nothing that does not match it.
+    public var pathPattern: String {
+        var pattern = ""
+        var characters = template[...]
+        while let character = characters.first {
+            characters = characters.dropFirst()
+            switch character {
+            case "%":
+                characters = characters.dropFirst()
+                if pattern.last != "*" { pattern += "*" }
+            case "{":
+                if let close = characters.firstIndex(of: "}") { characters = characters[characters.index(after: close)...] }
+                if pattern.last != "*" { pattern += "*" }
+            case "*", "?", "[", "\\":
+                pattern += "\\" + String(character)
+            default:
+                pattern.append(character)
+            }
+        }
+        return container == nil ? pattern + ".*" : pattern
+    }
+
+    /// A title or name as one path component: no `/`, no control characters, no leading dot, at most 120 bytes.
+    static func safe(_ value: String?, empty: String) -> String {
+        var text = ""
+        for character in (value ?? "").trimmingWhitespace() {
+            let unsafe = character == "/" || character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            let next = unsafe ? "_" : String(character)
+            guard text.utf8.count + next.utf8.count <= 120 else { break }
+            text += next
+        }
+        while text.hasPrefix(".") { text.removeFirst() }
+        return text.isEmpty ? empty : text
+    }
+
+    private static func formatTime(_ pattern: String, time: Double) -> String {
+        var seconds = time_t(time.rounded(.down))
+        var fields = tm()
+        localtime_r(&seconds, &fields)
+        var buffer = [CChar](repeating: 0, count: pattern.utf8.count * 4 + 256)
+        let count = strftime(&buffer, buffer.count, pattern, &fields)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> SubSequence {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
+        return self[start..<end]
+    }
+}
