@@ -33,6 +33,19 @@ public struct PacketBatch {
     /// piece starts; the bytes at that offset hold only that piece.
     public let isAssembled: Bool
 
+    /// A batch over `bytes` as the parser makes them, or as a copy of one rebuilt by its receiver.
+    public init(bytes: UnsafeRawBufferPointer, format: AudioStreamBasicDescription,
+                descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?, streamOffset: Int64,
+                firstPacketIndex: Int64, followsDiscontinuity: Bool, isAssembled: Bool) {
+        self.bytes = bytes
+        self.format = format
+        self.descriptions = descriptions
+        self.streamOffset = streamOffset
+        self.firstPacketIndex = firstPacketIndex
+        self.followsDiscontinuity = followsDiscontinuity
+        self.isAssembled = isAssembled
+    }
+
     /// The PCM frames the batch holds: the format's count per packet, or each packet's own where it varies.
     public var frameCount: Int64 {
         guard let descriptions else {

@@ -17,12 +17,14 @@ struct PieceFile {
         try Self.makeFolders(for: path)
         self.path = path
         target = try FileTarget(creating: path + Self.partSuffix)
+        OpenPieces.insert(path)
     }
 
     /// Puts the file's bytes on the disk and gives it its name; a name already taken gets `-2`, `-3` … before its
     /// extension rather than losing the older file.
     /// - Returns: the path the file now has.
     mutating func complete() throws -> String {
+        defer { OpenPieces.remove(path) }
         try target.synchronize()
         target.close()
         let final = Self.freeName(for: path)
@@ -34,6 +36,7 @@ struct PieceFile {
 
     /// Closes the file as it is, `.part` and all, for the next start to repair.
     func abandon() {
+        OpenPieces.remove(path)
         target.close()
     }
 

@@ -29,6 +29,11 @@ public struct PieceNameTemplate: Equatable, Sendable {
         }
     }
 
+    /// A template that names exactly `path`, whatever it holds.
+    public init(literal path: String) throws {
+        try self.init(path.replacing("%", with: "%%"))
+    }
+
     /// The folder that holds every piece: the template's path before its first field.
     public var root: String {
         let fixed = template.prefix { $0 != "%" && $0 != "{" }
@@ -79,12 +84,13 @@ public struct PieceNameTemplate: Equatable, Sendable {
         return container == nil ? pattern + ".*" : pattern
     }
 
-    /// A title or name as one path component: no `/`, no control characters, no leading dot, at most 120 bytes.
+    /// A title or name as one path component: no `/`, no control characters, no leading dot, at most 120 bytes;
+    /// braces become parentheses, so that a piece's path read as a template names itself.
     static func safe(_ value: String?, empty: String) -> String {
         var text = ""
         for character in (value ?? "").trimmingWhitespace() {
             let unsafe = character == "/" || character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-            let next = unsafe ? "_" : String(character)
+            let next = unsafe ? "_" : character == "{" ? "(" : character == "}" ? ")" : String(character)
             guard text.utf8.count + next.utf8.count <= 120 else { break }
             text += next
         }

@@ -7,11 +7,15 @@ public struct RecordingSettings: Equatable, Sendable {
     public var every: Int?
     /// Whether a new now-playing title starts a new piece.
     public var splitOnTitle: Bool
+    /// Whether each piece is dated by its start (the date tag); otherwise it keeps the stream's own date.
+    public var datesPieces: Bool
 
-    public init(template: PieceNameTemplate, stream: String, every: Int? = nil, splitOnTitle: Bool = false) {
+    public init(template: PieceNameTemplate, stream: String, every: Int? = nil, splitOnTitle: Bool = false,
+                datesPieces: Bool = true) {
         self.template = template
         self.stream = stream
         self.every = every
         self.splitOnTitle = splitOnTitle
+        self.datesPieces = datesPieces
     }
 }

@@ -1,3 +1,4 @@
+import AudioRecording
 import AudioStreamProtocol
 import Logging
 import NIOCore
@@ -21,6 +22,8 @@ final class StreamCore {
     private var httpSource: HTTPSource?
     /// The Icecast mounts the stream pushes itself to, on the stream's loop.
     private let outputs: [IcecastOutput]
+    /// Writes the stream's pieces when it is recorded.
+    private var recording: RecordingWorker?
     /// Why the network source last lost its connection.
     private var lastSourceError: String?
     private let startedAt = NIODeadline.now()
@@ -51,6 +54,8 @@ final class StreamCore {
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
+        recording = config.record.map { Self.recording($0, stream: config.name, logger: logger) }
+        pipeline.record(with: recording)
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
                                     delegate: self)
@@ -114,7 +119,8 @@ final class StreamCore {
                 logger.error("socket mode and owner not changed: \(error)")
             }
         }
-        logger.info("new limits and socket settings applied without a restart")
+        changeRecording(to: newConfig.record)
+        logger.info("new limits, socket and recording settings applied without a restart")
         return hubs.update(limits: newConfig.limits)
     }
 
@@ -127,7 +133,7 @@ final class StreamCore {
             ("mount", hasHTTPServer && config.http ? .string(config.mount) : .null),
             ("limits", config.limits.json),
             ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
-        ] + sourceStatus + pipeline.statistics.json
+        ] + sourceStatus + pipeline.statistics.json + [("recording", .optional(recording?.status, \.json))]
     }
 
     /// The outputs' part of `audiostream status`.
@@ -211,13 +217,14 @@ final class StreamCore {
         return listener?.close() ?? eventLoop.makeSucceededVoidFuture()
     }
 
-    /// Once the listener has `closed`, waits up to `grace` for subscribers to take their queues, then closes what
-    /// is left.
+    /// Once the listener has `closed` and the recording is finished, waits up to `grace` for subscribers to take
+    /// their queues, then closes what is left.
     private func finish(afterClosing closed: EventLoopFuture<Void>, grace: TimeAmount) -> EventLoopFuture<Void> {
         metrics.destroy()
         let deadline = NIODeadline.now() + grace
         let (hubs, eventLoop) = (hubs, eventLoop)
-        return closed.recover { _ in }.flatMap {
+        let recorded = finishRecording()
+        return closed.recover { _ in }.and(recorded).flatMap { _ in
             Self.waitForSubscribers(of: hubs, on: eventLoop, until: deadline)
         }.flatMap {
             hubs.map { $0.closeAll() }.map { _ in }
@@ -234,6 +241,41 @@ final class StreamCore {
                 waitForSubscribers(of: hubs, on: eventLoop, until: deadline)
             }
         }
+    }
+}
+
+extension StreamCore {
+    static func recording(_ config: RecordConfig, stream: String, logger: Logger) -> RecordingWorker {
+        RecordingWorker(
+            settings: RecordingSettings(template: config.template, stream: stream, every: config.every,
+                                        splitOnTitle: config.splitOnTitle),
+            retention: config.keep, logger: logger)
+    }
+
+    /// Applies a reload's `record:`: the piece under way is finished, and recording goes on, starts or stops.
+    private func changeRecording(to new: RecordConfig?) {
+        switch (recording, new) {
+        case (let worker?, let new?):
+            worker.change(to: RecordingSettings(template: new.template, stream: config.name, every: new.every,
+                                                splitOnTitle: new.splitOnTitle), retention: new.keep)
+        case (nil, let new?):
+            recording = Self.recording(new, stream: config.name, logger: logger)
+            pipeline.record(with: recording)
+        case (_?, nil):
+            pipeline.record(with: nil)
+            _ = finishRecording()
+        case (nil, nil):
+            break
+        }
+    }
+
+    /// Finishes the piece under way; the future says when it is on disk.
+    private func finishRecording() -> EventLoopFuture<Void> {
+        guard let recording else { return eventLoop.makeSucceededVoidFuture() }
+        self.recording = nil
+        let promise = eventLoop.makePromise(of: Void.self)
+        recording.finish { promise.succeed() }
+        return promise.futureResult
     }
 }
 

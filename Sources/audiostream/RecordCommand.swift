@@ -49,7 +49,7 @@ struct RecordCommand: ParsableCommand {
         let settings = RecordingSettings(
             template: try PieceNameTemplate(output), stream: stream ?? defaultStreamName, every: every,
             splitOnTitle: splitOnTitle)
-        let recorder = Recorder(settings: settings, clockOrigin: startTime ?? WallClock.now())
+        let recorder = StreamRecorder(settings: settings, clockOrigin: startTime ?? WallClock.now())
         let out = BufferedOutput()
         var failure: (any Error)?
         recorder.finished = { piece in

@@ -5,7 +5,7 @@ import Yams
 extension ConfigLoader {
     static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
-        "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs",
+        "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs", "record",
     ]
     static let fileKeys = ["pace", "loop"]
     static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -35,8 +35,9 @@ extension ConfigLoader {
         let mount = attempt { try fields["mount"].map { try self.mount($0, key: "\(key).mount") } }
         let http = attempt { try fields["http"].map { try bool($0, key: "\(key).http") } }
         let outputs = attempt { try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } }
+        let record = attempt { try fields["record"].map { try self.record($0, key: "\(key).record") } }
         guard let name, let source, let socket, let queueSeconds, let disconnectAfter, let historySeconds,
-              let writeInterval, let mount, let http, let outputs
+              let writeInterval, let mount, let http, let outputs, let record
         else { return nil }
         let limits = SubscriberLimits(
             queueSeconds: queueSeconds ?? defaults.queueSeconds,
@@ -44,7 +45,7 @@ extension ConfigLoader {
             historySeconds: historySeconds ?? defaults.historySeconds,
             writeInterval: writeInterval ?? defaults.writeInterval)
         return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
-                            outputs: outputs ?? [])
+                            outputs: outputs ?? [], record: record)
     }
 
     static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]

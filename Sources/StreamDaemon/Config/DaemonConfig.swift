@@ -46,9 +46,12 @@ public struct StreamConfig: Equatable, Sendable {
     public var http: Bool
     /// Icecast mounts the stream pushes itself to.
     public var outputs: [IcecastOutputConfig]
+    /// Where the stream is recorded, if it is.
+    public var record: RecordConfig?
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
-                mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = []) {
+                mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
+                record: RecordConfig? = nil) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -56,6 +59,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.mount = mount ?? "/\(name)"
         self.http = http
         self.outputs = outputs
+        self.record = record
     }
 }
 

@@ -42,6 +42,8 @@ final class StreamPipeline {
     private var listenerAnnouncements: ListenerAnnouncements
     /// The decoded PCM in the formats subscribers want.
     private var pcmDelivery: PCMDelivery
+    /// The stream's recording, if it has one: it gets every event of the parser.
+    private var recording: RecordingWorker?
 
     init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics) {
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
@@ -119,6 +121,17 @@ final class StreamPipeline {
         flush()
     }
 
+    /// Records the stream from now on with `recording`, or stops recording it; a recording that starts mid-stream
+    /// is first told the format so far.
+    func record(with recording: RecordingWorker?) {
+        eventLoop.preconditionInEventLoop()
+        self.recording = recording
+        guard let recording, let parser else { return }
+        for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
+            if let value = try? parser.property(id) { recording.take(RecordingInput.property(id, value)) }
+        }
+    }
+
     private func ensureParser() throws -> AudioFileStream {
         if let parser { return parser }
         // A live stream is never seeked: an index would only grow, by 8 bytes a packet, for hours.
@@ -136,6 +149,7 @@ final class StreamPipeline {
     private func publish(_ metadata: SourceMetadata, at offset: Int64) {
         let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
         if case .icy(let icy) = metadata {
+            if let tags = icy.tags { recording?.take(.tags(tags, offset: offset)) }
             send(.metadata(source: "icy", buffer))
             send(listenerAnnouncements.note(NowPlaying(icy)))
         } else {
@@ -156,6 +170,7 @@ final class StreamPipeline {
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
     private func handle(_ event: AudioFileStreamEvent) {
         defer { updateDecoder(with: event) }
+        recording?.take(event)
         switch event {
         case .packets(let batch):
             publish(batch)

@@ -11,8 +11,8 @@ import AudioFileWriting
 /// Takes the parser's events in stream order (`handle`), and titles a source found beside the audio
 /// (`noteTags`). A failure to write is reported and costs only the piece it hit: recording starts again with a
 /// new piece after `retryFrames` of audio. Not for sharing between threads.
-public final class Recorder {
-    public let settings: RecordingSettings
+public final class StreamRecorder {
+    public private(set) var settings: RecordingSettings
     /// Called with each piece once it is complete under its name.
     public var finished: (RecordedPiece) -> Void = { _ in }
     /// Called when a piece cannot be written: it is left as `.part` for a repair.
@@ -55,6 +55,12 @@ public final class Recorder {
         clockOrigin = time - seconds(position)
     }
 
+    /// Packets were lost before they reached the recorder: what follows does not follow what it has.
+    public func noteLoss() {
+        window.clear()
+        lostPackets = true
+    }
+
     /// Tags a source said beside its audio (an ICY title), to apply from the packet at stream offset `offset`.
     public func noteTags(_ tags: NormalizedTags, at offset: Int64) {
         pendingTags.append((tags, offset))
@@ -79,6 +85,12 @@ public final class Recorder {
         default:
             break
         }
+    }
+
+    /// Finishes the piece under way and records on with `settings`: the next packet starts a piece under them.
+    public func change(to settings: RecordingSettings) {
+        finishPiece(trailingTrim: 0)
+        self.settings = settings
     }
 
     /// Finishes the piece under way, as at the end of the stream: a file's last piece states its remainder.
@@ -229,17 +241,24 @@ public final class Recorder {
 
     private func pieceTags(start: Double) -> NormalizedTags {
         var pieceTags = tags
-        pieceTags.year = WallClock.iso8601(start)
+        if settings.datesPieces { pieceTags.year = WallClock.iso8601(start) }
         return pieceTags
     }
 
     private func finishPiece(trailingTrim: Int64) {
-        guard let piece, writer != nil, file != nil else { return }
-        defer { self.piece = nil; writer = nil; file = nil }
+        guard let piece, var writer, var file else { return }
+        self.piece = nil
+        self.writer = nil
+        self.file = nil
         do {
-            try writer!.finish(trailingTrim: trailingTrim, to: &file!.target)
-            let bytes = file!.target.size
-            let path = try file!.complete()
+            try writer.finish(trailingTrim: trailingTrim, to: &file.target)
+        } catch {
+            file.abandon()
+            return fail(error)
+        }
+        do {
+            let bytes = file.target.size
+            let path = try file.complete()
             finished(RecordedPiece(
                 path: path, start: piece.start, duration: seconds(position - trailingTrim - piece.keptStart),
                 packets: piece.packets, bytes: bytes, title: piece.title, followsLoss: piece.followsLoss))

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioFileStream
+import AudioFileWriting
+
+/// Makes whole files of the pieces a recording left as `.part` (a kill -9, a power cut, a full disk): each is
+/// read with the parser and written again with the packets it holds, under the name it was meant to have.
+public enum PartRepair {
+    /// Repairs every `.part` under the template's folder that the template could have named.
+    /// - Returns: a piece for each file repaired, and a line for each that could not be.
+    public static func repairAll(of template: PieceNameTemplate) -> (repaired: [RecordedPiece], errors: [String]) {
+        var repaired: [RecordedPiece] = []
+        var errors: [String] = []
+        for file in FolderWalk.files(under: template.root) where file.path.hasSuffix(PieceFile.partSuffix) {
+            let path = String(file.path.dropLast(PieceFile.partSuffix.count))
+            let name = path.hasPrefix("./") && template.root == "." ? String(path.dropFirst(2)) : path
+            guard fnmatch(template.pathPattern, name, FNM_PATHNAME) == 0, !OpenPieces.contains(path) else { continue }
+            do {
+                repaired += try repair(path: path, modified: file.modified)
+            } catch {
+                errors.append("cannot repair \(file.path): \(error)")
+            }
+        }
+        return (repaired, errors)
+    }
+
+    /// Writes `path` again from `path.part`. The part is first renamed `path.damaged`, so that a repair cut short
+    /// starts again from it; its packets are written as one piece with the trims its header states at the start
+    /// (the end's are lost with the end).
+    static func repair(path: String, modified: Double) throws -> [RecordedPiece] {
+        let damaged = path + ".damaged"
+        if access(damaged, F_OK) != 0 {
+            guard rename(path + PieceFile.partSuffix, damaged) == 0 else {
+                throw WriteError.system(operation: "rename", path: path + PieceFile.partSuffix, errno: errno)
+            }
+        }
+        let template = try PieceNameTemplate(literal: path)
+        let recorder = StreamRecorder(settings: RecordingSettings(template: template, stream: "", datesPieces: false),
+                                clockOrigin: modified)
+        var pieces: [RecordedPiece] = []
+        var failure: (any Error)?
+        recorder.finished = { pieces.append($0) }
+        recorder.failed = { failure = $0 }
+        try parse(damaged, hint: template.container.flatMap { AudioFileType(hint: $0.rawValue) }) {
+            recorder.handle($0)
+        }
+        recorder.finish()
+        if let failure { throw failure }
+        unlink(damaged)
+        return pieces
+    }
+
+    /// Feeds the file at `path` to a parser.
+    private static func parse(_ path: String, hint: AudioFileType?,
+                              handler: @escaping AudioFileStream.EventHandler) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw WriteError.system(operation: "open", path: path, errno: errno) }
+        defer { close(descriptor) }
+        let stream = try AudioFileStream(fileTypeHint: hint, handler: handler)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            try buffer.withUnsafeBytes { try stream.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+        try stream.finish()
+    }
+}

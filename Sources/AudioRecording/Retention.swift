@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How long a recording keeps its pieces: the oldest go once they pass an age or the pieces pass a total size.
+/// Only files the recording's template can name are ever deleted, and never one being written (`.part`).
+public struct Retention: Equatable, Sendable {
+    public var days: Double?
+    public var bytes: Int64?
+
+    public init(days: Double? = nil, bytes: Int64? = nil) {
+        self.days = days
+        self.bytes = bytes
+    }
+
+    /// Deletes the pieces of `template` that are too old, then the oldest while the rest are too big.
+    /// - Returns: the paths deleted, and the reasons files that should have gone could not.
+    @discardableResult
+    public func apply(to template: PieceNameTemplate, now: Double) -> (deleted: [String], errors: [String]) {
+        guard days != nil || bytes != nil else { return ([], []) }
+        let pattern = template.pathPattern
+        var pieces = FolderWalk.files(under: template.root).filter {
+            !$0.path.hasSuffix(PieceFile.partSuffix) && fnmatch(pattern, Self.relative($0.path, to: template), FNM_PATHNAME) == 0
+        }
+        pieces.sort { $0.modified < $1.modified }
+        var total = pieces.reduce(0) { $0 + $1.size }
+        var deleted: [String] = []
+        var errors: [String] = []
+        for piece in pieces {
+            let tooOld = days.map { now - piece.modified > $0 * 86_400 } ?? false
+            let tooBig = bytes.map { total > $0 } ?? false
+            guard tooOld || tooBig else { break }
+            if unlink(piece.path) == 0 {
+                deleted.append(piece.path)
+                total -= piece.size
+            } else {
+                errors.append("cannot delete \(piece.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        return (deleted, errors)
+    }
+
+    /// A walked path as the template writes it: under a template without a folder, files are walked from `.`.
+    private static func relative(_ path: String, to template: PieceNameTemplate) -> String {
+        template.root == "." && !template.template.hasPrefix("./") && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+}

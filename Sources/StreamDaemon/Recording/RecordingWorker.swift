@@ -1,0 +1,130 @@
+import AudioFileStream
+import AudioRecording
+import Dispatch
+import Logging
+import Metrics
+import Synchronization
+
+/// A recording's writing, on a queue of its own so that a slow or full disk never holds up its stream: the
+/// recorder is reached only there, and the status it leaves is read from anywhere.
+final class RecordingWorker: Sendable {
+    private let queue: DispatchQueue
+    private let recorder: Mutex<StreamRecorder>
+    private let statusBox: Mutex<RecordingStatus>
+    /// Bytes of packets handed over and not yet written.
+    private let queuedBytes = Atomic<Int>(0)
+    /// Whether the stream's first packet has set the recorder's clock.
+    private let clockSet = Atomic<Bool>(false)
+    private let metrics: RecordingMetrics
+    private let logger: Logger
+
+    /// Bytes of packets a recording may hold back for a disk that cannot keep up; past them packets are lost,
+    /// and the recording notes a discontinuity.
+    static let queueLimit = 16 << 20
+
+    /// Starts recording: first repairs the `.part` pieces a crash left under the template.
+    init(settings: RecordingSettings, retention: Retention, logger: Logger) {
+        queue = DispatchQueue(label: "audiostream.record.\(settings.stream)")
+        metrics = RecordingMetrics(stream: settings.stream)
+        statusBox = Mutex(RecordingStatus(template: settings.template.template))
+        recorder = Mutex(StreamRecorder(settings: settings, clockOrigin: WallClock.now()))
+        self.logger = logger
+        run { recorder in
+            let (repaired, errors) = PartRepair.repairAll(of: settings.template)
+            for piece in repaired { logger.notice("repaired \(piece.path) after an unfinished recording") }
+            for line in errors { logger.error("\(line)") }
+            self.report(from: recorder, keeping: retention)
+        }
+    }
+
+    /// Logs, counts and shows what `recorder` finishes and fails, and applies `retention` after each piece.
+    private func report(from recorder: StreamRecorder, keeping retention: Retention) {
+        recorder.finished = { [unowned self, unowned recorder] piece in
+            logger.info("recorded \(piece.path)", metadata: ["seconds": "\(piece.duration)"])
+            metrics.noteFinished(bytes: piece.bytes)
+            statusBox.withLock {
+                $0.pieces += 1
+                $0.bytesWritten += piece.bytes
+            }
+            for line in retention.apply(to: recorder.settings.template, now: WallClock.now()).errors {
+                logger.warning("\(line)")
+            }
+        }
+        recorder.failed = { [unowned self] error in
+            logger.error("recording: \(error)")
+            metrics.noteError()
+            statusBox.withLock { $0.lastError = "\(error)" }
+        }
+    }
+
+    var status: RecordingStatus { statusBox.withLock { $0 } }
+
+    /// Hands a parser event to the recorder, with the wall-clock time of the stream's first packet and of each
+    /// reconnect, which keep its pieces on the clock.
+    func take(_ event: AudioFileStreamEvent) {
+        switch event {
+        case .discontinuity(let discontinuity) where discontinuity.reason == .reconnect:
+            take(.clock(WallClock.now()))
+        case .packets where !clockSet.exchange(true, ordering: .relaxed):
+            take(.clock(WallClock.now()))
+        default:
+            break
+        }
+        if let input = RecordingInput(event) { take(input) }
+    }
+
+    /// Hands `input` to the recorder, unless the disk is too far behind: then the packets are dropped, and the
+    /// recorder told that what follows does not follow them.
+    func take(_ input: RecordingInput) {
+        let size = input.byteCount
+        if size > 0, queuedBytes.add(size, ordering: .relaxed).newValue > Self.queueLimit {
+            queuedBytes.subtract(size, ordering: .relaxed)
+            metrics.noteError()
+            statusBox.withLock { $0.lastError = "the disk is too slow: packets were not recorded" }
+            return run { $0.noteLoss() }
+        }
+        run { recorder in
+            defer { if size > 0 { self.queuedBytes.subtract(size, ordering: .relaxed) } }
+            switch input {
+            case .property(let id, let value): recorder.handle(AudioFileStreamEvent.property(id, value))
+            case .metadata(let metadata): recorder.handle(.metadata(metadata))
+            case .discontinuity(let discontinuity): recorder.handle(.discontinuity(discontinuity))
+            case .packets(let batch): batch.withEvent(recorder.handle)
+            case .tags(let tags, let offset): recorder.noteTags(tags, at: offset)
+            case .clock(let time): recorder.setClock(nextFrameAt: time)
+            }
+            self.noteCurrent(recorder)
+        }
+    }
+
+    /// Finishes the piece under way and records on with `settings` and `retention`.
+    func change(to settings: RecordingSettings, retention: Retention) {
+        run { recorder in
+            recorder.change(to: settings)
+            self.report(from: recorder, keeping: retention)
+        }
+        statusBox.withLock { $0.template = settings.template.template }
+    }
+
+    /// Finishes the piece under way, as at the stream's end, then calls `done`.
+    func finish(then done: @escaping @Sendable () -> Void) {
+        run { recorder in
+            recorder.finish()
+            self.noteCurrent(recorder)
+            self.metrics.destroy()
+            done()
+        }
+    }
+
+    private func run(_ body: @escaping @Sendable (StreamRecorder) -> Void) {
+        queue.async { self.recorder.withLock { body($0) } }
+    }
+
+    private func noteCurrent(_ recorder: StreamRecorder) {
+        let current = recorder.current
+        statusBox.withLock {
+            $0.currentPiece = current?.path
+            $0.currentBytes = current?.bytes ?? 0
+        }
+    }
+}
