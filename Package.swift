@@ -109,10 +109,11 @@ let package = Package(
             name: "AudioStreamProtocolTests", dependencies: ["AudioStreamProtocol", "AudioFileStream", "FixtureSupport"]
         ),
         .testTarget(name: "AudioFileWritingTests", dependencies: ["AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
+        .testTarget(name: "AudioRecordingTests", dependencies: ["AudioRecording", "AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",
-            dependencies: ["StreamDaemon", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "CSendRing", "FixtureSupport", "audiostreamd", "audiostream", "audiostream-fetch", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: ["StreamDaemon", "AudioRecording", "AudioStreamProtocol", "AudioFileStream", "AudioDecoding", "CSendRing", "FixtureSupport", "audiostreamd", "audiostream", "audiostream-fetch", .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Prometheus", package: "swift-prometheus")]
         ),
     ],

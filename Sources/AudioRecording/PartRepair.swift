@@ -7,15 +7,15 @@ import AudioFileWriting
 /// Makes whole files of the pieces a recording left as `.part` (a kill -9, a power cut, a full disk): each is
 /// read with the parser and written again with the packets it holds, under the name it was meant to have.
 public enum PartRepair {
-    /// Repairs every `.part` under the template's folder that the template could have named.
+    /// Repairs every `.part` under the template's folder that the template could have named for `stream`.
     /// - Returns: a piece for each file repaired, and a line for each that could not be.
-    public static func repairAll(of template: PieceNameTemplate) -> (repaired: [RecordedPiece], errors: [String]) {
+    public static func repairAll(of template: PieceNameTemplate, stream: String) -> (repaired: [RecordedPiece], errors: [String]) {
         var repaired: [RecordedPiece] = []
         var errors: [String] = []
         for file in FolderWalk.files(under: template.root) where file.path.hasSuffix(PieceFile.partSuffix) {
             let path = String(file.path.dropLast(PieceFile.partSuffix.count))
             let name = path.hasPrefix("./") && template.root == "." ? String(path.dropFirst(2)) : path
-            guard fnmatch(template.pathPattern, name, FNM_PATHNAME) == 0, !OpenPieces.contains(path) else { continue }
+            guard fnmatch(template.pathPattern(stream: stream), name, FNM_PATHNAME) == 0, !OpenPieces.contains(path) else { continue }
             do {
                 repaired += try repair(path: path, modified: file.modified)
             } catch {

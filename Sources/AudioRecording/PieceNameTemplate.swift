@@ -61,14 +61,19 @@ public struct PieceNameTemplate: Equatable, Sendable {
         return container == nil ? path + "." + fileExtension : path
     }
 
-    /// A shell pattern (fnmatch(3), with `FNM_PATHNAME`) that every path the template makes matches: each field
-    /// becomes `*`. Retention deletes nothing that does not match it.
-    public var pathPattern: String {
+    /// A shell pattern (fnmatch(3), with `FNM_PATHNAME`) that every path the template makes for `stream`
+    /// matches: `{stream}` is the stream's name, each other field `*`. Retention deletes nothing that does not
+    /// match it.
+    public func pathPattern(stream: String) -> String {
         var pattern = ""
-        var characters = template[...]
+        let streamName = Self.safe(stream, empty: "stream").replacing("%", with: "%%").replacing("{", with: "")
+        var characters = template.replacing("{stream}", with: streamName)[...]
         while let character = characters.first {
             characters = characters.dropFirst()
             switch character {
+            case "%" where characters.first == "%":
+                characters = characters.dropFirst()
+                pattern += "%"
             case "%":
                 characters = characters.dropFirst()
                 if pattern.last != "*" { pattern += "*" }

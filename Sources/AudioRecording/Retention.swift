@@ -13,12 +13,12 @@ public struct Retention: Equatable, Sendable {
         self.bytes = bytes
     }
 
-    /// Deletes the pieces of `template` that are too old, then the oldest while the rest are too big.
+    /// Deletes the pieces `template` names for `stream` that are too old, then the oldest while the rest are too big.
     /// - Returns: the paths deleted, and the reasons files that should have gone could not.
     @discardableResult
-    public func apply(to template: PieceNameTemplate, now: Double) -> (deleted: [String], errors: [String]) {
+    public func apply(to template: PieceNameTemplate, stream: String, now: Double) -> (deleted: [String], errors: [String]) {
         guard days != nil || bytes != nil else { return ([], []) }
-        let pattern = template.pathPattern
+        let pattern = template.pathPattern(stream: stream)
         var pieces = FolderWalk.files(under: template.root).filter {
             !$0.path.hasSuffix(PieceFile.partSuffix) && fnmatch(pattern, Self.relative($0.path, to: template), FNM_PATHNAME) == 0
         }

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import AudioRecording
 import StreamDaemon
 import Testing
 
@@ -126,6 +127,30 @@ import Testing
         #expect(intervals == [0.25, 0, SubscriberLimits.defaultWriteInterval])
     }
 
+    /// `record:` as written, its relative path taken from the file's folder.
+    @Test func aRecordingIsReadAsWritten() throws {
+        let file = try ConfigFile("""
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                record:
+                  path: archive/%Y-%m-%d/{stream}-%H.mp3
+                  every: 3600
+                  splitOnTitle: true
+                  keep: {days: 42, bytes: 1000000000}
+              - {name: plain, source: "file:\(Self.music)", socket: plain.sock}
+            """)
+        let streams = try file.load().streams
+        let record = try #require(streams[0].record)
+        #expect(record.template.template == file.path("archive/%Y-%m-%d/{stream}-%H.mp3"))
+        #expect(record.template.container == .mp3)
+        #expect(record.every == 3600)
+        #expect(record.splitOnTitle)
+        #expect(record.keep == Retention(days: 42, bytes: 1_000_000_000))
+        #expect(streams[1].record == nil)
+    }
+
     /// A file the loader must refuse, and what the message must mention besides its line and key.
     struct Refusal: Sendable, CustomTestStringConvertible {
         let name: String
@@ -145,6 +170,43 @@ import Testing
             return (1, "")
         }
     }
+
+    static let recordRefusals = [
+        Refusal(name: "record path with an extension no container has", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                record:
+                  path: rec/{stream}.wma  # ← streams[0].record.path
+            """, mentions: "no container is named .wma"),
+        Refusal(name: "record every 0", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                record:
+                  path: rec/{stream}.mp3
+                  every: 0  # ← streams[0].record.every
+            """, mentions: "whole seconds"),
+        Refusal(name: "record keep without a limit", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                record:
+                  path: rec/{stream}.mp3
+                  keep: {}  # ← streams[0].record.keep
+            """, mentions: "days, bytes or both"),
+        Refusal(name: "record without a path", yaml: """
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+                record:
+                  every: 60  # ← streams[0].record.path
+            """, mentions: "missing"),
+    ]
 
     static let refusals = [
         Refusal(name: "YAML syntax error", yaml: """
@@ -604,7 +666,7 @@ import Testing
         #expect(error.problem.contains("larger than 16 MiB"))
     }
 
-    @Test(arguments: refusals)
+    @Test(arguments: refusals + recordRefusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
         let file = try ConfigFile(refusal.yaml)
         let error = try #require(throws: ConfigError.self) { try file.load() }

@@ -30,7 +30,7 @@ final class RecordingWorker: Sendable {
         recorder = Mutex(StreamRecorder(settings: settings, clockOrigin: WallClock.now()))
         self.logger = logger
         run { recorder in
-            let (repaired, errors) = PartRepair.repairAll(of: settings.template)
+            let (repaired, errors) = PartRepair.repairAll(of: settings.template, stream: settings.stream)
             for piece in repaired { logger.notice("repaired \(piece.path) after an unfinished recording") }
             for line in errors { logger.error("\(line)") }
             self.report(from: recorder, keeping: retention)
@@ -46,7 +46,8 @@ final class RecordingWorker: Sendable {
                 $0.pieces += 1
                 $0.bytesWritten += piece.bytes
             }
-            for line in retention.apply(to: recorder.settings.template, now: WallClock.now()).errors {
+            for line in retention.apply(to: recorder.settings.template, stream: recorder.settings.stream,
+                                             now: WallClock.now()).errors {
                 logger.warning("\(line)")
             }
         }

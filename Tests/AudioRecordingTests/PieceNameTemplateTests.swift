@@ -1,0 +1,66 @@
+import AudioRecording
+import Foundation
+import Testing
+
+/// Piece names: strftime fields in local time (as `date` prints them), the stream's fields made safe.
+@Suite struct PieceNameTemplateTests {
+    /// 2023-11-14 22:13:20 UTC.
+    static let time = 1_700_000_000.25
+
+    /// What `date` prints for `format` at `time`, in the same time zone as the test.
+    static func date(_ format: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/date")
+        process.arguments = ["-d", "@\(Int(time))", "+\(format)"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.trimmingCharacters(in: .newlines)
+    }
+
+    @Test func fieldsAreFilledAndValuesMadeSafe() throws {
+        let template = try PieceNameTemplate("rec/%Y/%m/%d/{stream}-%H%M-{n}-{artist} - {title}.mp3")
+        let path = template.path(time: Self.time, stream: "jazz", number: 7, title: "Back {in} Black 100%d",
+                                 artist: "AC/DC", fileExtension: "mp2")
+        #expect(path == "rec/\(try Self.date("%Y/%m/%d"))/jazz-\(try Self.date("%H%M"))-007-AC_DC - Back (in) Black 100%d.mp3")
+        #expect(template.container == .mp3)
+    }
+
+    @Test func aTitleIsOneComponentWithoutControlsOrLeadingDots() throws {
+        let template = try PieceNameTemplate("{title}")
+        let title = "..\u{1}/etc/passwd" + String(repeating: "é", count: 100)
+        let path = template.path(time: Self.time, stream: "s", number: 1, title: title, artist: nil,
+                                 fileExtension: "flac")
+        #expect(!path.hasPrefix("."))
+        #expect(!path.dropLast(5).contains("/"))
+        #expect(path.hasPrefix("__etc_passwdé"))
+        #expect(path.utf8.count <= 120 + 5)
+        #expect(template.path(time: Self.time, stream: "s", number: 1, title: nil, artist: nil,
+                              fileExtension: "ogg") == "untitled.ogg")
+    }
+
+    @Test func withoutAnExtensionEachPieceTakesItsCodecs() throws {
+        let template = try PieceNameTemplate("/srv/rec/{stream}-%Y")
+        #expect(template.container == nil)
+        #expect(template.path(time: Self.time, stream: "news", number: 1, title: nil, artist: nil,
+                              fileExtension: "m4a") == "/srv/rec/news-\(try Self.date("%Y")).m4a")
+        #expect(template.root == "/srv/rec")
+    }
+
+    @Test func anExtensionWithoutAContainerIsRefused() {
+        #expect(throws: RecordingError.self) { try PieceNameTemplate("rec/{stream}.wma") }
+        #expect(throws: RecordingError.self) { try PieceNameTemplate("rec/") }
+    }
+
+    /// Retention deletes only what the template can name: its pattern matches every path it makes.
+    @Test func thePatternMatchesWhatTheTemplateNames() throws {
+        let template = try PieceNameTemplate("rec/%Y/{stream}-[%H]-{n}.mp3")
+        let path = template.path(time: Self.time, stream: "jazz", number: 12, title: nil, artist: nil,
+                                 fileExtension: "mp3")
+        #expect(fnmatch(template.pathPattern(stream: "jazz"), path, FNM_PATHNAME) == 0)
+        #expect(fnmatch(template.pathPattern(stream: "jazz"), "rec/2023/other-[13]-012.mp3", FNM_PATHNAME) != 0)
+        #expect(fnmatch(template.pathPattern(stream: "jazz"), "rec/2023/x/jazz-[13]-012.mp3", FNM_PATHNAME) != 0)
+    }
+}
