@@ -31,6 +31,7 @@ public final class StreamRecorder {
     private var writer: (any ContainerWriter)?
     private var file: PieceFile?
     private var tags = NormalizedTags()
+    private var station: String?
     private var pendingTags: [(tags: NormalizedTags, offset: Int64)] = []
     private var number = 0
     /// After a failure, the position from which a new piece may be tried.
@@ -175,12 +176,27 @@ public final class StreamRecorder {
     private func applyTags(upTo offset: Int64) {
         while let next = pendingTags.first, next.offset <= offset {
             pendingTags.removeFirst()
-            let titleChanged = next.tags.title != tags.title || next.tags.artist != tags.artist
-            tags.merge(next.tags)
-            if settings.splitOnTitle, titleChanged, let piece, piece.packets > piece.leadInPackets {
+            let before = (tags.title, tags.artist)
+            // A tag that names the track names all of it: an artist or title it leaves out is gone, an empty one
+            // cleared (an ICY block with an empty StreamTitle).
+            var newer = next.tags
+            if newer.title != nil || newer.artist != nil {
+                tags.title = nil
+                tags.artist = nil
+                newer.title = newer.title.flatMap { $0.isEmpty ? nil : $0 }
+                newer.artist = newer.artist.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            tags.merge(newer)
+            if settings.splitOnTitle, before != (tags.title, tags.artist), let piece,
+               piece.packets > piece.leadInPackets {
                 finishPiece(trailingTrim: 0)
             }
         }
+    }
+
+    /// The station's name, which each piece takes as its album when its tags name none.
+    public func setStation(_ name: String?) {
+        station = name
     }
 
     // MARK: Pieces
@@ -241,6 +257,7 @@ public final class StreamRecorder {
 
     private func pieceTags(start: Double) -> NormalizedTags {
         var pieceTags = tags
+        if pieceTags.album == nil { pieceTags.album = station }
         if settings.datesPieces { pieceTags.year = WallClock.iso8601(start) }
         return pieceTags
     }

@@ -65,7 +65,10 @@ struct RecordCommand: ParsableCommand {
             try input.parse { event in
                 recorder.handle(event)
             } metadata: { metadata, offset in
-                if case .icy(let icy) = metadata, let tags = icy.tags { recorder.noteTags(tags, at: offset) }
+                switch metadata {
+                case .icy(let icy): if let tags = icy.tags { recorder.noteTags(tags, at: offset) }
+                case .station(let station): recorder.setStation(station.name)
+                }
             } eachChunk: {
                 if interrupted.load(ordering: .relaxed) { throw Interrupted() }
             }

@@ -240,6 +240,9 @@ python3 "$FIX/make_decode_references.py"
 # adts-lc-44k-stereo.aac, made above, interleaved with SHOUTcast/Icecast
 # metadata blocks; standard library only.
 python3 "$FIX/make_icy_fixtures.py"
+# ---- Recording fixtures (record/): 12 s of music in each codec a recording writes, cut into pieces by the
+# recording tests and compared with ffmpeg's decodes at test time; removes nothing.
+python3 "$FIX/make_record_fixtures.py"
 # ---- Programs (programs/): a small executable built from C, whose bytes pass
 # for MPEG audio headers; needs cc.
 bash "$FIX/make_program_fixtures.sh"

@@ -126,7 +126,9 @@ final class StreamPipeline {
     func record(with recording: RecordingWorker?) {
         eventLoop.preconditionInEventLoop()
         self.recording = recording
-        guard let recording, let parser else { return }
+        guard let recording else { return }
+        if let station { recording.take(.station(station.name)) }
+        guard let parser else { return }
         for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
             if let value = try? parser.property(id) { recording.take(RecordingInput.property(id, value)) }
         }
@@ -153,6 +155,7 @@ final class StreamPipeline {
             send(.metadata(source: "icy", buffer))
             send(listenerAnnouncements.note(NowPlaying(icy)))
         } else {
+            if case .station(let station) = metadata { recording?.take(.station(station.name)) }
             send(.metadata(source: "http", buffer))
         }
     }

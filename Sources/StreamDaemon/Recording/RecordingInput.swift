@@ -9,6 +9,8 @@ enum RecordingInput: Sendable {
     case packets(CopiedBatch)
     /// Tags a source said beside its audio, from the packet at a stream offset on.
     case tags(NormalizedTags, offset: Int64)
+    /// The station's name, from a network source's headers.
+    case station(String?)
     /// The next frame is at this wall-clock time (the first packet, a reconnect).
     case clock(Double)
 

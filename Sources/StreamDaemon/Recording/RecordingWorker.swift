@@ -93,6 +93,7 @@ final class RecordingWorker: Sendable {
             case .packets(let batch): batch.withEvent(recorder.handle)
             case .tags(let tags, let offset): recorder.noteTags(tags, at: offset)
             case .clock(let time): recorder.setClock(nextFrameAt: time)
+            case .station(let name): recorder.setStation(name)
             }
             self.noteCurrent(recorder)
         }

@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// ffmpeg and ffprobe, the independent readers that check the files we write: run to their end, their output
+/// kept in memory (they print little, and PCM is read whole).
+public enum FFmpegTool {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs `tool` (found on the PATH) with `arguments`.
+    /// - Returns: its standard output and standard error.
+    /// - Throws: `Failure` when the tool is missing or exits with a failure.
+    public static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, errors: String) {
+        guard let path = ["/usr/bin", "/usr/local/bin", "/bin"].map({ "\($0)/\(tool)" })
+            .first(where: FileManager.default.isExecutableFile(atPath:))
+        else { throw Failure(description: "\(tool) is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes as they fill: a decode's PCM is larger than a pipe holds.
+        let errorData = Mutex(Data())
+        let errorReader = Thread { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
+        errorReader.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errorReader.isExecuting || !errorReader.isFinished { usleep(1000) }
+        let errorText = String(decoding: errorData.withLock { $0 }, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(errorText)")
+        }
+        return (data, errorText)
+    }
+
+    /// What `ffprobe -v warning` says of `path`: empty for a file it reads without a complaint.
+    public static func warnings(_ path: String) throws -> String {
+        let result = try run("ffprobe", ["-v", "warning", "-i", path])
+        return result.errors + String(decoding: result.output, as: UTF8.self)
+    }
+
+    /// ffmpeg's decode of `path` as interleaved 32-bit float samples, with the gapless trims it honours.
+    public static func decode(_ path: String) throws -> [Float] {
+        let data = try run("ffmpeg", ["-v", "error", "-i", path, "-f", "f32le", "-"]).output
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// The channel count ffprobe reads in `path`'s audio stream.
+    public static func channels(_ path: String) throws -> Int {
+        let text = String(decoding: try run("ffprobe", [
+            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels", "-of", "csv=p=0", path,
+        ]).output, as: UTF8.self)
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+}
