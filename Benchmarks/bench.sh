@@ -18,6 +18,8 @@
 #   daemon: audiostreamd fanning one live stream out to 1 to 5000 subscribers, against Icecast 2 with as
 #           many HTTP listeners, both fed and read by SubscriberLoad, and what their writes alone cost
 #           (SubscriberLoad floor)  ("## Live fan-out (audiostreamd)")
+#   record: `audiostream record` cutting two hours of MP3 into 10-minute pieces against `ffmpeg -c copy -f segment`
+#           ("## Recording (audiostream record)")
 #   scale:  audiostreamd with 200 live streams × 50 subscribers, and one stream × 19,900 subscribers and as many
 #           HTTP listeners, fed and read by SubscriberLoad, its memory followed every second ("## Many streams and
 #           many subscribers (audiostreamd)")
@@ -26,8 +28,9 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon or scale (default
-#                   all ten)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record or scale
+#                   (default all eleven)
+#   BENCH_RECORD_MIN  minutes of audio recorded                (default 120)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_M4A_MB    size of the M4A input in MB, encoded whole (default 120: two hours of audio)
 #   BENCH_COUNT_MB  size in MB of the input whose instructions are counted (default 50; 0: no count)
@@ -65,6 +68,7 @@ baseline=${BENCH_BASELINE:-}
 decode_minutes=${BENCH_DECODE_MIN:-40}
 codec_minutes=${BENCH_CODEC_MIN:-20}
 codec_count_minutes=${BENCH_CODEC_COUNT_MIN:-3}
+record_minutes=${BENCH_RECORD_MIN:-120}
 runs=${BENCH_RUNS:-10}
 subscriber_counts=${BENCH_SUBSCRIBERS:-1 100 1000 5000}
 window=${BENCH_WINDOW:-20}
@@ -78,8 +82,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | scale) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon or scale," \
+    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record or scale," \
             "not '$only'" >&2
        exit 1 ;;
 esac
@@ -104,6 +108,7 @@ fi
 if wants decode; then need mpg123; fi
 if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
+if wants record; then need ffmpeg; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
 if wants daemon || wants scale; then
     for product in audiostreamd SubscriberLoad; do
@@ -609,6 +614,26 @@ bench_scale() {
     echo "bench: wrote the many-streams section of $doc"
 }
 
+# --- Recording ----------------------------------------------------------------
+# bench_record: `audiostream record` against `ffmpeg -c copy -f segment`, both cutting BENCH_RECORD_MIN minutes of
+# MP3 into 10-minute pieces in a fresh folder each run.
+bench_record() {
+    use_input mpeg "$record_minutes"
+    local out=$data/record-out
+    local cmd_as="$audiostream record $input -o $out/as/{n}.mp3 --every 600 --start-time 0"
+    local cmd_ffmpeg="ffmpeg -v error -i $input -c copy -f segment -segment_time 600 $out/ffmpeg/%03d.mp3"
+    local json=$data/record.json
+    hyperfine --shell=none --output=null --warmup 1 --runs "$runs" --export-json "$json" \
+        --prepare "sh -c 'rm -rf $out; mkdir -p $out/as $out/ffmpeg'" \
+        -n "audiostream record" "$cmd_as" -n "ffmpeg -f segment" "$cmd_ffmpeg"
+    BENCH_JSON=$json BENCH_CMD_AS=$cmd_as BENCH_CMD_FFMPEG=$cmd_ffmpeg \
+    BENCH_PIECES_AS=$(ls "$out/as" | wc -l) BENCH_PIECES_FFMPEG=$(ls "$out/ffmpeg" | wc -l) \
+    BENCH_V_FFMPEG=$(ffmpeg -version | head -n1) \
+        python3 "$here/record_report.py"
+    rm -rf "$out"
+    echo "bench: wrote the recording section of $doc"
+}
+
 if wants parse; then bench_parse mpeg mpegaudioparse; fi
 if wants adts; then
     if gst-inspect-1.0 aacparse >/dev/null 2>&1; then bench_parse adts aacparse
@@ -634,4 +659,5 @@ if wants codecs; then
     bench_codec_decode opus
 fi
 if wants daemon; then bench_daemon; fi
+if wants record; then bench_record; fi
 if wants scale; then bench_scale; fi

@@ -52,8 +52,17 @@ public enum FFmpegTool {
 
     /// The channel count ffprobe reads in `path`'s audio stream.
     public static func channels(_ path: String) throws -> Int {
+        try streamValue("channels", of: path)
+    }
+
+    /// The sample rate ffprobe reads in `path`'s audio stream.
+    public static func sampleRate(_ path: String) throws -> Int {
+        try streamValue("sample_rate", of: path)
+    }
+
+    private static func streamValue(_ entry: String, of path: String) throws -> Int {
         let text = String(decoding: try run("ffprobe", [
-            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels", "-of", "csv=p=0", path,
+            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "csv=p=0", path,
         ]).output, as: UTF8.self)
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }

@@ -1,0 +1,46 @@
+"""Turns bench.sh's hyperfine JSON into the "Recording" section of docs/benchmarks.md.
+
+Inputs come from BENCH_* environment variables set by bench.sh (see bench_report.py), plus the commands in
+BENCH_CMD_AS and BENCH_CMD_FFMPEG (in that order in the JSON), BENCH_PIECES_AS and BENCH_PIECES_FFMPEG (files
+each wrote) and BENCH_V_FFMPEG. Only this section is replaced.
+"""
+from bench_report import Input, commands, context, cpu, env, results, runs, table, wall, write_section
+
+HEADER = "## Recording (audiostream record)"
+TARGET = 10  # ffmpeg's CPU time at least this many times ours
+
+data = Input()
+ours, ffmpeg = results()
+hours = data.seconds / 3600
+ratio = cpu(ffmpeg) / cpu(ours)
+verdict = "met" if ratio >= TARGET else "**not met**"
+
+
+def row(result, pieces):
+    return [result["command"], pieces, wall(result), f"{cpu(result):.3f}", f"{result['user']:.3f}",
+            f"{result['system']:.3f}", f"{cpu(result) / hours:.3f}"]
+
+
+section = f"""{HEADER}
+
+What it costs to record a stream into files of its own codec without re-encoding: `audiostream record` (the
+recorder the daemon runs for `record:`) cuts the input into pieces every 10 minutes of audio, each with its
+Xing/LAME header, against `ffmpeg -c copy -f segment` cutting the same input into pieces of the same length, in
+the same run. Target: ffmpeg takes at least {TARGET}× our CPU time (user+sys).
+
+{context(env['BENCH_V_FFMPEG'])}
+
+{data.paragraph()}
+
+{commands(env['BENCH_CMD_AS'], env['BENCH_CMD_FFMPEG'], hyperfine_options="--shell=none --prepare 'sh -c \"rm -rf OUT; mkdir -p OUT/as OUT/ffmpeg\"'")}
+
+{table(["Command", "Files", "Wall s (mean ± σ)", "CPU s (user+sys)", "user s", "sys s", "CPU s per hour of audio"],
+       [row(ours, env['BENCH_PIECES_AS']), row(ffmpeg, env['BENCH_PIECES_FFMPEG'])])}
+
+Means over {runs} runs, start-up included; the pieces go to a fresh folder on the same file system before each
+run. A daemon recording a live stream spends the last column's CPU per hour of it.
+
+**audiostream vs ffmpeg:** ffmpeg takes {ratio:.1f}× our CPU time. Target ≥ {TARGET}×: {verdict}.
+"""
+
+write_section(HEADER, section)
