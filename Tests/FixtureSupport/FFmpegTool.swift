@@ -60,6 +60,14 @@ public enum FFmpegTool {
         try streamValue("sample_rate", of: path)
     }
 
+    /// The duration ffprobe reads from `path`'s headers, in seconds.
+    public static func duration(_ path: String) throws -> Double {
+        let text = String(decoding: try run("ffprobe", [
+            "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path,
+        ]).output, as: UTF8.self)
+        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     private static func streamValue(_ entry: String, of path: String) throws -> Int {
         let text = String(decoding: try run("ffprobe", [
             "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "csv=p=0", path,

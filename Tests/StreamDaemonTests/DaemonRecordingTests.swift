@@ -1,0 +1,90 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `record:` end to end: the daemon's pieces are files ffprobe reads without a warning, joined they are the
+/// stream, `status` shows the recording, and a daemon killed mid-piece leaves, once started again, only whole
+/// files.
+@Suite struct DaemonRecordingTests {
+    static let music = Fixtures.directory.appendingPathComponent("record/cbr.mp3").path
+
+    static func config(pace: String, loop: Bool, every: Int) -> String {
+        """
+        control: control.sock
+        streams:
+          - name: radio
+            source: file:\(music)
+            pace: \(pace)
+            loop: \(loop)
+            socket: radio.sock
+            record: {path: "rec/{stream}-{n}.mp3", every: \(every)}
+        """
+    }
+
+    /// The pieces in the daemon's `rec/` folder, by name, and the names of any left unfinished.
+    static func pieces(in daemon: DaemonHarness) -> (whole: [String], unfinished: [String]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: daemon.path("rec"))) ?? []
+        return (names.filter { $0.hasSuffix(".mp3") }.sorted().map { daemon.path("rec/\($0)") },
+                names.filter { !$0.hasSuffix(".mp3") })
+    }
+
+    @Test func aRecordedStreamIsItsPiecesJoined() throws {
+        let daemon = try DaemonHarness(config: Self.config(pace: "4", loop: false, every: 1))
+        try daemon.waitUntil("a piece under way") {
+            let recording = try daemon.streamStatus("radio")?["recording"] as? [String: Any]
+            return (recording?["currentPiece"] as? String)?.hasSuffix(".mp3") == true
+        }
+        try daemon.waitUntil("the stream to end", timeout: 30) { daemon.log.contains("source ended") }
+        // The last piece is finished once no piece is under way, seen twice apart (a split renames one piece and
+        // creates the next at once, never twice in a row).
+        try daemon.waitUntil("the last piece") {
+            guard Self.pieces(in: daemon).unfinished.isEmpty else { return false }
+            usleep(200_000)
+            return Self.pieces(in: daemon).unfinished.isEmpty
+        }
+        let pieces = Self.pieces(in: daemon).whole
+        // 12 s at 4× real time cut every wall-clock second: a piece every 4 s of audio, the first and last shorter.
+        #expect((3...5).contains(pieces.count), "\(pieces)")
+        var joined: [Float] = []
+        for piece in pieces {
+            #expect(try FFmpegTool.warnings(piece) == "", "\(piece)")
+            joined += try FFmpegTool.decode(piece)
+        }
+        let whole = try FFmpegTool.decode(Self.music)
+        #expect(joined.count == whole.count)
+        #expect(joined == whole)
+    }
+
+    @Test func aPieceLeftByAKilledDaemonIsRepairedAtTheNextStart() throws {
+        let first = try DaemonHarness(config: Self.config(pace: "realtime", loop: true, every: 3600))
+        let part = first.path("rec/radio-001.mp3.part")
+        try first.waitUntil("a piece of some size") {
+            ((try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0) > 24_000
+        }
+        first.signal(SIGKILL)
+        _ = try first.waitForExit()
+        #expect(Self.pieces(in: first).whole.isEmpty)
+
+        let second = try DaemonHarness(config: Self.config(pace: "realtime", loop: true, every: 3600),
+                                       folder: first.folder)
+        let repaired = second.path("rec/radio-001.mp3")
+        try second.waitUntil("the repaired piece") { FileManager.default.fileExists(atPath: repaired) }
+        try second.waitUntil("a new piece under way") {
+            let recording = try second.streamStatus("radio")?["recording"] as? [String: Any]
+            return (recording?["currentPiece"] as? String)?.hasSuffix(".mp3") == true
+        }
+        second.signal(SIGTERM)
+        #expect(try second.waitForExit() == 0)
+        let (pieces, unfinished) = Self.pieces(in: second)
+        #expect(unfinished.isEmpty, "\(unfinished)")
+        #expect(pieces.count == 2, "\(pieces)")
+        for piece in pieces {
+            #expect(try FFmpegTool.warnings(piece) == "", "\(piece)")
+            // The header states what the file holds: ffprobe's duration (from the Xing frame) is the decode's.
+            let decoded = Double(try FFmpegTool.decode(piece).count / 2) / 44_100
+            #expect(abs(try FFmpegTool.duration(piece) - decoded) < 0.001, "\(piece)")
+            #expect(decoded > 1, "\(piece)")
+        }
+        withExtendedLifetime(first) {}
+    }
+}
