@@ -49,13 +49,13 @@ final class StreamCore {
         self.metrics = metrics
         self.logger = logger
         self.onEnd = onEnd
+        let recording = config.record.map { Self.recording($0, stream: config.name, logger: logger) }
+        self.recording = recording
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
-                                  metrics: metrics)
+                                  metrics: metrics, recording: recording)
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
-        recording = config.record.map { Self.recording($0, stream: config.name, logger: logger) }
-        pipeline.record(with: recording)
         if case .http(let http) = config.source {
             httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
                                     delegate: self)

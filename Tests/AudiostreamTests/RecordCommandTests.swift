@@ -4,7 +4,7 @@ import Testing
 
 /// `audiostream record`: pieces that ffprobe reads without a warning, whose stated durations are what ffmpeg
 /// decodes of them, and which, decoded by ffmpeg and joined, give the whole input's own decode.
-@Suite struct RecordCommandTests {
+@Suite(.disabled("until the writers land")) struct RecordCommandTests {
     /// A fixture recorded into pieces of `container`: identical samples, or within `tolerance` of the whole's for
     /// codecs whose decoders carry state the lead-in only brings close (Opus, Vorbis).
     struct Case: Sendable, CustomTestStringConvertible {

@@ -45,7 +45,9 @@ final class StreamPipeline {
     /// The stream's recording, if it has one: it gets every event of the parser.
     private var recording: RecordingWorker?
 
-    init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics) {
+    init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics,
+         recording: RecordingWorker? = nil) {
+        self.recording = recording
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
         self.eventLoop = eventLoop
