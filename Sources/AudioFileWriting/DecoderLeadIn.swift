@@ -20,8 +20,13 @@ public struct DecoderLeadIn: Equatable, Sendable {
     /// The lead-in for packets of `format`; none for codecs whose packets decode on their own (PCM, FLAC).
     public static func of(_ format: AudioStreamBasicDescription) -> DecoderLeadIn {
         switch format.formatID {
-        // The bit reservoir and the filter bank's overlap reach back two frames.
-        case AudioFormatID.mpegLayer3, AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer1: DecoderLeadIn(packets: 3)
+        // The bit reservoir and the overlap of the transform and filter bank: measured with FFmpeg over the
+        // Layer III fixtures, MPEG-1 needed up to 3 frames, MPEG-2 and 2.5 (half as long) up to 4. A lower bit
+        // rate whose reservoir reaches further back could need more.
+        case AudioFormatID.mpegLayer3: DecoderLeadIn(packets: 3, frames: 2_304)
+        // Only the filter bank's overlap: 1 frame, measured with FFmpeg's floating-point decoder (its default
+        // fixed-point one dithers, so no cut gives the whole's samples).
+        case AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer1: DecoderLeadIn(packets: 1)
         case AudioFormatID.mpeg4AAC: DecoderLeadIn(packets: 2)
         // RFC 7845 §4.2: 80 ms (3,840 frames at 48 kHz) to converge.
         case AudioFormatID.opus: DecoderLeadIn(frames: 3_840)

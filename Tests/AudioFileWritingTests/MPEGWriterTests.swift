@@ -1,0 +1,203 @@
+import AudioFileStream
+import AudioFileWriting
+import FixtureSupport
+import Foundation
+import Testing
+
+@Suite struct MPEGWriterTests {
+    /// Layer III with LAME tags: constant bit rate, MPEG-1 VBR, and MPEG-2 VBR (half-length frames).
+    static let layerIII = ["l3-cbr128-joint.mp3", "l3-vbr-v2.mp3", "l3-mpeg2-24k-vbr.mp3"]
+
+    @Test(arguments: layerIII) func aStreamWrittenWithItsTrimsDecodesAsTheOriginal(name: String) throws {
+        let source = try ParsedFixture(fixture: name)
+        let table = try #require(source.packetTableInfo)
+        let bytes = try source.write(.mp3, packets: source.packets.indices, leadingTrim: Int64(table.primingFrames),
+                                     trailingTrim: Int64(table.remainderFrames))
+        let path = try ToolRun.file(bytes, named: "whole.mp3")
+        #expect(try ToolRun.ffprobeWarnings(path) == "")
+        let original = try ToolRun.decode(Fixtures.directory.appendingPathComponent(name).path)
+        #expect(try ToolRun.decode(path) == original)
+        try expectStatedLength(of: path, source: source, packets: source.packets.count,
+                               leadingTrim: Int64(table.primingFrames), trailingTrim: Int64(table.remainderFrames))
+    }
+
+    @Test(arguments: layerIII) func aMiddleCutDecodesToTheWholesSamplesOverItsRange(name: String) throws {
+        let source = try ParsedFixture(fixture: name)
+        let whole = try ToolRun.decode(Fixtures.directory.appendingPathComponent(name).path)
+        let channels = Int(source.track!.format.channelsPerFrame)
+        let frames = Int64(whole.count / channels)
+        let (start, end) = (frames / 4 + 101, frames * 3 / 4 + 7)
+        let cut = try Self.cut(source, from: start, to: end)
+        let path = try ToolRun.file(cut.bytes, named: "cut.mp3")
+        #expect(try ToolRun.ffprobeWarnings(path) == "")
+        #expect(try ToolRun.decode(path) == Array(whole[Int(start) * channels..<Int(end) * channels]))
+        try expectStatedLength(of: path, source: source, packets: cut.packets.count,
+                               leadingTrim: cut.leadingTrim, trailingTrim: cut.trailingTrim)
+    }
+
+    @Test(arguments: layerIII) func consecutiveCutsJoinToExactlyTheirRange(name: String) throws {
+        let source = try ParsedFixture(fixture: name)
+        let whole = try ToolRun.decode(Fixtures.directory.appendingPathComponent(name).path)
+        let channels = Int(source.track!.format.channelsPerFrame)
+        let frames = Int64(whole.count / channels)
+        // The first piece starts at the stream's start, so its lead-in is the encoder's priming alone.
+        let bounds = [0, frames / 2 + 333, frames]
+        var joined: [Float] = []
+        for (start, end) in zip(bounds, bounds.dropFirst()) {
+            let cut = try Self.cut(source, from: start, to: end)
+            joined += try ToolRun.decode(ToolRun.file(cut.bytes, named: "piece.mp3"))
+        }
+        #expect(joined == whole)
+    }
+
+    @Test(arguments: layerIII) func ourParserReadsBackTheFramesAndTrimsWritten(name: String) throws {
+        let source = try ParsedFixture(fixture: name)
+        let frames = Int64(source.packets.count) * Int64(source.track!.format.framesPerPacket)
+        let cut = try Self.cut(source, from: frames / 3, to: frames / 2)
+        let read = try ParsedFixture(cut.bytes)
+        #expect(read.packets.map(\.bytes) == cut.packets.map(\.bytes))
+        #expect(read.packetCount == UInt64(cut.packets.count))
+        let written = Int64(cut.packets.count) * Int64(source.track!.format.framesPerPacket)
+        #expect(read.packetTableInfo == PacketTableInfo(
+            validFrames: written - cut.leadingTrim - cut.trailingTrim, primingFrames: Int32(cut.leadingTrim),
+            remainderFrames: Int32(cut.trailingTrim)))
+    }
+
+    @Test func theLAMETagsMusicLengthAndCRCAreTheAudios() throws {
+        let source = try ParsedFixture(fixture: "l3-vbr-v2.mp3")
+        let cut = try Self.cut(source, from: 10_000, to: 40_000)
+        let path = try ToolRun.file(cut.bytes, named: "cut.mp3")
+        let audioLength = cut.packets.reduce(0) { $0 + $1.bytes.count }
+        // CRC-16/ARC, bit by bit, of the audio frames; the LAME tag's fields read at their offsets in the tag.
+        let facts = try ToolRun.mutagen("""
+            data = open(sys.argv[1], 'rb').read()
+            audio = data[len(data) - int(sys.argv[2]):]
+            crc = 0
+            for byte in audio:
+                crc ^= byte
+                for _ in range(8):
+                    crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+            lame = data.index(b'LAME')
+            xing = data.index(b'Xing') if b'Xing' in data else data.index(b'Info')
+            print(json.dumps({'crc': crc, 'stated': int.from_bytes(data[lame + 32:lame + 34], 'big'),
+                              'length': int.from_bytes(data[lame + 28:lame + 32], 'big'),
+                              'frameStart': data.index(b'\\xff', 0), 'audioStart': len(data) - len(audio)}))
+            """.replacingOccurrences(of: "sys.argv[2]", with: String(audioLength)), path)
+        #expect(facts["crc"] as? Int == facts["stated"] as? Int)
+        let frameLength = (facts["audioStart"] as! Int) - (facts["frameStart"] as! Int)
+        #expect(facts["length"] as? Int == frameLength + audioLength)
+    }
+
+    /// A stream cut at its first frame with no priming: decoders must skip nothing, so no LAME tag is written.
+    @Test func aLeadingTrimBelowTheDecoderDelayWritesNoLAMETag() throws {
+        let source = try ParsedFixture(fixture: "l3-noxing.mp3")
+        let count = source.packets.count
+        let bytes = try source.write(.mp3, packets: 0..<count)
+        let path = try ToolRun.file(bytes, named: "from-start.mp3")
+        #expect(try ToolRun.ffprobeWarnings(path) == "")
+        let framesOnly = try ToolRun.file(source.packets.flatMap(\.bytes), named: "frames.mp3")
+        let decoded = try ToolRun.decode(path)
+        #expect(decoded == (try ToolRun.decode(framesOnly)))
+        #expect(decoded.count == count * Int(source.track!.format.framesPerPacket * source.track!.format.channelsPerFrame))
+        let read = try ParsedFixture(bytes)
+        #expect(read.packets.count == count)
+        #expect(read.packetTableInfo == nil)
+    }
+
+    /// A crash leaves the file as it was before `finish`, cut anywhere: it reads as the whole frames it holds.
+    @Test func aFileCutAnywhereReadsAsTheFramesItHolds() throws {
+        let source = try ParsedFixture(fixture: "l3-mpeg2-24k-vbr.mp3")
+        var tags = NormalizedTags()
+        tags.title = "Cut"
+        var target = ByteArrayTarget()
+        var writer = try Container.mp3.makeWriter(track: source.track!, tags: tags, leadingTrim: 2_000, to: &target)
+        var ends: [Int] = []
+        for packet in source.packets {
+            try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &target) }
+            ends.append(target.bytes.count)
+        }
+        var cases = 0
+        var extraLastFrames: [Int] = []
+        for length in stride(from: 0, through: target.bytes.count, by: 7) {
+            let read = try ParsedFixture(Array(target.bytes[..<length]))
+            let present = ends.filter { $0 <= length }.count
+            #expect(read.packets.prefix(present).map(\.bytes) == source.packets.prefix(present).map(\.bytes))
+            if read.packets.count != present { extraLastFrames.append(length) }
+            cases += 1
+        }
+        #expect(cases > 2_000)
+        withKnownIssue("at the end of input the parser takes a cut frame's tail as a frame when it looks like one") {
+            #expect(extraLastFrames.isEmpty)
+        }
+    }
+
+    @Test func layerIIIsWrittenAsItsFramesAloneAndReadsBack() throws {
+        let source = try ParsedFixture(fixture: "l2-192k-stereo.mp2")
+        let bytes = try source.write(.mp2, packets: source.packets.indices)
+        #expect(bytes == source.packets.flatMap(\.bytes))
+        let path = try ToolRun.file(bytes, named: "whole.mp2")
+        // FFmpeg reads no Xing frame in Layer II: it estimates every such file's duration, and says so.
+        let original = Fixtures.directory.appendingPathComponent("l2-192k-stereo.mp2").path
+        #expect(try ToolRun.ffprobeWarnings(path).withoutAddresses == ToolRun.ffprobeWarnings(original).withoutAddresses)
+        #expect(try ToolRun.decode(path) == ToolRun.decode(original))
+        let middle = source.packets.count / 2
+        let pieces = try source.write(.mp2, packets: 0..<middle) + source.write(.mp2, packets: middle..<source.packets.count)
+        #expect(pieces == bytes)
+        #expect(throws: WriteError.self) { try source.write(.mp2, packets: 0..<middle, leadingTrim: 1_152) }
+    }
+
+    @Test func junkAndOtherCodecsAreRefused() throws {
+        let source = try ParsedFixture(fixture: "l3-cbr128-joint.mp3")
+        var target = ByteArrayTarget()
+        var writer = try MPEGWriter(track: source.track!, tags: NormalizedTags(), leadingTrim: 0, to: &target)
+        let junk: [UInt8] = [0x12, 0x34, 0x56, 0x78, 0x9A]
+        #expect(throws: WriteError.self) { try junk.withUnsafeBytes { try writer.append($0, frames: 1152, to: &target) } }
+        let layerII = try ParsedFixture(fixture: "l2-192k-stereo.mp2").packets[0].bytes
+        #expect(throws: WriteError.self) { try layerII.withUnsafeBytes { try writer.append($0, frames: 1152, to: &target) } }
+        let aac = TrackFormat(format: AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.mpeg4AAC,
+                                                                  framesPerPacket: 1024, channelsPerFrame: 2))
+        #expect(throws: WriteError.self) { _ = try MPEGWriter(track: aac, tags: NormalizedTags(), leadingTrim: 0, to: &target) }
+        #expect(throws: WriteError.self) {
+            _ = try MPEGWriter(track: source.track!, tags: NormalizedTags(), leadingTrim: 5_000, to: &target)
+        }
+    }
+
+    /// A piece of the whole's decoded frames `start..<end`: the packets from the decoder's lead-in before the one
+    /// holding `start` through the one holding `end - 1`, with the trims that leave exactly that range.
+    static func cut(_ source: ParsedFixture, from start: Int64, to end: Int64) throws
+        -> (bytes: [UInt8], packets: ArraySlice<(bytes: [UInt8], frames: Int64)>, leadingTrim: Int64, trailingTrim: Int64) {
+        let format = source.track!.format
+        let priming = Int64(source.packetTableInfo!.primingFrames)
+        let framesPerPacket = Int64(format.framesPerPacket)
+        let leadIn = DecoderLeadIn.of(format)
+        let leadInPackets = max(Int64(leadIn.packets), (leadIn.frames + framesPerPacket - 1) / framesPerPacket)
+        let first = max((start + priming) / framesPerPacket - leadInPackets, 0)
+        let last = (end + priming - 1) / framesPerPacket
+        let leadingTrim = start + priming - first * framesPerPacket
+        let trailingTrim = (last + 1) * framesPerPacket - end - priming
+        let range = Int(first)..<Int(last) + 1
+        let bytes = try source.write(.mp3, packets: range, leadingTrim: leadingTrim, trailingTrim: trailingTrim)
+        return (bytes, source.packets[range], leadingTrim, trailingTrim)
+    }
+
+    /// ffprobe's duration is the Xing frame's count of frames, its start the LAME tag's delay plus the decoder's;
+    /// ffmpeg decodes the frames less both trims; its check of the LAME tag's CRC passed (it then names the encoder).
+    private func expectStatedLength(of path: String, source: ParsedFixture, packets: Int, leadingTrim: Int64,
+                                    trailingTrim: Int64) throws {
+        let format = source.track!.format
+        let frames = Int64(packets) * Int64(format.framesPerPacket)
+        let duration = try #require(Double(ToolRun.ffprobe("stream=duration", of: path)))
+        #expect(abs(duration - Double(frames) / format.sampleRate) < 1e-6)
+        let start = try #require(Double(ToolRun.ffprobe("stream=start_time", of: path)))
+        #expect(abs(start - Double(leadingTrim) / format.sampleRate) < 1e-6)
+        #expect(try ToolRun.decode(path).count == Int(frames - leadingTrim - trailingTrim) * Int(format.channelsPerFrame))
+        #expect(try ToolRun.ffprobe("stream_tags=encoder", of: path).hasPrefix("LAME"))
+    }
+}
+
+extension String {
+    /// FFmpeg's log lines without the addresses of its contexts (`[mp3 @ 0x55e5dd676480]`).
+    fileprivate var withoutAddresses: String {
+        replacing(#/ @ 0x[0-9a-f]+/#, with: "")
+    }
+}
