@@ -92,10 +92,11 @@ enum ToolRun {
         return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
     }
 
-    /// What `ffprobe -v warning` says of the file: empty when it reads it without a complaint.
+    /// What `ffprobe -v warning` says of the file, without the addresses of FFmpeg's contexts (`[mp3 @ 0x55e5…]`):
+    /// empty when it reads it without a complaint.
     static func ffprobeWarnings(_ path: String) throws -> String {
         let run = try run("ffprobe", ["-v", "warning", path])
-        return run.errors + (run.status == 0 ? "" : "exit status \(run.status)")
+        return run.errors.replacing(#/ @ 0x[0-9a-f]+/#, with: "") + (run.status == 0 ? "" : "exit status \(run.status)")
     }
 
     /// One of ffprobe's stream or format entries (`stream=duration`, `format=duration`, `stream_tags=encoder`).
@@ -113,7 +114,7 @@ enum ToolRun {
 
     /// Runs a Python program with mutagen and returns what it printed as JSON.
     static func mutagen(_ program: String, _ path: String) throws -> [String: Any] {
-        let run = try run("python3", ["-c", "import json, sys, mutagen\n" + program, path])
+        let run = try run("python3", ["-c", "import json, sys, mutagen.id3\n" + program, path])
         #expect(run.status == 0, "python3: \(run.errors)")
         return (try? JSONSerialization.jsonObject(with: run.output)) as? [String: Any] ?? [:]
     }

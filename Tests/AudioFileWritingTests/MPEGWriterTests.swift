@@ -138,7 +138,7 @@ import Testing
         let path = try ToolRun.file(bytes, named: "whole.mp2")
         // FFmpeg reads no Xing frame in Layer II: it estimates every such file's duration, and says so.
         let original = Fixtures.directory.appendingPathComponent("l2-192k-stereo.mp2").path
-        #expect(try ToolRun.ffprobeWarnings(path).withoutAddresses == ToolRun.ffprobeWarnings(original).withoutAddresses)
+        #expect(try ToolRun.ffprobeWarnings(path) == ToolRun.ffprobeWarnings(original))
         #expect(try ToolRun.decode(path) == ToolRun.decode(original))
         let middle = source.packets.count / 2
         let pieces = try source.write(.mp2, packets: 0..<middle) + source.write(.mp2, packets: middle..<source.packets.count)
@@ -192,12 +192,5 @@ import Testing
         #expect(abs(start - Double(leadingTrim) / format.sampleRate) < 1e-6)
         #expect(try ToolRun.decode(path).count == Int(frames - leadingTrim - trailingTrim) * Int(format.channelsPerFrame))
         #expect(try ToolRun.ffprobe("stream_tags=encoder", of: path).hasPrefix("LAME"))
-    }
-}
-
-extension String {
-    /// FFmpeg's log lines without the addresses of its contexts (`[mp3 @ 0x55e5dd676480]`).
-    fileprivate var withoutAddresses: String {
-        replacing(#/ @ 0x[0-9a-f]+/#, with: "")
     }
 }
