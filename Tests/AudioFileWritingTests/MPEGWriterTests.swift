@@ -88,6 +88,22 @@ import Testing
         #expect(facts["length"] as? Int == frameLength + audioLength)
     }
 
+    /// The table of contents says where each percent of the frames starts, from the first audio frame, in 1/256
+    /// of the file's bytes (as FFmpeg reads it: added to the first audio frame's offset).
+    @Test func theTableOfContentsPointsAtEachPercentsFrame() throws {
+        let source = try ParsedFixture(fixture: "l3-vbr-v2.mp3")
+        let bytes = try source.write(.mp3, packets: source.packets.indices, leadingTrim: 1_105)
+        let xing = try #require(bytes.indices.first { bytes[$0..<$0 + 4].elementsEqual("Xing".utf8) })
+        func field(_ offset: Int) -> Int { bytes[xing + offset..<xing + offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let total = field(12)
+        let audio = source.packets.map(\.bytes.count)
+        #expect(field(8) == audio.count)
+        // No tags: the file is the Xing frame and the audio, which the byte count counts.
+        #expect(total == bytes.count)
+        let expected = (0..<100).map { percent in audio.prefix(audio.count * percent / 100).reduce(0, +) * 256 / total }
+        #expect(bytes[xing + 16..<xing + 116].map(Int.init) == expected)
+    }
+
     /// A stream cut at its first frame with no priming: decoders must skip nothing, so no LAME tag is written.
     @Test func aLeadingTrimBelowTheDecoderDelayWritesNoLAMETag() throws {
         let source = try ParsedFixture(fixture: "l3-noxing.mp3")
@@ -181,7 +197,7 @@ import Testing
     }
 
     /// ffprobe's duration is the Xing frame's count of frames, its start the LAME tag's delay plus the decoder's;
-    /// ffmpeg and mpg123 decode the frames less both trims; FFmpeg's check of the LAME tag's CRC passed (it then
+    /// ffmpeg and mpg123 decode the frames less both trims, and mutagen counts as many; FFmpeg's check of the LAME tag's CRC passed (it then
     /// names the encoder).
     private func expectStatedLength(of path: String, source: ParsedFixture, packets: Int, leadingTrim: Int64,
                                     trailingTrim: Int64) throws {
@@ -195,6 +211,12 @@ import Testing
         #expect(try ToolRun.decode(path).count == stated)
         // mpg123 honours the LAME tag too (its samples differ from FFmpeg's in the last bits: another decoder).
         #expect(try ToolRun.run("mpg123", ["-q", "-s", path]).output.count == stated * 2)
+        let info = try ToolRun.mutagen("""
+            import mutagen.mp3
+            info = mutagen.mp3.MP3(sys.argv[1]).info
+            print(json.dumps({'frames': round(info.length * info.sample_rate)}))
+            """, path)
+        #expect(info["frames"] as? Int == stated / Int(format.channelsPerFrame))
         #expect(try ToolRun.ffprobe("stream_tags=encoder", of: path).hasPrefix("LAME"))
     }
 }
