@@ -26,15 +26,15 @@ import Testing
         tags.title = "Nachtmusik — 夜の音楽"
         tags.artist = "Radio Ünïcode"
         let bytes = try source.write(.aac, packets: source.packets.indices, tags: tags)
-        let path = try ToolRun.file(bytes, named: "tagged.aac")
+        let path = try WrittenFile.at(bytes, named: "tagged.aac")
         // FFmpeg estimates the duration of every ADTS stream, and says so: nothing more is said of ours.
         let original = Fixtures.directory.appendingPathComponent("adts-lc-44k-stereo.aac").path
-        #expect(try ToolRun.ffprobeWarnings(path) == ToolRun.ffprobeWarnings(original))
-        let packets = try ToolRun.run("ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
+        #expect(try WrittenFile.warnings(path) == WrittenFile.warnings(original))
+        let packets = try FFmpegTool.run("ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
                                                   "-of", "default=nw=1:nk=1", path])
         #expect(String(decoding: packets.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             == String(source.packets.count))
-        let read = try ToolRun.mutagen("""
+        let read = try WrittenFile.mutagen("""
             tag = mutagen.id3.ID3(sys.argv[1])
             print(json.dumps({'version': tag.version[1], 'title': str(tag['TIT2']), 'artist': str(tag['TPE1'])}))
             """, path)
@@ -74,7 +74,7 @@ import Testing
         #expect(pieces == [UInt8](try Data(contentsOf: Fixtures.directory.appendingPathComponent(name))))
         // FFmpeg estimates the duration of every raw AC-3 stream, and says so: nothing more is said of ours.
         let original = Fixtures.directory.appendingPathComponent(name).path
-        #expect(try ToolRun.ffprobeWarnings(ToolRun.file(pieces, named: name)) == ToolRun.ffprobeWarnings(original))
+        #expect(try WrittenFile.warnings(WrittenFile.at(pieces, named: name)) == WrittenFile.warnings(original))
         var target = ByteArrayTarget()
         var writer = try container.makeWriter(track: source.track!, tags: NormalizedTags(), leadingTrim: 0, to: &target)
         let junk: [UInt8] = [0xFF, 0xFB, 0x90, 0x00]

@@ -51,8 +51,8 @@ import Testing
         let tags = Self.tags
         // The fixture's own bytes, Xing frame included, so that ffprobe has nothing to say of them.
         let stream = [UInt8](try Data(contentsOf: Fixtures.directory.appendingPathComponent("l3-cbr128-joint.mp3")))
-        let path = try ToolRun.file(ID3v2TagWriter(version: version).tag(for: tags) + stream, named: "tagged.mp3")
-        let read = try ToolRun.mutagen(Self.mutagenProgram, path)
+        let path = try WrittenFile.at(ID3v2TagWriter(version: version).tag(for: tags) + stream, named: "tagged.mp3")
+        let read = try WrittenFile.mutagen(Self.mutagenProgram, path)
         #expect(read["version"] as? Int == Int(version.rawValue))
         #expect(read["TIT2"] as? String == tags.title)
         #expect(read["TPE1"] as? String == tags.artist)
@@ -72,7 +72,7 @@ import Testing
         #expect(read["type"] as? Int == 3)
         #expect(read["desc"] as? String == tags.artwork?.description)
         #expect((read["picture"] as? [Int])?.map(UInt8.init) == tags.artwork?.data)
-        #expect(try ToolRun.ffprobeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
     }
 
     @Test(arguments: [ID3v2TagWriter.Version.v24, .v23]) func ourParserReadsBackWhatWasSet(version: ID3v2TagWriter.Version) throws {
@@ -89,9 +89,9 @@ import Testing
         var tags = NormalizedTags()
         tags.title = "T"
         let tag = try ID3v2TagWriter().tag(for: tags, padding: 1_000)
-        let path = try ToolRun.file(tag + ParsedFixture(fixture: "l3-cbr128-joint.mp3").packets.flatMap(\.bytes),
+        let path = try WrittenFile.at(tag + ParsedFixture(fixture: "l3-cbr128-joint.mp3").packets.flatMap(\.bytes),
                                     named: "padded.mp3")
-        let read = try ToolRun.mutagen("""
+        let read = try WrittenFile.mutagen("""
             tag = mutagen.id3.ID3(sys.argv[1])
             print(json.dumps({'size': tag.size, 'title': str(tag['TIT2'])}))
             """, path)

@@ -58,64 +58,34 @@ struct ParsedFixture {
     }
 }
 
-/// An independent tool (ffmpeg, ffprobe, python3 with mutagen) run on a written file.
-enum ToolRun {
-    /// A folder of its own for each test's files.
-    static func folder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Writes `bytes` to `name` in a new folder and returns its path.
-    static func file(_ bytes: [UInt8], named name: String) throws -> String {
-        let url = folder().appendingPathComponent(name)
+/// A written file on disk, and what the independent tools (FixtureSupport's `FFmpegTool`, mutagen) read of it.
+enum WrittenFile {
+    /// Writes `bytes` to `name` in a folder of its own and returns its path.
+    static func at(_ bytes: [UInt8], named name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url.path
     }
 
-    /// Runs `tool` from the PATH to its end; a missing tool is a failure, never a skip.
-    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: Data, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes before waiting, so a full pipe cannot block the tool.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 127, "\(tool) is not installed")
-        return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
+    /// `ffprobe -v warning`'s words on the file without the addresses of FFmpeg's contexts (`[mp3 @ 0x55e5…]`),
+    /// to compare with its words on the source.
+    static func warnings(_ path: String) throws -> String {
+        try FFmpegTool.warnings(path).replacing(#/ @ 0x[0-9a-f]+/#, with: "")
     }
 
-    /// What `ffprobe -v warning` says of the file, without the addresses of FFmpeg's contexts (`[mp3 @ 0x55e5…]`):
-    /// empty when it reads it without a complaint.
-    static func ffprobeWarnings(_ path: String) throws -> String {
-        let run = try run("ffprobe", ["-v", "warning", path])
-        return run.errors.replacing(#/ @ 0x[0-9a-f]+/#, with: "") + (run.status == 0 ? "" : "exit status \(run.status)")
-    }
-
-    /// One of ffprobe's stream or format entries (`stream=duration`, `format=duration`, `stream_tags=encoder`).
+    /// One of ffprobe's entries for the audio stream (`stream=duration`, `stream=start_time`, `stream_tags=encoder`).
     static func ffprobe(_ entry: String, of path: String) throws -> String {
-        let run = try run("ffprobe", ["-v", "error", "-show_entries", entry, "-of", "default=nw=1:nk=1", path])
-        return String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = try FFmpegTool.run("ffprobe", [
+            "-v", "error", "-select_streams", "a:0", "-show_entries", entry, "-of", "default=nw=1:nk=1", path,
+        ]).output
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// ffmpeg's decode of the file as 32-bit floats, interleaved; FFmpeg's floating-point decoders throughout.
-    static func decode(_ path: String) throws -> [Float] {
-        let run = try run("ffmpeg", ["-v", "error", "-i", path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
-        #expect(run.status == 0, "ffmpeg: \(run.errors)")
-        return run.output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-
-    /// Runs a Python program with mutagen and returns what it printed as JSON.
+    /// Runs a Python program with mutagen on the file and returns what it printed as JSON.
     static func mutagen(_ program: String, _ path: String) throws -> [String: Any] {
-        let run = try run("python3", ["-c", "import json, sys, mutagen.id3\n" + program, path])
-        #expect(run.status == 0, "python3: \(run.errors)")
-        return (try? JSONSerialization.jsonObject(with: run.output)) as? [String: Any] ?? [:]
+        let output = try FFmpegTool.run("python3", ["-c", "import json, sys, mutagen.id3\n" + program, path]).output
+        return try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
     }
 }

@@ -13,31 +13,31 @@ import Testing
         let table = try #require(source.packetTableInfo)
         let bytes = try source.write(.mp3, packets: source.packets.indices, leadingTrim: Int64(table.primingFrames),
                                      trailingTrim: Int64(table.remainderFrames))
-        let path = try ToolRun.file(bytes, named: "whole.mp3")
-        #expect(try ToolRun.ffprobeWarnings(path) == "")
-        let original = try ToolRun.decode(Fixtures.directory.appendingPathComponent(name).path)
-        #expect(try ToolRun.decode(path) == original)
+        let path = try WrittenFile.at(bytes, named: "whole.mp3")
+        #expect(try FFmpegTool.warnings(path) == "")
+        let original = try FFmpegTool.decode(Fixtures.directory.appendingPathComponent(name).path)
+        #expect(try FFmpegTool.decode(path) == original)
         try expectStatedLength(of: path, source: source, packets: source.packets.count,
                                leadingTrim: Int64(table.primingFrames), trailingTrim: Int64(table.remainderFrames))
     }
 
     @Test(arguments: layerIII) func aMiddleCutDecodesToTheWholesSamplesOverItsRange(name: String) throws {
         let source = try ParsedFixture(fixture: name)
-        let whole = try ToolRun.decode(Fixtures.directory.appendingPathComponent(name).path)
+        let whole = try FFmpegTool.decode(Fixtures.directory.appendingPathComponent(name).path)
         let channels = Int(source.track!.format.channelsPerFrame)
         let frames = Int64(whole.count / channels)
         let (start, end) = (frames / 4 + 101, frames * 3 / 4 + 7)
         let cut = try Self.cut(source, from: start, to: end)
-        let path = try ToolRun.file(cut.bytes, named: "cut.mp3")
-        #expect(try ToolRun.ffprobeWarnings(path) == "")
-        #expect(try ToolRun.decode(path) == Array(whole[Int(start) * channels..<Int(end) * channels]))
+        let path = try WrittenFile.at(cut.bytes, named: "cut.mp3")
+        #expect(try FFmpegTool.warnings(path) == "")
+        #expect(try FFmpegTool.decode(path) == Array(whole[Int(start) * channels..<Int(end) * channels]))
         try expectStatedLength(of: path, source: source, packets: cut.packets.count,
                                leadingTrim: cut.leadingTrim, trailingTrim: cut.trailingTrim)
     }
 
     @Test(arguments: layerIII) func consecutiveCutsJoinToExactlyTheirRange(name: String) throws {
         let source = try ParsedFixture(fixture: name)
-        let whole = try ToolRun.decode(Fixtures.directory.appendingPathComponent(name).path)
+        let whole = try FFmpegTool.decode(Fixtures.directory.appendingPathComponent(name).path)
         let channels = Int(source.track!.format.channelsPerFrame)
         let frames = Int64(whole.count / channels)
         // The first piece starts at the stream's start, so its lead-in is the encoder's priming alone.
@@ -45,7 +45,7 @@ import Testing
         var joined: [Float] = []
         for (start, end) in zip(bounds, bounds.dropFirst()) {
             let cut = try Self.cut(source, from: start, to: end)
-            joined += try ToolRun.decode(ToolRun.file(cut.bytes, named: "piece.mp3"))
+            joined += try FFmpegTool.decode(WrittenFile.at(cut.bytes, named: "piece.mp3"))
         }
         #expect(joined == whole)
     }
@@ -66,10 +66,10 @@ import Testing
     @Test func theLAMETagsMusicLengthAndCRCAreTheAudios() throws {
         let source = try ParsedFixture(fixture: "l3-vbr-v2.mp3")
         let cut = try Self.cut(source, from: 10_000, to: 40_000)
-        let path = try ToolRun.file(cut.bytes, named: "cut.mp3")
+        let path = try WrittenFile.at(cut.bytes, named: "cut.mp3")
         let audioLength = cut.packets.reduce(0) { $0 + $1.bytes.count }
         // CRC-16/ARC, bit by bit, of the audio frames; the LAME tag's fields read at their offsets in the tag.
-        let facts = try ToolRun.mutagen("""
+        let facts = try WrittenFile.mutagen("""
             data = open(sys.argv[1], 'rb').read()
             audio = data[len(data) - int(sys.argv[2]):]
             crc = 0
@@ -109,11 +109,11 @@ import Testing
         let source = try ParsedFixture(fixture: "l3-noxing.mp3")
         let count = source.packets.count
         let bytes = try source.write(.mp3, packets: 0..<count)
-        let path = try ToolRun.file(bytes, named: "from-start.mp3")
-        #expect(try ToolRun.ffprobeWarnings(path) == "")
-        let framesOnly = try ToolRun.file(source.packets.flatMap(\.bytes), named: "frames.mp3")
-        let decoded = try ToolRun.decode(path)
-        #expect(decoded == (try ToolRun.decode(framesOnly)))
+        let path = try WrittenFile.at(bytes, named: "from-start.mp3")
+        #expect(try FFmpegTool.warnings(path) == "")
+        let framesOnly = try WrittenFile.at(source.packets.flatMap(\.bytes), named: "frames.mp3")
+        let decoded = try FFmpegTool.decode(path)
+        #expect(decoded == (try FFmpegTool.decode(framesOnly)))
         #expect(decoded.count == count * Int(source.track!.format.framesPerPacket * source.track!.format.channelsPerFrame))
         let read = try ParsedFixture(bytes)
         #expect(read.packets.count == count)
@@ -146,11 +146,11 @@ import Testing
         let source = try ParsedFixture(fixture: "l2-192k-stereo.mp2")
         let bytes = try source.write(.mp2, packets: source.packets.indices)
         #expect(bytes == source.packets.flatMap(\.bytes))
-        let path = try ToolRun.file(bytes, named: "whole.mp2")
+        let path = try WrittenFile.at(bytes, named: "whole.mp2")
         // FFmpeg reads no Xing frame in Layer II: it estimates every such file's duration, and says so.
         let original = Fixtures.directory.appendingPathComponent("l2-192k-stereo.mp2").path
-        #expect(try ToolRun.ffprobeWarnings(path) == ToolRun.ffprobeWarnings(original))
-        #expect(try ToolRun.decode(path) == ToolRun.decode(original))
+        #expect(try WrittenFile.warnings(path) == WrittenFile.warnings(original))
+        #expect(try FFmpegTool.decode(path) == FFmpegTool.decode(original))
         let middle = source.packets.count / 2
         let pieces = try source.write(.mp2, packets: 0..<middle) + source.write(.mp2, packets: middle..<source.packets.count)
         #expect(pieces == bytes)
@@ -198,20 +198,20 @@ import Testing
                                     trailingTrim: Int64) throws {
         let format = source.track!.format
         let frames = Int64(packets) * Int64(format.framesPerPacket)
-        let duration = try #require(Double(ToolRun.ffprobe("stream=duration", of: path)))
+        let duration = try #require(Double(WrittenFile.ffprobe("stream=duration", of: path)))
         #expect(abs(duration - Double(frames) / format.sampleRate) < 1e-6)
-        let start = try #require(Double(ToolRun.ffprobe("stream=start_time", of: path)))
+        let start = try #require(Double(WrittenFile.ffprobe("stream=start_time", of: path)))
         #expect(abs(start - Double(leadingTrim) / format.sampleRate) < 1e-6)
         let stated = Int(frames - leadingTrim - trailingTrim) * Int(format.channelsPerFrame)
-        #expect(try ToolRun.decode(path).count == stated)
+        #expect(try FFmpegTool.decode(path).count == stated)
         // mpg123 honours the LAME tag too (its samples differ from FFmpeg's in the last bits: another decoder).
-        #expect(try ToolRun.run("mpg123", ["-q", "-s", path]).output.count == stated * 2)
-        let info = try ToolRun.mutagen("""
+        #expect(try FFmpegTool.run("mpg123", ["-q", "-s", path]).output.count == stated * 2)
+        let info = try WrittenFile.mutagen("""
             import mutagen.mp3
             info = mutagen.mp3.MP3(sys.argv[1]).info
             print(json.dumps({'frames': round(info.length * info.sample_rate)}))
             """, path)
         #expect(info["frames"] as? Int == stated / Int(format.channelsPerFrame))
-        #expect(try ToolRun.ffprobe("stream_tags=encoder", of: path).hasPrefix("LAME"))
+        #expect(try WrittenFile.ffprobe("stream_tags=encoder", of: path).hasPrefix("LAME"))
     }
 }
