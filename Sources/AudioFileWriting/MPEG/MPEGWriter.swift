@@ -10,17 +10,23 @@ import AudioFileStream
 /// frame then has none, and the trailing trim is not said either. Until `finish`, the frame states no counts and
 /// no trailing trim, so a file cut short still reads as the frames it holds.
 ///
+/// A cut's lead-in may be longer than the LAME tag can trim: at low bit rates the bit reservoir reaches back over
+/// many frames. The packets only the reservoir needs are folded into one frame of silence that carries its bytes
+/// (`BitReservoirFrame`), and the leading trim stated is shortened by as much.
+///
 /// Layers I and II have no such frame: FFmpeg, mpg123 and our parser read Xing and LAME tags only in Layer III
 /// (FFmpeg decodes a Layer II one as a frame of silence), so their files cannot state trims and partition the
 /// stream's frames.
 public struct MPEGWriter: ContainerWriter {
     private let layer: Int
+    /// The leading trim the file states: the one given, less the packets folded into the reservoir's frame.
     private let leadingTrim: Int64
     /// Where the Xing frame starts: after the ID3v2 tag.
     private let tagFrameOffset: Int64
     /// The first frame's header, which the others must continue.
     private var firstHeader: MPEGFrameHeader?
     private var tagFrame: XingFrame?
+    private var reservoir: BitReservoirFrame
     private var packetCount: Int64 = 0
     private var audioBytes: Int64 = 0
     private var isConstantBitRate = true
@@ -39,11 +45,17 @@ public struct MPEGWriter: ContainerWriter {
         case AudioFormatID.mpegLayer3: layer = 3
         default: throw WriteError.unsupportedFormat("MPEG files cannot hold \(track.format.formatID) audio")
         }
+        let framesPerPacket = Int64(track.format.framesPerPacket)
+        guard layer == 3 ? [576, 1152].contains(framesPerPacket) : framesPerPacket == (layer == 1 ? 384 : 1152) else {
+            throw WriteError.unsupportedFormat("Layer \(layer) packets do not hold \(framesPerPacket) frames")
+        }
+        reservoir = BitReservoirFrame(leadingTrim: layer == 3 ? leadingTrim : 0, framesPerPacket: framesPerPacket)
+        let folded = Int64(reservoir.packets)
+        self.leadingTrim = leadingTrim - folded * framesPerPacket + (folded > 0 ? framesPerPacket : 0)
         let largest = layer == 3 ? Self.largestTrimField + Self.decoderDelay : 0
-        guard (0...largest).contains(leadingTrim) else {
+        guard (0...largest).contains(self.leadingTrim) else {
             throw WriteError.unsupportedFormat("a Layer \(layer) file cannot trim \(leadingTrim) frames at its start")
         }
-        self.leadingTrim = leadingTrim
         try target.append(ID3v2TagWriter().tag(for: tags))
         tagFrameOffset = target.size
     }
@@ -62,14 +74,26 @@ public struct MPEGWriter: ContainerWriter {
             try target.append(frame.bytes(isConstantBitRate: true, counts: nil, lame: lameFields(trailingTrim: 0)))
             tagFrame = frame
         }
-        try target.append(packet)
         let first = firstHeader ?? header
         firstHeader = first
-        isConstantBitRate = isConstantBitRate && header.bitrateIndex == first.bitrateIndex
+        guard reservoir.isFolding else { return try store(packet, header: header, to: &target) }
+        reservoir.fold(packet, header: header)
+        guard !reservoir.isFolding else { return }
+        guard let silence = reservoir.frame(streamHeader: first) else {
+            throw WriteError.unsupportedFormat("no frame of this stream holds its bit reservoir")
+        }
+        try silence.withUnsafeBytes { try store($0, header: MPEGFrameHeader(bytes: $0, at: 0)!, to: &target) }
+    }
+
+    /// Writes one frame of the file and counts it.
+    private mutating func store(_ frame: UnsafeRawBufferPointer, header: MPEGFrameHeader,
+                                to target: inout some WriteTarget) throws {
+        try target.append(frame)
+        isConstantBitRate = isConstantBitRate && header.bitrateIndex == firstHeader?.bitrateIndex
         offsets.record(packet: packetCount, offset: audioBytes)
-        musicCRC.update(packet)
+        musicCRC.update(frame)
         packetCount += 1
-        audioBytes += Int64(packet.count)
+        audioBytes += Int64(frame.count)
     }
 
     /// Fills in the Xing frame of a Layer III file; a Layer I or II file is complete as it is.

@@ -37,17 +37,11 @@ struct XingFrame {
     /// The frame for a stream whose first frame has `streamHeader`, at that frame's bit rate when its frame
     /// holds the tags, else at the lowest that does; nil for free format, whose frames have no stated length.
     init?(streamHeader: MPEGFrameHeader) {
-        guard !streamHeader.isFreeFormat else { return nil }
-        // Protection bit set (no CRC), padding cleared, bit rate index cleared.
-        let base = (streamHeader.word | 0x0001_0000) & ~0x0000_F200
-        let tagOffset = 4 + streamHeader.sideInfoSize
-        let fitting = ([streamHeader.bitrateIndex] + Array(1...14)).lazy.compactMap { index -> MPEGFrameHeader? in
-            MPEGFrameHeader(base | UInt32(index) << 12)
-        }.first { ($0.frameLength ?? 0) >= tagOffset + Self.tagsLength }
-        guard let fitting, let length = fitting.frameLength else { return nil }
-        header = fitting.word
+        guard let header = streamHeader.silentFrameHeader(holding: Self.tagsLength), let length = header.frameLength
+        else { return nil }
+        self.header = header.word
         self.length = length
-        self.tagOffset = tagOffset
+        tagOffset = 4 + header.sideInfoSize
     }
 
     /// The frame's bytes: an Info tag for a constant bit rate, else Xing; the counts when known; the LAME tag
