@@ -5,8 +5,7 @@ import AudioFileStream
 /// A Layer III file is led by a Xing frame (`Info` when every frame has the first one's bit rate) built on the
 /// stream's first header, which `finish` fills in: frame and byte counts, a table of contents, and a LAME tag
 /// whose delay and padding state the trims (decoders skip `delay + 529` frames at the start and drop
-/// `padding - 529` at the end, so `leadingTrim` must be 529…4,624 and `trailingTrim` 0…3,566). A `leadingTrim`
-/// below 529 (a stream from its first frame, of which decoders skip nothing) cannot be said in a LAME tag: the
+/// `padding - 529` at the end; 12 bits each, so `trailingTrim` may be 0…3,566). A `leadingTrim` below 529 (a stream from its first frame, of which decoders skip nothing) cannot be said in a LAME tag: the
 /// frame then has none, and the trailing trim is not said either. Until `finish`, the frame states no counts and
 /// no trailing trim, so a file cut short still reads as the frames it holds.
 ///
@@ -15,7 +14,7 @@ import AudioFileStream
 /// (`BitReservoirFrame`), and the leading trim stated is shortened by as much.
 ///
 /// Layers I and II have no such frame: FFmpeg, mpg123 and our parser read Xing and LAME tags only in Layer III
-/// (FFmpeg decodes a Layer II one as a frame of silence), so their files cannot state trims and partition the
+/// (FFmpeg would decode one there as a frame of audio), so their files cannot state trims and partition the
 /// stream's frames.
 public struct MPEGWriter: ContainerWriter {
     private let layer: Int
@@ -52,8 +51,8 @@ public struct MPEGWriter: ContainerWriter {
         reservoir = BitReservoirFrame(leadingTrim: layer == 3 ? leadingTrim : 0, framesPerPacket: framesPerPacket)
         let folded = Int64(reservoir.packets)
         self.leadingTrim = leadingTrim - folded * framesPerPacket + (folded > 0 ? framesPerPacket : 0)
-        let largest = layer == 3 ? Self.largestTrimField + Self.decoderDelay : 0
-        guard (0...largest).contains(self.leadingTrim) else {
+        // Folded, a lead-in is at most 2 packets and the frame of silence: its trim fits the LAME tag's delay.
+        guard leadingTrim >= 0, layer == 3 || leadingTrim == 0 else {
             throw WriteError.unsupportedFormat("a Layer \(layer) file cannot trim \(leadingTrim) frames at its start")
         }
         try target.append(ID3v2TagWriter().tag(for: tags))
