@@ -33,6 +33,13 @@ import Testing
         let path = try WrittenFile.at(cut.bytes, named: "cut.mp3")
         #expect(try FFmpegTool.warnings(path) == "")
         #expect(try FFmpegTool.decode(path) == Array(whole[Int(start) * channels..<Int(end) * channels]))
+        // mpg123 too gives its own decode of the whole over the range.
+        func mpg123(_ path: String) throws -> [Float] {
+            try FFmpegTool.run("mpg123", ["-q", "-e", "f32", "-s", path]).output
+                .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        }
+        let mpg123Whole = try mpg123(Fixtures.directory.appendingPathComponent(name).path)
+        #expect(try mpg123(path) == Array(mpg123Whole[Int(start) * channels..<Int(end) * channels]))
         try expectStatedLength(of: path, source: source, frames: end - start, trailingTrim: cut.trailingTrim)
     }
 
