@@ -27,6 +27,7 @@ import Testing
         tags.artist = "Radio Ünïcode"
         let bytes = try source.write(.aac, packets: source.packets.indices, tags: tags)
         let path = try WrittenFile.at(bytes, named: "tagged.aac")
+        defer { WrittenFile.remove(path) }
         // FFmpeg estimates the duration of every ADTS stream, and says so: nothing more is said of ours.
         let original = Fixtures.directory.appendingPathComponent("adts-lc-44k-stereo.aac").path
         #expect(try WrittenFile.warnings(path) == WrittenFile.warnings(original))
@@ -74,7 +75,9 @@ import Testing
         #expect(pieces == [UInt8](try Data(contentsOf: Fixtures.directory.appendingPathComponent(name))))
         // FFmpeg estimates the duration of every raw AC-3 stream, and says so: nothing more is said of ours.
         let original = Fixtures.directory.appendingPathComponent(name).path
-        #expect(try WrittenFile.warnings(WrittenFile.at(pieces, named: name)) == WrittenFile.warnings(original))
+        let path = try WrittenFile.at(pieces, named: name)
+        defer { WrittenFile.remove(path) }
+        #expect(try WrittenFile.warnings(path) == WrittenFile.warnings(original))
         var target = ByteArrayTarget()
         var writer = try container.makeWriter(track: source.track!, tags: NormalizedTags(), leadingTrim: 0, to: &target)
         let junk: [UInt8] = [0xFF, 0xFB, 0x90, 0x00]

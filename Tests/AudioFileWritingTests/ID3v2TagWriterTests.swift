@@ -52,6 +52,7 @@ import Testing
         // The fixture's own bytes, Xing frame included, so that ffprobe has nothing to say of them.
         let stream = [UInt8](try Data(contentsOf: Fixtures.directory.appendingPathComponent("l3-cbr128-joint.mp3")))
         let path = try WrittenFile.at(ID3v2TagWriter(version: version).tag(for: tags) + stream, named: "tagged.mp3")
+        defer { WrittenFile.remove(path) }
         let read = try WrittenFile.mutagen(Self.mutagenProgram, path)
         #expect(read["version"] as? Int == Int(version.rawValue))
         #expect(read["TIT2"] as? String == tags.title)
@@ -91,6 +92,7 @@ import Testing
         let tag = try ID3v2TagWriter().tag(for: tags, padding: 1_000)
         let path = try WrittenFile.at(tag + ParsedFixture(fixture: "l3-cbr128-joint.mp3").packets.flatMap(\.bytes),
                                     named: "padded.mp3")
+        defer { WrittenFile.remove(path) }
         let read = try WrittenFile.mutagen("""
             tag = mutagen.id3.ID3(sys.argv[1])
             print(json.dumps({'size': tag.size, 'title': str(tag['TIT2'])}))

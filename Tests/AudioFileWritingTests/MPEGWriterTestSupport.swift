@@ -69,6 +69,11 @@ enum WrittenFile {
         return url.path
     }
 
+    /// Removes the file written at `path` and its folder.
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+
     /// `ffprobe -v warning`'s words on the file without the addresses of FFmpeg's contexts (`[mp3 @ 0x55e5…]`),
     /// to compare with its words on the source.
     static func warnings(_ path: String) throws -> String {

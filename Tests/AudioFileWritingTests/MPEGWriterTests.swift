@@ -16,6 +16,7 @@ import Testing
         let bytes = try source.write(.mp3, packets: source.packets.indices, leadingTrim: Int64(table.primingFrames),
                                      trailingTrim: Int64(table.remainderFrames))
         let path = try WrittenFile.at(bytes, named: "whole.mp3")
+        defer { WrittenFile.remove(path) }
         #expect(try FFmpegTool.warnings(path) == "")
         let original = try FFmpegTool.decode(Fixtures.directory.appendingPathComponent(name).path)
         #expect(try FFmpegTool.decode(path) == original)
@@ -31,6 +32,7 @@ import Testing
         let (start, end) = (frames / 4 + 101, frames * 3 / 4 + 7)
         let cut = try Self.cut(source, from: start, to: end)
         let path = try WrittenFile.at(cut.bytes, named: "cut.mp3")
+        defer { WrittenFile.remove(path) }
         #expect(try FFmpegTool.warnings(path) == "")
         #expect(try FFmpegTool.decode(path) == Array(whole[Int(start) * channels..<Int(end) * channels]))
         // mpg123 too gives its own decode of the whole over the range.
@@ -53,7 +55,9 @@ import Testing
         var joined: [Float] = []
         for (start, end) in zip(bounds, bounds.dropFirst()) {
             let cut = try Self.cut(source, from: start, to: end)
-            joined += try FFmpegTool.decode(WrittenFile.at(cut.bytes, named: "piece.mp3"))
+            let path = try WrittenFile.at(cut.bytes, named: "piece.mp3")
+            defer { WrittenFile.remove(path) }
+            joined += try FFmpegTool.decode(path)
         }
         #expect(joined == whole)
     }
@@ -79,6 +83,7 @@ import Testing
         let source = try ParsedFixture(fixture: "l3-vbr-v2.mp3")
         let cut = try Self.cut(source, from: 10_000, to: 40_000)
         let path = try WrittenFile.at(cut.bytes, named: "cut.mp3")
+        defer { WrittenFile.remove(path) }
         let audioLength = try ParsedFixture(cut.bytes).packets.reduce(0) { $0 + $1.bytes.count }
         // CRC-16/ARC, bit by bit, of the audio frames; the LAME tag's fields read at their offsets in the tag.
         let facts = try WrittenFile.mutagen("""
@@ -122,8 +127,10 @@ import Testing
         let count = source.packets.count
         let bytes = try source.write(.mp3, packets: 0..<count)
         let path = try WrittenFile.at(bytes, named: "from-start.mp3")
+        defer { WrittenFile.remove(path) }
         #expect(try FFmpegTool.warnings(path) == "")
         let framesOnly = try WrittenFile.at(source.packets.flatMap(\.bytes), named: "frames.mp3")
+        defer { WrittenFile.remove(framesOnly) }
         let decoded = try FFmpegTool.decode(path)
         #expect(decoded == (try FFmpegTool.decode(framesOnly)))
         #expect(decoded.count == count * Int(source.track!.format.framesPerPacket * source.track!.format.channelsPerFrame))
@@ -159,6 +166,7 @@ import Testing
         let bytes = try source.write(.mp2, packets: source.packets.indices)
         #expect(bytes == source.packets.flatMap(\.bytes))
         let path = try WrittenFile.at(bytes, named: "whole.mp2")
+        defer { WrittenFile.remove(path) }
         // FFmpeg reads no Xing frame in Layer II: it estimates every such file's duration, and says so.
         let original = Fixtures.directory.appendingPathComponent("l2-192k-stereo.mp2").path
         #expect(try WrittenFile.warnings(path) == WrittenFile.warnings(original))
