@@ -60,11 +60,13 @@ extension SyncFrameReader {
                 // The input ends within a header: the chain holds as far as it goes, and a complete frame of the
                 // current format is the last one.
                 guard depth == 0 else { return .confirmed }
-                // Alone, it must continue the stream, or be all the input (a file of one frame) or all that
-                // follows a tag.
+                // Alone, it must continue the stream right after its last frame (past junk, a header in the tail
+                // of a frame cut short fits as often as not), or be all the input (a file of one frame) or all
+                // that follows a tag.
                 let startsInput = (position == 0 && skip.isEmpty) || input.offset + Int64(position) == endOfLastTag
-                let isLast = next <= bytes.count && current.map { format.isCompatible(header, with: $0) } ?? startsInput
-                return isLast ? .confirmed : .refuted
+                let continuesStream = input.offset + Int64(position) == endOfLastFrame
+                    && current.map { format.isCompatible(header, with: $0) } ?? false
+                return next <= bytes.count && (continuesStream || startsInput) ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
                 if let confirmation = tagFollows(at: next, frameAt: position, in: input) { return confirmation }

@@ -54,8 +54,9 @@ public enum Container: String, CaseIterable, Sendable {
     /// may begin with a decoder's lead-in and end mid-packet. Without it, files partition the packets.
     public var statesTrims: Bool {
         switch self {
-        case .mp3, .mp2, .mp1, .m4a, .ogg, .opus, .oga: true
-        case .aac, .flac, .ac3, .eac3, .wav: false
+        // Decoders read a Xing frame's LAME tag only in Layer III.
+        case .mp3, .m4a, .ogg, .opus, .oga: true
+        case .mp2, .mp1, .aac, .flac, .ac3, .eac3, .wav: false
         }
     }
 
@@ -67,6 +68,9 @@ public enum Container: String, CaseIterable, Sendable {
             throw WriteError.unsupportedFormat(".\(rawValue) cannot hold \(track.format.formatID) audio")
         }
         switch self {
+        case .mp3, .mp2, .mp1: return try MPEGWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .aac: return try ADTSWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .ac3, .eac3: return try AC3FramesWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         default:
             throw WriteError.unsupportedFormat(".\(rawValue) files cannot be written yet")
         }

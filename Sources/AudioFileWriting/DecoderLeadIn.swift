@@ -20,8 +20,14 @@ public struct DecoderLeadIn: Equatable, Sendable {
     /// The lead-in for packets of `format`; none for codecs whose packets decode on their own (PCM, FLAC).
     public static func of(_ format: AudioStreamBasicDescription) -> DecoderLeadIn {
         switch format.formatID {
-        // The bit reservoir and the filter bank's overlap reach back two frames.
-        case AudioFormatID.mpegLayer3, AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer1: DecoderLeadIn(packets: 3)
+        // The bit reservoir (up to 511 bytes of main data before a frame, 255 in MPEG-2 and 2.5) and the
+        // transform's overlap. Measured with FFmpeg: 3 frames at 128 kbit/s, 4 at 64, 9 at about 30 (MPEG-1); 4 at
+        // 24 kbit/s in MPEG-2. Enough for the smallest MPEG-1 frames (96 bytes at 32 kbit/s) and for MPEG-2 and
+        // 2.5 down to 16 kbit/s; `MPEGWriter` folds what only the reservoir needs into one frame.
+        case AudioFormatID.mpegLayer3: DecoderLeadIn(packets: 10, frames: 9_216)
+        // Only the filter bank's overlap: 1 frame, measured with FFmpeg's floating-point decoder (its default
+        // fixed-point one dithers, so no cut gives the whole's samples).
+        case AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer1: DecoderLeadIn(packets: 1)
         case AudioFormatID.mpeg4AAC: DecoderLeadIn(packets: 2)
         // RFC 7845 §4.2: 80 ms (3,840 frames at 48 kHz) to converge.
         case AudioFormatID.opus: DecoderLeadIn(frames: 3_840)

@@ -70,7 +70,7 @@ public enum FFmpegTool {
 
     private static func streamValue(_ entry: String, of path: String) throws -> Int {
         let text = String(decoding: try run("ffprobe", [
-            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "csv=p=0", path,
+            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "default=nw=1:nk=1", path,
         ]).output, as: UTF8.self)
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }

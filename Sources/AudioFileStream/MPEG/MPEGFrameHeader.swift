@@ -100,7 +100,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     }
 
     /// Bytes of Layer III side information after the header (and CRC), where Xing/Info tags start.
-    var sideInfoSize: Int {
+    public var sideInfoSize: Int {
         switch (version, channelMode) {
         case (.mpeg1, .mono): 17
         case (.mpeg1, _): 32
