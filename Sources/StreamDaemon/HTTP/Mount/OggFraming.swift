@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioFileWriting
 
 /// Opus or Vorbis packets as an Ogg stream of our own pages, one packet a page: header pages from the stream's
 /// magic cookie (and, for Opus, comments rebuilt from its latest tags), then each audio packet stamped with the
@@ -17,8 +18,8 @@ struct OggFraming: ListenerFraming {
         guard opusHead.count >= 19, opusHead.starts(with: Array("OpusHead".utf8)) else { return nil }
         granuleOffset = Int64(opusHead[10]) | Int64(opusHead[11]) << 8
         writer = OggPageWriter(serial: serial)
-        header = Self.headerPages([opusHead, Array("OpusTags".utf8) + VorbisCommentBlock.encode(comments)],
-                                  writer: &writer)
+        let opusTags = Array("OpusTags".utf8) + VorbisCommentWriter.block(fields: comments)
+        header = Self.headerPages([opusHead, opusTags], writer: &writer)
     }
 
     /// Vorbis: `headers` are its three headers in Xiph lacing, the parser's cookie for Vorbis.
