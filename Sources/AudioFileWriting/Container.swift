@@ -67,6 +67,7 @@ public enum Container: String, CaseIterable, Sendable {
             throw WriteError.unsupportedFormat(".\(rawValue) cannot hold \(track.format.formatID) audio")
         }
         switch self {
+        case .ogg, .opus, .oga: return try OggWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         default:
             throw WriteError.unsupportedFormat(".\(rawValue) files cannot be written yet")
         }

@@ -57,6 +57,22 @@ enum OggCheckTools {
         return try JSONDecoder().decode(MutagenComments.self, from: run.output)
     }
 
+    /// The frames mutagen says the file at `path` holds: FLAC's STREAMINFO total, else its length (from the last
+    /// granule position, less Opus' pre-skip) at the stream's rate.
+    static func mutagenFrames(_ path: String) throws -> Int64 {
+        let script = """
+            import sys, mutagen
+            info = mutagen.File(sys.argv[1]).info
+            total = getattr(info, "total_samples", None)
+            print(total if total is not None else round(info.length * getattr(info, "sample_rate", 48000)))
+            """
+        let run = try run("python3", ["-c", script, path])
+        guard run.status == 0, let frames = Int64(run.text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ToolFailure(description: "mutagen: \(run.errors)")
+        }
+        return frames
+    }
+
     struct MutagenComments: Decodable {
         struct Picture: Decodable, Equatable {
             let mime: String

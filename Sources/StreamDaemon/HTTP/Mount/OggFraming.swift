@@ -39,15 +39,15 @@ struct OggFraming: ListenerFraming {
 
     mutating func trailer() -> [UInt8]? {
         var page: [UInt8] = []
-        writer.appendEnd(to: &page)
+        writer.endPage(isLast: true, to: &page)
         return page
     }
 
     /// The header packets on pages of their own, the first marked as the stream's beginning.
     private static func headerPages(_ packets: [[UInt8]], writer: inout OggPageWriter) -> [UInt8] {
         var pages: [UInt8] = []
-        for (index, packet) in packets.enumerated() {
-            packet.withUnsafeBytes { writer.append($0, granulePosition: 0, isFirst: index == 0, to: &pages) }
+        for packet in packets {
+            packet.withUnsafeBytes { writer.append($0, granulePosition: 0, to: &pages) }
         }
         return pages
     }
