@@ -1,22 +1,26 @@
 import AudioFileStream
 
 /// The header packets of a logical Ogg stream, rebuilt from the parser's magic cookie for the codec (Opus,
-/// Vorbis, FLAC) with the file's tags and start trim. The identification header goes alone on the first page,
-/// the others on the next; audio begins a page of its own (RFC 7845 §3, Vorbis I §4.2.1, FLAC-to-Ogg mapping).
-struct OggHeaders {
-    enum Codec {
+/// Vorbis, FLAC) with comments of our own: what files and the daemon's Ogg mounts begin with.
+public struct OggHeaders: Sendable {
+    public enum Codec: Sendable {
         case opus, vorbis, flac
     }
 
-    let codec: Codec
-    let identification: [UInt8]
-    let others: [[UInt8]]
+    public let codec: Codec
+    /// The identification header, and the headers that follow it.
+    public let identification: [UInt8]
+    public let others: [[UInt8]]
     /// Where STREAMINFO's total samples lie in the identification packet (FLAC), for `finish` to state them.
     static let flacTotalSamplesOffset = 17 + 13
 
-    /// - Throws: `WriteError.unsupportedFormat` when the cookie is not the codec's headers, or the start trim
-    ///   cannot be stated.
-    init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64) throws {
+    /// The headers of `track`'s codec carrying `comments`, a Vorbis comment block (`VorbisCommentWriter`), and
+    /// for FLAC `flacPicture`, a PICTURE block's body, after it. `leadingTrim` is Opus' pre-skip; Vorbis and
+    /// FLAC state a start trim in granule positions, not in their headers. FLAC's STREAMINFO says its total of
+    /// samples and MD5 are unknown: the source's are not the file's.
+    /// - Throws: `WriteError.unsupportedFormat` when the cookie is not the codec's headers, or the pre-skip does
+    ///   not fit its 16 bits.
+    public init(track: TrackFormat, comments: [UInt8], flacPicture: [UInt8]? = nil, leadingTrim: Int64) throws {
         let cookie = track.cookie
         switch track.format.formatID {
         case AudioFormatID.opus:
@@ -32,7 +36,7 @@ struct OggHeaders {
             head[10] = UInt8(leadingTrim & 0xFF)
             head[11] = UInt8(leadingTrim >> 8)
             identification = head
-            others = [Array("OpusTags".utf8) + VorbisCommentWriter.block(tags: tags)]
+            others = [Array("OpusTags".utf8) + comments]
         case AudioFormatID.vorbis:
             // The identification, comment and setup headers in Xiph lacing; ours replaces the comment header.
             guard let headers = XiphLacing.unpack(cookie), headers.count == 3, headers[0].count >= 30,
@@ -42,20 +46,17 @@ struct OggHeaders {
             codec = .vorbis
             identification = headers[0]
             // The comment header ends on its framing bit (Vorbis I §5.2.1).
-            others = [[3] + Array("vorbis".utf8) + VorbisCommentWriter.block(tags: tags) + [1], headers[2]]
+            others = [[3] + Array("vorbis".utf8) + comments + [1], headers[2]]
         case AudioFormatID.flac:
             guard cookie.count == FLACStreamInfo.length,
                   let streamInfo = cookie.withUnsafeBytes(FLACStreamInfo.init), streamInfo.sampleRate > 0
             else { throw WriteError.unsupportedFormat("the FLAC cookie is not a STREAMINFO block") }
             codec = .flac
-            var tagsWithoutArtwork = tags
-            tagsWithoutArtwork.artwork = nil
             // FLAC metadata blocks: a header of last-block flag and type, then a 24-bit length (RFC 9639 §8.1).
-            var blocks = [Self.flacBlock(type: 4, VorbisCommentWriter.block(tags: tagsWithoutArtwork))]
-            if let artwork = tags.artwork { blocks.append(Self.flacBlock(type: 6, VorbisCommentWriter.picture(artwork))) }
+            var blocks = [Self.flacBlock(type: 4, comments)]
+            if let flacPicture { blocks.append(Self.flacBlock(type: 6, flacPicture)) }
             blocks[blocks.count - 1][0] |= 0x80
             others = blocks
-            // Total samples and MD5 are the source's, not the file's: unknown (0) until `finish` states the total.
             var body = cookie
             body[13] &= 0xF0
             body.replaceSubrange(14..<34, with: repeatElement(0, count: 20))
@@ -65,6 +66,17 @@ struct OggHeaders {
         default:
             throw WriteError.unsupportedFormat("Ogg cannot hold \(track.format.formatID) audio")
         }
+    }
+
+    /// Adds the header pages to `pages`: the identification header alone on the first, the others on the next,
+    /// so that audio begins a page of its own (RFC 7845 §3, Vorbis I §A.2, the FLAC-to-Ogg mapping).
+    public func write(to writer: inout OggPageWriter, pages: inout [UInt8]) {
+        identification.withUnsafeBytes { writer.add($0, granulePosition: 0, to: &pages) }
+        writer.endPage(to: &pages)
+        for header in others {
+            header.withUnsafeBytes { writer.add($0, granulePosition: 0, to: &pages) }
+        }
+        writer.endPage(to: &pages)
     }
 
     private static func flacBlock(type: UInt8, _ body: [UInt8]) -> [UInt8] {

@@ -35,7 +35,13 @@ public struct OggWriter: ContainerWriter {
     private var firstPage: [UInt8] = []
 
     public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
-        let headers = try OggHeaders(track: track, tags: tags, leadingTrim: leadingTrim)
+        // FLAC keeps its artwork in a PICTURE block, Opus and Vorbis in their comments.
+        let isFLAC = track.format.formatID == AudioFormatID.flac
+        var commentTags = tags
+        if isFLAC { commentTags.artwork = nil }
+        let headers = try OggHeaders(track: track, comments: VorbisCommentWriter.block(tags: commentTags),
+                                     flacPicture: isFLAC ? tags.artwork.map(VorbisCommentWriter.picture) : nil,
+                                     leadingTrim: leadingTrim)
         codec = headers.codec
         granuleOffset = codec == .opus ? 0 : leadingTrim
         // Ogg's codecs run at 8 to 384 kHz; a rate beyond that is a lie, refused before it is converted.
@@ -45,13 +51,8 @@ public struct OggWriter: ContainerWriter {
         framesPerPage = Int64(track.format.sampleRate)
         // RFC 3533 §4: a random serial, so that files joined into one chained stream have serials of their own.
         pages = OggPageWriter(serial: UInt32.random(in: 0...UInt32.max))
-        headers.identification.withUnsafeBytes { pages.add($0, granulePosition: 0, to: &output) }
-        pages.endPage(to: &output)
-        if codec == .flac { firstPage = output }
-        for header in headers.others {
-            header.withUnsafeBytes { pages.add($0, granulePosition: 0, to: &output) }
-        }
-        pages.endPage(to: &output)
+        headers.write(to: &pages, pages: &output)
+        if codec == .flac { firstPage = Array(output.prefix(27 + 1 + headers.identification.count)) }
         try flush(to: &target)
     }
 
