@@ -55,6 +55,9 @@ public struct OggHeaders: Sendable {
             // FLAC metadata blocks: a header of last-block flag and type, then a 24-bit length (RFC 9639 §8.1).
             var blocks = [Self.flacBlock(type: 4, comments)]
             if let flacPicture { blocks.append(Self.flacBlock(type: 6, flacPicture)) }
+            guard blocks.allSatisfy({ $0.count - 4 < 1 << 24 }) else {
+                throw WriteError.unsupportedFormat("a FLAC metadata block holds less than 16 MiB")
+            }
             blocks[blocks.count - 1][0] |= 0x80
             others = blocks
             var body = cookie

@@ -21,6 +21,7 @@ public struct OggWriter: ContainerWriter {
     /// The frames a page gathers before it is ended: a second's worth.
     private let framesPerPage: Int64
     private static let bytesPerPage = 4096
+    private static let largestPacketFrames: Int64 = 1 << 20
     /// Subtracted from the frames decoded so far to give granule positions (Vorbis and FLAC start trims).
     private let granuleOffset: Int64
     /// Frames the packets so far decode to.
@@ -58,6 +59,10 @@ public struct OggWriter: ContainerWriter {
 
     public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64,
                                 to target: inout some WriteTarget) throws {
+        // No packet holds more than a few seconds: a larger count is a lie that would overflow the positions.
+        guard (0...Self.largestPacketFrames).contains(frames) else {
+            throw WriteError.unsupportedFormat("a packet of \(frames) frames")
+        }
         let packetFrames = codec == .vorbis && !hasPackets ? 0 : frames
         // A page ends before a packet once it is full enough, and never at a position of 0 or below (a start
         // trim larger than the packets so far). The first audio page ends as soon as it can: ffmpeg reads a
@@ -78,7 +83,7 @@ public struct OggWriter: ContainerWriter {
     }
 
     public mutating func finish(trailingTrim: Int64, to target: inout some WriteTarget) throws {
-        let last = max(granulePosition - trailingTrim, endedGranulePosition)
+        let last = max(granulePosition - max(trailingTrim, 0), endedGranulePosition)
         pages.endPage(granulePosition: last, isLast: true, to: &output)
         try flush(to: &target)
         if codec == .flac { try stateTotalSamples(last, to: &target) }

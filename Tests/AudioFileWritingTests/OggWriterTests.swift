@@ -178,6 +178,30 @@ import Testing
         #expect(target.bytes.isEmpty)
     }
 
+    /// Packets of junk, of any size and frame count, never crash the writer: it writes them or refuses them.
+    @Test(arguments: cases) func junkPacketsNeverCrashTheWriter(_ testCase: Case) throws {
+        let (source, _) = try Self.source(testCase)
+        var random = TestRandom(seed: 26)
+        var target = ByteArrayTarget()
+        var writer = try OggWriter(track: source.track, tags: NormalizedTags(), leadingTrim: 100, to: &target)
+        var refused = 0
+        for _ in 0..<100 {
+            let packet = (0..<Int(random.next() % 70_000)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let frames = [Int64.max, -1, 0, Int64(random.next() % 10_000)][Int(random.next() % 4)]
+            do {
+                try packet.withUnsafeBytes { try writer.append($0, frames: frames, to: &target) }
+            } catch WriteError.unsupportedFormat {
+                refused += 1
+            }
+        }
+        try writer.finish(trailingTrim: Int64.max, to: &target)
+        #expect(refused > 0 && refused < 100)
+        // The pages run to the end of the file, each with its CRC right, the last flagged as such.
+        #expect(OggPageWriterTests.pages(target.bytes).count > 3)
+        let ends = Self.pagesEnds(target.bytes)
+        #expect(target.bytes[ends[ends.count - 2].end + 5] & 0x04 != 0)
+    }
+
     // MARK: - Checks
 
     /// ffprobe warns of nothing and the codec's own checker reports no error.
