@@ -149,8 +149,7 @@ import Testing
         let path = try Self.store(source.write(cut, container: .ogg), in: folder, as: "trimmed.ogg")
         try Self.expectValid(path, testCase)
         let raw = folder.appendingPathComponent("decoded.raw").path
-        let oggdec = try OggCheckTools.run("oggdec", ["-Q", "-R", "-o", raw, path])
-        #expect(oggdec.status == 0, "oggdec: \(oggdec.errors)")
+        _ = try FFmpegTool.run("oggdec", ["-Q", "-R", "-o", raw, path])
         let channels = Int64(source.track.format.channelsPerFrame)
         // 16-bit samples.
         let decodedFrames = Int64(try Data(contentsOf: URL(fileURLWithPath: raw)).count) / 2 / channels
@@ -206,32 +205,16 @@ import Testing
 
     /// ffprobe warns of nothing and the codec's own checker reports no error.
     static func expectValid(_ path: String, _ testCase: Case) throws {
-        let probe = try OggCheckTools.run("ffprobe", ["-v", "warning", "-hide_banner", path])
-        #expect(probe.status == 0 && probe.text.isEmpty && probe.errors.isEmpty, "ffprobe: \(probe.errors)")
-        let check = try OggCheckTools.run(testCase.checker, [path])
-        let report = check.text + check.errors
-        #expect(check.status == 0 && !report.contains("WARNING") && !report.contains("ERROR"),
-                "\(testCase.checker): \(report)")
+        #expect(try FFmpegTool.warnings(path) == "")
+        let check = try FFmpegTool.run(testCase.checker, [path])
+        let report = String(decoding: check.output, as: UTF8.self) + check.errors
+        #expect(!report.contains("WARNING") && !report.contains("ERROR"), "\(testCase.checker): \(report)")
     }
 
-    /// ffmpeg's decode of the file at `path`, as 32-bit float samples.
+    /// ffmpeg's decode of the file at `path`, as 32-bit float samples, and the frames they make.
     static func decode(_ path: String) throws -> (samples: [Float], frameCount: Int64) {
-        let folder = try OggCheckTools.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("decoded.f32").path
-        let run = try OggCheckTools.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "f32le", output])
-        guard run.status == 0 else { throw OggCheckTools.ToolFailure(description: "ffmpeg: \(run.errors)") }
-        let channels = try Self.channels(path)
-        let samples = try Data(contentsOf: URL(fileURLWithPath: output)).withUnsafeBytes {
-            Array($0.bindMemory(to: Float.self))
-        }
-        return (samples, Int64(samples.count / channels))
-    }
-
-    static func channels(_ path: String) throws -> Int {
-        let run = try OggCheckTools.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
-                                                    "stream=channels", "-of", "csv=p=0", path])
-        return Int(run.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let samples = try FFmpegTool.decode(path)
+        return (samples, Int64(samples.count / max(try FFmpegTool.channels(path), 1)))
     }
 
     static func largestDifference(_ a: [Float], _ b: [Float]) -> Float {

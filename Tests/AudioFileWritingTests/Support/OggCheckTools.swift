@@ -1,36 +1,9 @@
 import Foundation
+import FixtureSupport
 
-/// The independent tools the Ogg and Vorbis comment writers' files are checked with (ffmpeg, ffprobe, opusinfo,
-/// ogginfo, python3 with mutagen), run to their end with their output kept in files so a full pipe never blocks
-/// them. A missing tool is a failure, not a skip: `env` exits 127.
+/// mutagen's reading of the files the Ogg and Vorbis comment writers write (python3 with mutagen, run through
+/// `FFmpegTool.run`), and temporary folders for them.
 enum OggCheckTools {
-    struct Run {
-        let status: Int32
-        let output: Data
-        let errors: String
-
-        var text: String { String(decoding: output, as: UTF8.self) }
-    }
-
-    /// Runs `tool` (found on the PATH) with `arguments`.
-    static func run(_ tool: String, _ arguments: [String]) throws -> Run {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outputFile = folder.appendingPathComponent("out"), errorsFile = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorsFile)
-        try process.run()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: try Data(contentsOf: outputFile),
-                   errors: try String(contentsOf: errorsFile, encoding: .utf8))
-    }
-
     /// A new empty folder for a test's files; the caller removes it.
     static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ogg-writer-\(UUID().uuidString)")
@@ -52,13 +25,12 @@ enum OggCheckTools {
                               "pictures": [{"mime": p.mime, "type": p.type, "desc": p.desc, "data": p.data.hex()}
                                            for p in pictures]}))
             """
-        let run = try run("python3", ["-c", script, path])
-        guard run.status == 0 else { throw ToolFailure(description: "mutagen: \(run.errors)") }
-        return try JSONDecoder().decode(MutagenComments.self, from: run.output)
+        let output = try FFmpegTool.run("python3", ["-c", script, path]).output
+        return try JSONDecoder().decode(MutagenComments.self, from: output)
     }
 
     /// The frames mutagen says the file at `path` holds: FLAC's STREAMINFO total, else its length (from the last
-    /// granule position, less Opus' pre-skip) at the stream's rate.
+    /// granule position, less Opus' pre-skip) at the stream's rate; -1 when it prints no number.
     static func mutagenFrames(_ path: String) throws -> Int64 {
         let script = """
             import sys, mutagen
@@ -66,11 +38,8 @@ enum OggCheckTools {
             total = getattr(info, "total_samples", None)
             print(total if total is not None else round(info.length * getattr(info, "sample_rate", 48000)))
             """
-        let run = try run("python3", ["-c", script, path])
-        guard run.status == 0, let frames = Int64(run.text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ToolFailure(description: "mutagen: \(run.errors)")
-        }
-        return frames
+        let text = String(decoding: try FFmpegTool.run("python3", ["-c", script, path]).output, as: UTF8.self)
+        return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     struct MutagenComments: Decodable {
@@ -84,9 +53,5 @@ enum OggCheckTools {
         let vendor: String
         let fields: [[String]]
         let pictures: [Picture]
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible {
-        let description: String
     }
 }
