@@ -48,6 +48,7 @@ let package = Package(
             name: "StreamDaemon",
             dependencies: [
                 "AudioFileStream",
+                "AudioFileWriting",
                 "AudioDecoding",
                 "AudioStreamProtocol",
                 "AudioFileWriting",

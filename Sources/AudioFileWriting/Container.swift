@@ -71,6 +71,7 @@ public enum Container: String, CaseIterable, Sendable {
         case .mp3, .mp2, .mp1: return try MPEGWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .aac: return try ADTSWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .ac3, .eac3: return try AC3FramesWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .ogg, .opus, .oga: return try OggWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         default:
             throw WriteError.unsupportedFormat(".\(rawValue) files cannot be written yet")
         }

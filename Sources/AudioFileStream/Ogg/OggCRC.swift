@@ -1,7 +1,7 @@
 /// The CRC-32 of Ogg pages (polynomial 0x04C11DB7, not reflected, initial value 0, no final XOR): every byte of
 /// an Ogg stream passes through it once, folded by carry-less multiplication where the CPU has it, else eight
-/// bytes at a time through eight tables ("slicing-by-8").
-enum OggCRC {
+/// bytes at a time through eight tables ("slicing-by-8"). Public for the page writer (AudioFileWriting).
+public enum OggCRC {
     private static let folding = CRCFolding(polynomial: 0x04C1_1DB7, width: 32)
 
     private static let tables: [[UInt32]] = {
@@ -20,7 +20,7 @@ enum OggCRC {
     }()
 
     /// `crc` carried on over `bytes`.
-    static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
+    public static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
         folding.update(crc, with: bytes, table: sliced)
     }
 

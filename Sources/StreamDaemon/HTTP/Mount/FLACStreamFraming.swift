@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioFileWriting
 
 /// FLAC frames as a native FLAC stream: `fLaC`, the STREAMINFO block (the parser's cookie for FLAC) and a
 /// VORBIS_COMMENT block rebuilt from the latest tags, then the frames as they are (each has its own sync code).
@@ -8,7 +9,7 @@ struct FLACStreamFraming: ListenerFraming {
 
     init?(streamInfo: [UInt8], comments: [RawTagField]) {
         guard streamInfo.count == 34 else { return nil }
-        let commentBlock = VorbisCommentBlock.encode(comments)
+        let commentBlock = VorbisCommentWriter.block(fields: comments)
         // Block headers: last-block flag and type (0 STREAMINFO, 4 VORBIS_COMMENT), then a 24-bit length.
         header = Array("fLaC".utf8) + [0, 0, 0, 34] + streamInfo + [0x80 | 4] + Self.uint24(commentBlock.count)
             + commentBlock

@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioFileWriting
 
 /// How a stream's packets reach HTTP listeners and Icecast: as the bytes players expect of the codec, whatever
 /// container the source used (an M4A's AAC goes out as ADTS, an Ogg Opus station as Ogg pages of our own).
@@ -37,8 +38,8 @@ enum ListenerFramings {
         case AudioFormatID.ac3: SelfFramedPackets(contentType: "audio/ac3")
         case AudioFormatID.enhancedAC3: SelfFramedPackets(contentType: "audio/eac3")
         case AudioFormatID.mpeg4AAC: ADTSFraming(format: format)
-        case AudioFormatID.opus: OggFraming(opusHead: cookie, comments: comments, serial: serial)
-        case AudioFormatID.vorbis: OggFraming(vorbisHeaders: cookie, serial: serial)
+        case AudioFormatID.opus, AudioFormatID.vorbis:
+            OggFraming(track: TrackFormat(format: format, cookie: cookie), comments: comments, serial: serial)
         case AudioFormatID.flac: FLACStreamFraming(streamInfo: cookie, comments: comments)
         default: nil
         }

@@ -1,9 +1,11 @@
 import AudioFileStream
+import AudioFileWriting
 
-/// Opus or Vorbis packets as an Ogg stream of our own pages, one packet a page: header pages from the stream's
-/// magic cookie (and, for Opus, comments rebuilt from its latest tags), then each audio packet stamped with the
-/// granule position after it. A new header (a chain's next link) starts a new logical stream, once the previous
-/// one is ended by its end-of-stream page (`trailer()`), as Ogg allows no stream to begin while another goes on.
+/// Opus or Vorbis packets as an Ogg stream of our own pages, one packet a page: the header pages a file of the
+/// stream begins with (`OggHeaders`, with comments rebuilt from the stream's latest tags), then each audio packet
+/// stamped with the granule position after it. A new header (a chain's next link) starts a new logical stream,
+/// once the previous one is ended by its end-of-stream page (`trailer()`), as Ogg allows no stream to begin while
+/// another goes on.
 struct OggFraming: ListenerFraming {
     let contentType = "audio/ogg"
     let carriesICYMetadata = false
@@ -12,21 +14,20 @@ struct OggFraming: ListenerFraming {
     /// Added to the stream's frame counts to give granule positions: Opus counts its pre-skip.
     private let granuleOffset: Int64
 
-    /// Opus (RFC 7845): `opusHead` is the identification header, the parser's cookie for Opus.
-    init?(opusHead: [UInt8], comments: [RawTagField], serial: UInt32) {
-        guard opusHead.count >= 19, opusHead.starts(with: Array("OpusHead".utf8)) else { return nil }
-        granuleOffset = Int64(opusHead[10]) | Int64(opusHead[11]) << 8
+    /// `track` holds the parser's cookie for the codec: Opus' identification header, or Vorbis' three headers.
+    init?(track: TrackFormat, comments: [RawTagField], serial: UInt32) {
+        let cookie = track.cookie
+        // The source's pre-skip is kept (RFC 7845 §4.2): OpusHead holds it at bytes 10–11.
+        let preSkip = track.format.formatID == AudioFormatID.opus && cookie.count >= 12
+            ? Int64(cookie[10]) | Int64(cookie[11]) << 8 : 0
+        guard let headers = try? OggHeaders(track: track, comments: VorbisCommentWriter.block(fields: comments),
+                                            leadingTrim: preSkip)
+        else { return nil }
+        granuleOffset = preSkip
         writer = OggPageWriter(serial: serial)
-        header = Self.headerPages([opusHead, Array("OpusTags".utf8) + VorbisCommentBlock.encode(comments)],
-                                  writer: &writer)
-    }
-
-    /// Vorbis: `headers` are its three headers in Xiph lacing, the parser's cookie for Vorbis.
-    init?(vorbisHeaders: [UInt8], serial: UInt32) {
-        guard let packets = XiphLacing.unpack(vorbisHeaders), packets.count == 3 else { return nil }
-        granuleOffset = 0
-        writer = OggPageWriter(serial: serial)
-        header = Self.headerPages(packets, writer: &writer)
+        var pages: [UInt8] = []
+        headers.write(to: &writer, pages: &pages)
+        header = pages
     }
 
     mutating func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64) -> [UInt8]? {
@@ -38,16 +39,7 @@ struct OggFraming: ListenerFraming {
 
     mutating func trailer() -> [UInt8]? {
         var page: [UInt8] = []
-        writer.appendEnd(to: &page)
+        writer.endPage(isLast: true, to: &page)
         return page
-    }
-
-    /// The header packets on pages of their own, the first marked as the stream's beginning.
-    private static func headerPages(_ packets: [[UInt8]], writer: inout OggPageWriter) -> [UInt8] {
-        var pages: [UInt8] = []
-        for (index, packet) in packets.enumerated() {
-            packet.withUnsafeBytes { writer.append($0, granulePosition: 0, isFirst: index == 0, to: &pages) }
-        }
-        return pages
     }
 }

@@ -1,4 +1,5 @@
 @testable import AudioFileStream
+import AudioFileWriting
 import FixtureSupport
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ import Testing
         var bytes: [UInt8] = []
         // 255 × 255 + 300 bytes: a full page, then one continued page ending the packet.
         [UInt8](repeating: 9, count: 255 * 255 + 300).withUnsafeBytes {
-            writer.append($0, granulePosition: 960, isFirst: true, to: &bytes)
+            writer.append($0, granulePosition: 960, to: &bytes)
         }
         // A multiple of 255: a last segment of 0 bytes ends it.
         [UInt8](repeating: 1, count: 510).withUnsafeBytes { writer.append($0, granulePosition: 1920, to: &bytes) }
@@ -38,6 +39,40 @@ import Testing
         #expect(pages[0].lacing == Array(repeating: 255, count: 255))
         #expect(pages[1].lacing == [255, 45])
         #expect(pages[2].lacing == [255, 255, 0])
+    }
+
+    @Test func packetsGatherOnAPageUntilItIsEnded() {
+        var writer = OggPageWriter(serial: 3)
+        var bytes: [UInt8] = []
+        for index in 1...3 {
+            [UInt8](repeating: UInt8(index), count: 100 * index).withUnsafeBytes {
+                writer.add($0, granulePosition: Int64(index) * 960, to: &bytes)
+            }
+        }
+        #expect(bytes.isEmpty)
+        // The end trim replaces the last packet's position on the last page.
+        writer.endPage(granulePosition: 2_000, isLast: true, to: &bytes)
+        let pages = Self.pages(bytes)
+        #expect(pages.map(\.page.flags) == [0x06])
+        #expect(pages.map(\.page.granulePosition) == [2_000])
+        #expect(pages[0].lacing == [100, 200, 255, 45])
+    }
+
+    @Test func aPageWhoseLacingValuesRunOutEndsItselfAndTheNextGoesOnWithThePacket() {
+        var writer = OggPageWriter(serial: 3)
+        var bytes: [UInt8] = []
+        // Two lacing values a packet: the 128th packet's second value is the first of the second page.
+        for index in 0..<200 {
+            [UInt8](repeating: 5, count: 300).withUnsafeBytes {
+                writer.add($0, granulePosition: Int64(index + 1), to: &bytes)
+            }
+        }
+        writer.endPage(to: &bytes)
+        let pages = Self.pages(bytes)
+        #expect(pages.map(\.page.flags) == [0x02, 0x01])
+        #expect(pages.map(\.page.granulePosition) == [127, 200])
+        #expect(pages.map(\.lacing.count) == [255, 145])
+        #expect(pages[1].lacing.prefix(3) == [45, 255, 45])
     }
 
     /// An Opus stream's packets written as pages of our own, behind its headers, read back packet for packet.
@@ -61,7 +96,7 @@ import Testing
 
         var writer = OggPageWriter(serial: 1)
         var stream: [UInt8] = []
-        cookie.withUnsafeBytes { writer.append($0, granulePosition: 0, isFirst: true, to: &stream) }
+        cookie.withUnsafeBytes { writer.append($0, granulePosition: 0, to: &stream) }
         let tags = Array("OpusTags".utf8) + [0, 0, 0, 0, 0, 0, 0, 0]
         tags.withUnsafeBytes { writer.append($0, granulePosition: 0, to: &stream) }
         for (index, packet) in packets.enumerated() {
