@@ -50,6 +50,7 @@ let package = Package(
                 "AudioFileStream",
                 "AudioDecoding",
                 "AudioStreamProtocol",
+                "AudioFileWriting",
                 "AudioRecording",
                 "CMalloc",
                 "CSendRing",

@@ -67,6 +67,8 @@ public enum Container: String, CaseIterable, Sendable {
             throw WriteError.unsupportedFormat(".\(rawValue) cannot hold \(track.format.formatID) audio")
         }
         switch self {
+        case .flac: return try FLACWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .wav: return try WAVEWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         default:
             throw WriteError.unsupportedFormat(".\(rawValue) files cannot be written yet")
         }

@@ -1,0 +1,205 @@
+import AudioFileStream
+
+/// Writes FLAC frames as a native FLAC file (RFC 9639): `fLaC`, STREAMINFO, the tags as a VORBIS_COMMENT block
+/// and a PICTURE block, some padding, then the frames, numbered from 0 for this file with their CRCs made again.
+///
+/// FLAC frames decode on their own, so pieces partition the frames and trims are always 0. Until `finish`,
+/// STREAMINFO states the cookie's rate, channels, depth and block sizes with every total unknown (0), so a file
+/// cut short still reads to its last whole frame; `finish` states the totals, the frame sizes and `samplesMD5`.
+public struct FLACWriter: ContainerWriter {
+    /// The MD5 of the file's decoded samples (`AudioMD5`), set before `finish`; while nil, STREAMINFO states
+    /// zeros, FLAC's "not computed".
+    public var samplesMD5: [UInt8]?
+
+    /// Where STREAMINFO's body starts in the target.
+    private let streamInfoOffset: Int64
+    /// The body written first: the cookie's, or one made from the DataFormat, totals unknown.
+    private let initialStreamInfo: [UInt8]
+    private var frameCount: Int64 = 0
+    private var sampleCount: Int64 = 0
+    /// The block sizes of every frame but the last, which §8.2's minimum leaves out, and the last one's.
+    private var blockSizes: ClosedRange<Int>?
+    private var lastBlockSize: Int?
+    private var frameSizes: ClosedRange<Int>?
+    /// True when headers number samples rather than frames: variable-blocksize frames, and the fixed-blocksize
+    /// frames of early encoders (flake 0.11) whose numbers went on by the block size.
+    private var numbersSamples: Bool?
+    /// The previous frame's header as it came, to tell how its stream numbered them.
+    private var previousHeader: FLACFrameHeader?
+    /// A rewritten header, reused from frame to frame.
+    private var header: [UInt8] = []
+
+    /// Starts a FLAC file of `track`, whose cookie is STREAMINFO's 34-byte body (or empty for frames without
+    /// one, when the DataFormat states the depth).
+    /// - Throws: `WriteError.unsupportedFormat` for another codec, a cookie that is no STREAMINFO, or a
+    ///   `leadingTrim`; the target's error.
+    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
+        guard track.format.formatID == AudioFormatID.flac else {
+            throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.formatID)")
+        }
+        guard leadingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a leading trim") }
+        initialStreamInfo = try Self.streamInfo(of: track)
+        var blocks = [FLACMetadataBlock(type: .vorbisComment, body: Self.vorbisComment(tags))]
+        if let artwork = tags.artwork, let picture = FLACPictureWriter.body(artwork) {
+            blocks.append(FLACMetadataBlock(type: .picture, body: picture))
+        }
+        blocks.append(.padding(Self.paddingLength))
+        streamInfoOffset = target.size + Int64(FLACMetadataBlock.streamInfoOffset)
+        try target.append(FLACMetadataBlock.streamHeader(streamInfo: initialStreamInfo, followedBy: blocks))
+        header.reserveCapacity(FLACFrameHeader.maximumLength)
+    }
+
+    /// Room for tags edited later: a small picture, or many comments.
+    static let paddingLength = 1024
+
+    /// Appends one FLAC frame, header included, as the parser gives it; `frames` is its block size.
+    /// - Throws: `WriteError.unsupportedFormat` when the packet is no whole FLAC frame, or the file would pass
+    ///   the 36 bits of samples STREAMINFO counts; the target's error.
+    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64, to target: inout some WriteTarget) throws {
+        guard let source = FLACFrameHeader(bytes: packet, at: 0), packet.count >= source.length + 2,
+              Int64(source.blockSize) == frames else {
+            throw WriteError.unsupportedFormat("a \(packet.count)-byte packet of \(frames) frames is no FLAC frame")
+        }
+        guard sampleCount + frames <= FLACCodedNumber.largest else {
+            throw WriteError.unsupportedFormat("a FLAC file holds fewer than 2^36 samples")
+        }
+        let numbersSamples = numbersSamples(after: source)
+        let number = numbersSamples ? sampleCount : frameCount
+        let frameLength: Int
+        if number == source.number {
+            try target.append(packet)
+            frameLength = packet.count
+        } else {
+            frameLength = try appendRenumbered(packet, header: source, number: number, to: &target)
+        }
+        if let lastBlockSize { blockSizes = Self.widen(blockSizes, with: lastBlockSize) }
+        lastBlockSize = source.blockSize
+        frameSizes = Self.widen(frameSizes, with: frameLength)
+        frameCount += 1
+        sampleCount += frames
+        previousHeader = source
+    }
+
+    /// Rewrites STREAMINFO with the totals, block and frame sizes and `samplesMD5`.
+    /// - Throws: `WriteError.unsupportedFormat` for a `trailingTrim`; the target's error.
+    public mutating func finish(trailingTrim: Int64, to target: inout some WriteTarget) throws {
+        guard trailingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a trailing trim") }
+        try target.overwrite(at: streamInfoOffset, with: finalStreamInfo())
+    }
+
+    /// Whether this file numbers samples: variable-blocksize frames do, and fixed-blocksize ones when their
+    /// stream's second frame went on by the block size. The first frame is 0 either way.
+    private mutating func numbersSamples(after source: FLACFrameHeader) -> Bool {
+        if let numbersSamples { return numbersSamples }
+        guard !source.isVariableBlockSize else {
+            numbersSamples = true
+            return true
+        }
+        guard let previousHeader else { return false }
+        let decided = previousHeader.blockSize != 1
+            && source.number == previousHeader.number + Int64(previousHeader.blockSize)
+        numbersSamples = decided
+        return decided
+    }
+
+    /// Appends `packet` with its header's number replaced by `number` and its CRC-8 and CRC-16 made again.
+    /// - Returns: the frame's new length.
+    private mutating func appendRenumbered(_ packet: UnsafeRawBufferPointer, header source: FLACFrameHeader,
+                                           number: Int64, to target: inout some WriteTarget) throws -> Int {
+        header.removeAll(keepingCapacity: true)
+        header += packet[0..<4]
+        FLACCodedNumber.append(number, to: &header)
+        header += packet[(4 + source.numberLength)..<(source.length - 1)]
+        let crc8 = header.withUnsafeBytes { FrameCRC.crc8($0) }
+        header.append(crc8)
+        var crc16 = header.withUnsafeBytes { FrameCRC.crc16(0, $0, from: 0, to: $0.count) }
+        crc16 = FrameCRC.crc16(crc16, packet, from: source.length, to: packet.count - 2)
+        try target.append(header)
+        try target.append(UnsafeRawBufferPointer(rebasing: packet[source.length..<(packet.count - 2)]))
+        try target.append([UInt8(crc16 >> 8), UInt8(crc16 & 0xFF)])
+        return header.count + packet.count - source.length
+    }
+
+    /// STREAMINFO as `finish` states it (§8.2).
+    private func finalStreamInfo() -> [UInt8] {
+        var body = initialStreamInfo
+        guard let lastBlockSize, let frameSizes else { return body }
+        // The minimum leaves the last frame out, unless it is the only one.
+        let minimumBlockSize = blockSizes?.lowerBound ?? lastBlockSize
+        let maximumBlockSize = max(blockSizes?.upperBound ?? 0, lastBlockSize)
+        var totals: [UInt8] = []
+        totals.append(bigEndian: UInt64(minimumBlockSize), count: 2)
+        totals.append(bigEndian: UInt64(maximumBlockSize), count: 2)
+        totals.append(bigEndian: UInt64(frameSizes.lowerBound), count: 3)
+        totals.append(bigEndian: UInt64(frameSizes.upperBound), count: 3)
+        // Rate, channels and depth in the top 28 bits, the total samples in the low 36.
+        let format = initialStreamInfo[10..<18].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & ~UInt64(FLACCodedNumber.largest)
+        totals.append(bigEndian: format | UInt64(sampleCount), count: 8)
+        totals += samplesMD5 ?? [UInt8](repeating: 0, count: 16)
+        body.replaceSubrange(0..<totals.count, with: totals)
+        return body
+    }
+
+    private static func widen(_ range: ClosedRange<Int>?, with value: Int) -> ClosedRange<Int> {
+        guard let range else { return value...value }
+        return min(range.lowerBound, value)...max(range.upperBound, value)
+    }
+
+    /// STREAMINFO's body before any frame: the cookie's, or one made from the DataFormat; the totals unknown.
+    private static func streamInfo(of track: TrackFormat) throws -> [UInt8] {
+        let body: [UInt8]
+        if track.cookie.isEmpty {
+            body = try madeStreamInfo(track.format)
+        } else {
+            guard let stated = track.cookie.withUnsafeBytes({ FLACStreamInfo($0) }), track.cookie.count == FLACStreamInfo.length,
+                  stated.sampleRate > 0, stated.minimumBlockSize >= 16, stated.maximumBlockSize >= stated.minimumBlockSize else {
+                throw WriteError.unsupportedFormat("the FLAC cookie is no STREAMINFO")
+            }
+            body = track.cookie
+        }
+        // Frame sizes, total samples and MD5 unknown until `finish`.
+        var unknown = body
+        unknown.replaceSubrange(4..<10, with: [UInt8](repeating: 0, count: 6))
+        unknown[13] &= 0xF0
+        unknown.replaceSubrange(14..<34, with: [UInt8](repeating: 0, count: 20))
+        return unknown
+    }
+
+    /// STREAMINFO for frames that came without one, from the DataFormat, whose flags state the depth.
+    private static func madeStreamInfo(_ format: AudioStreamBasicDescription) throws -> [UInt8] {
+        let depths: [UInt32: UInt64] = [1: 16, 2: 20, 3: 24, 4: 32]
+        let rate = UInt64(format.sampleRate)
+        guard let bits = depths[format.formatFlags], rate > 0, rate < 1 << 20, Double(rate) == format.sampleRate,
+              (1...8).contains(format.channelsPerFrame) else {
+            throw WriteError.unsupportedFormat("FLAC frames without STREAMINFO need a DataFormat stating the rate, "
+                + "channels and a depth of 16, 20, 24 or 32 bits")
+        }
+        var body: [UInt8] = []
+        // The largest block sizes FLAC allows: the frames state their own.
+        body.append(bigEndian: 16, count: 2)
+        body.append(bigEndian: 0xFFFF, count: 2)
+        body += [UInt8](repeating: 0, count: 6)
+        body.append(bigEndian: rate << 44 | UInt64(format.channelsPerFrame - 1) << 41 | (bits - 1) << 36, count: 8)
+        body += [UInt8](repeating: 0, count: 16)
+        return body
+    }
+
+    /// The tags as a VORBIS_COMMENT body (Vorbis I §5.2.1).
+    private static func vorbisComment(_ tags: NormalizedTags) -> [UInt8] {
+        let fields: [(String, String?)] = [
+            ("TITLE", tags.title), ("ARTIST", tags.artist), ("ALBUM", tags.album), ("ALBUMARTIST", tags.albumArtist),
+            ("DATE", tags.year), ("GENRE", tags.genre), ("COMMENT", tags.comments), ("COMPOSER", tags.composer),
+            ("TRACKNUMBER", tags.trackNumber.map(String.init)), ("DISCNUMBER", tags.discNumber.map(String.init)),
+        ]
+        let comments = fields.compactMap { key, value in value.map { "\(key)=\($0)" } }
+        var body: [UInt8] = []
+        for (index, text) in ([Self.vendor] + comments).enumerated() {
+            body.append(littleEndian: UInt64(text.utf8.count), count: 4)
+            body += text.utf8
+            if index == 0 { body.append(littleEndian: UInt64(comments.count), count: 4) }
+        }
+        return body
+    }
+
+    private static let vendor = "audiostream"
+}
