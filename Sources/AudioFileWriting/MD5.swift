@@ -53,7 +53,8 @@ struct MD5 {
             case 2: (b ^ c ^ d, (3 &* index &+ 5) & 15)
             default: (c ^ (b | ~d), (7 &* index) & 15)
             }
-            let message = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 4 * word, as: UInt32.self))
+            let message = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 4 * word,
+                                                                   as: UInt32.self))
             let sum = a &+ mixed &+ Self.sines[index] &+ message
             (a, d, c) = (d, c, b)
             b = b &+ (sum << Self.shifts[index] | sum >> (32 - Self.shifts[index]))

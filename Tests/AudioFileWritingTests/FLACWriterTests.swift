@@ -47,10 +47,11 @@ import Testing
             var digest = AudioMD5(bitsPerSample: bits)
             floats.withUnsafeBytes { raw in
                 let samples = raw.bindMemory(to: Float.self)
-                digest.update(UnsafeBufferPointer(rebasing: samples[Int(firstFrame) * channels..<Int(firstFrame + frames) * channels]))
+                let range = Int(firstFrame) * channels..<Int(firstFrame + frames) * channels
+                digest.update(UnsafeBufferPointer(rebasing: samples[range]))
             }
             let file = folder.appendingPathComponent("\(index).flac")
-            try writeFile(FLACWriter.self, file, track: parsed.track, packets: packets) { $0.samplesMD5 = digest.digest }
+            try writeFile(FLACWriter.self, file, track: parsed.track, packets: packets) { $0.samplesDigest = digest }
 
             let test = try LosslessTools.run("flac", ["-t", "-s", file.path])
             #expect(test.status == 0 && test.errors.isEmpty, "\(name) piece \(index): flac -t: \(test.errors)")
@@ -99,6 +100,25 @@ import Testing
         return samples
     }
 
+    /// Frames that came without a STREAMINFO get one made from the DataFormat, which `flac` takes, stating the
+    /// samples ffmpeg decodes.
+    @Test func framesWithoutStreamInfoGetOne() throws {
+        let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("flac-frames-only.flac").bytesForTest)
+        #expect(parsed.track.cookie.isEmpty)
+        let folder = try LosslessTools.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("made.flac")
+        try writeFile(FLACWriter.self, file, track: parsed.track, packets: parsed.packets[...])
+        let test = try LosslessTools.run("flac", ["-t", "-s", file.path])
+        // No digest was given: flac says it cannot check one, and nothing else.
+        #expect(test.status == 0 && !test.errors.contains("ERROR"), "\(test.errors)")
+        #expect(try LosslessTools.ffprobeWarnings(file) == "")
+        let decoded = try LosslessTools.decode(file, as: "s32le")
+        let stated = try LosslessTools.run("metaflac", ["--show-total-samples", "--show-sample-rate", "--show-bps",
+                                                        "--show-channels", file.path])
+        #expect(String(decoding: stated.output, as: UTF8.self) == "\(decoded.count / 8)\n44100\n16\n2\n")
+    }
+
     @Test func tagsAndArtworkReadBackWithMutagen() throws {
         let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("flac-small-blocks.flac").bytesForTest)
         var tags = NormalizedTags()
@@ -145,7 +165,8 @@ import Testing
             let read = try ParsedTrack(Array(target.bytes[..<cut]))
             // A frame followed by part of the next one's header is held back by the parser as possibly cut.
             let whole = ends.filter { end in
-                end == cut || end + (target.bytes.withUnsafeBytes { FLACFrameHeader(bytes: $0, at: end) }?.length ?? 0) <= cut
+                let nextHeader = target.bytes.withUnsafeBytes { FLACFrameHeader(bytes: $0, at: end) }
+                return end == cut || end + (nextHeader?.length ?? 0) <= cut
             }.count
             #expect(read.packets.count == whole, "cut at \(cut), frames end at \(ends)")
             cuts += 1
@@ -155,8 +176,8 @@ import Testing
 
     @Test func theStreamHeaderIsTheDaemonsToo() {
         let streamInfo = [UInt8](repeating: 7, count: 34)
-        let header = FLACMetadataBlock.streamHeader(streamInfo: streamInfo,
-                                                    followedBy: [.padding(3), FLACMetadataBlock(type: .picture, body: [1])])
+        let blocks = [.padding(3), FLACMetadataBlock(type: .picture, body: [1])]
+        let header = FLACMetadataBlock.streamHeader(streamInfo: streamInfo, followedBy: blocks)
         // RFC 9639 §8.1: a last-block flag and type, a 24-bit length, in each block header.
         #expect(header == Array("fLaC".utf8) + [0, 0, 0, 34] + streamInfo + [1, 0, 0, 3, 0, 0, 0] + [0x86, 0, 0, 1, 1])
     }
@@ -184,9 +205,13 @@ import Testing
         var target = ByteArrayTarget()
         var lying = parsed.track
         lying.cookie = [UInt8](repeating: 0, count: 34)
-        #expect(throws: WriteError.self) { try FLACWriter(track: lying, tags: NormalizedTags(), leadingTrim: 0, to: &target) }
+        #expect(throws: WriteError.self) {
+            try FLACWriter(track: lying, tags: NormalizedTags(), leadingTrim: 0, to: &target)
+        }
         lying.cookie = Array(parsed.track.cookie.prefix(20))
-        #expect(throws: WriteError.self) { try FLACWriter(track: lying, tags: NormalizedTags(), leadingTrim: 0, to: &target) }
+        #expect(throws: WriteError.self) {
+            try FLACWriter(track: lying, tags: NormalizedTags(), leadingTrim: 0, to: &target)
+        }
         var writer = try FLACWriter(track: parsed.track, tags: NormalizedTags(), leadingTrim: 0, to: &target)
         var junk = parsed.packets[3].bytes
         junk[junk.count / 2] ^= 0xFF

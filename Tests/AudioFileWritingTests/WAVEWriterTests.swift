@@ -49,7 +49,8 @@ import Testing
             #expect(try LosslessTools.ffprobeWarnings(file) == "", "\(name) piece \(index)")
             // A source that states no layout (AIFF, WAVEFORMAT) is written with the one its channel count implies.
             let written = try LosslessTools.probe(file, "stream=channels,channel_layout")
-            #expect(written == layout || layout.last == "unknown" && written.first == layout.first, "\(name) piece \(index)")
+            #expect(written == layout || layout.last == "unknown" && written.first == layout.first,
+                    "\(name) piece \(index)")
             let decoded = try LosslessTools.decode(file, as: sampleFormat)
             if index == 0 { #expect(decoded == expected, "\(name)") } else { joined += decoded }
             let reread = try ParsedTrack([UInt8](try Data(contentsOf: file)))
@@ -67,7 +68,8 @@ import Testing
         #expect(reread.track == parsed.track)
         #expect(reread.packets.flatMap(\.bytes) == parsed.packets.flatMap(\.bytes))
         // The RIFF size is the file's size less its first 8 bytes; the JUNK chunk holds ds64's place.
-        #expect(Array(target.bytes[0..<4]) == Array("RIFF".utf8) && Array(target.bytes[12..<20]) == Array("JUNK".utf8) + [28, 0, 0, 0])
+        #expect(Array(target.bytes[0..<4]) == Array("RIFF".utf8))
+        #expect(Array(target.bytes[12..<20]) == Array("JUNK".utf8) + [28, 0, 0, 0])
         #expect(target.bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) } == target.bytes.count - 8)
     }
 

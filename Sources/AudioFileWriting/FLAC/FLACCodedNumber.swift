@@ -12,7 +12,8 @@ enum FLACCodedNumber {
         }
         // n bytes hold 5n + 1 bits up to 6 bytes, and the 7-byte form 36.
         let length = (2...6).first { value < Int64(1) << (5 * $0 + 1) } ?? 7
-        bytes.append(UInt8(truncatingIfNeeded: 0xFF00 >> length) | UInt8(truncatingIfNeeded: value >> (6 * (length - 1))))
+        let leadingOnes = UInt8(truncatingIfNeeded: 0xFF00 >> length)
+        bytes.append(leadingOnes | UInt8(truncatingIfNeeded: value >> (6 * (length - 1))))
         for shift in stride(from: 6 * (length - 2), through: 0, by: -6) {
             bytes.append(0x80 | UInt8(truncatingIfNeeded: value >> shift) & 0x3F)
         }

@@ -5,11 +5,11 @@ import AudioFileStream
 ///
 /// FLAC frames decode on their own, so pieces partition the frames and trims are always 0. Until `finish`,
 /// STREAMINFO states the cookie's rate, channels, depth and block sizes with every total unknown (0), so a file
-/// cut short still reads to its last whole frame; `finish` states the totals, the frame sizes and `samplesMD5`.
+/// cut short still reads to its last whole frame; `finish` states the totals, the frame sizes and the samples' MD5.
 public struct FLACWriter: ContainerWriter {
-    /// The MD5 of the file's decoded samples (`AudioMD5`), set before `finish`; while nil, STREAMINFO states
-    /// zeros, FLAC's "not computed".
-    public var samplesMD5: [UInt8]?
+    /// The digest of the file's decoded samples, fed by the caller as it decodes the packets it appends, and
+    /// read by `finish`; while nil, STREAMINFO states zeros, FLAC's "not computed".
+    public var samplesDigest: AudioMD5?
 
     /// Where STREAMINFO's body starts in the target.
     private let streamInfoOffset: Int64
@@ -21,11 +21,6 @@ public struct FLACWriter: ContainerWriter {
     private var blockSizes: ClosedRange<Int>?
     private var lastBlockSize: Int?
     private var frameSizes: ClosedRange<Int>?
-    /// True when headers number samples rather than frames: variable-blocksize frames, and the fixed-blocksize
-    /// frames of early encoders (flake 0.11) whose numbers went on by the block size.
-    private var numbersSamples: Bool?
-    /// The previous frame's header as it came, to tell how its stream numbered them.
-    private var previousHeader: FLACFrameHeader?
     /// A rewritten header, reused from frame to frame.
     private var header: [UInt8] = []
 
@@ -33,7 +28,8 @@ public struct FLACWriter: ContainerWriter {
     /// one, when the DataFormat states the depth).
     /// - Throws: `WriteError.unsupportedFormat` for another codec, a cookie that is no STREAMINFO, or a
     ///   `leadingTrim`; the target's error.
-    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
+    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
+                to target: inout some WriteTarget) throws {
         guard track.format.formatID == AudioFormatID.flac else {
             throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.formatID)")
         }
@@ -55,7 +51,8 @@ public struct FLACWriter: ContainerWriter {
     /// Appends one FLAC frame, header included, as the parser gives it; `frames` is its block size.
     /// - Throws: `WriteError.unsupportedFormat` when the packet is no whole FLAC frame, or the file would pass
     ///   the 36 bits of samples STREAMINFO counts; the target's error.
-    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64, to target: inout some WriteTarget) throws {
+    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64,
+                                to target: inout some WriteTarget) throws {
         guard let source = FLACFrameHeader(bytes: packet, at: 0), packet.count >= source.length + 2,
               Int64(source.blockSize) == frames else {
             throw WriteError.unsupportedFormat("a \(packet.count)-byte packet of \(frames) frames is no FLAC frame")
@@ -63,8 +60,8 @@ public struct FLACWriter: ContainerWriter {
         guard sampleCount + frames <= FLACCodedNumber.largest else {
             throw WriteError.unsupportedFormat("a FLAC file holds fewer than 2^36 samples")
         }
-        let numbersSamples = numbersSamples(after: source)
-        let number = numbersSamples ? sampleCount : frameCount
+        // §9.1.5: a variable-blocksize frame's header numbers its first sample, a fixed-blocksize one's the frame.
+        let number = source.isVariableBlockSize ? sampleCount : frameCount
         let frameLength: Int
         if number == source.number {
             try target.append(packet)
@@ -77,29 +74,13 @@ public struct FLACWriter: ContainerWriter {
         frameSizes = Self.widen(frameSizes, with: frameLength)
         frameCount += 1
         sampleCount += frames
-        previousHeader = source
     }
 
-    /// Rewrites STREAMINFO with the totals, block and frame sizes and `samplesMD5`.
+    /// Rewrites STREAMINFO with the totals, block and frame sizes and the digest of `samplesDigest`.
     /// - Throws: `WriteError.unsupportedFormat` for a `trailingTrim`; the target's error.
     public mutating func finish(trailingTrim: Int64, to target: inout some WriteTarget) throws {
         guard trailingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a trailing trim") }
         try target.overwrite(at: streamInfoOffset, with: finalStreamInfo())
-    }
-
-    /// Whether this file numbers samples: variable-blocksize frames do, and fixed-blocksize ones when their
-    /// stream's second frame went on by the block size. The first frame is 0 either way.
-    private mutating func numbersSamples(after source: FLACFrameHeader) -> Bool {
-        if let numbersSamples { return numbersSamples }
-        guard !source.isVariableBlockSize else {
-            numbersSamples = true
-            return true
-        }
-        guard let previousHeader else { return false }
-        let decided = previousHeader.blockSize != 1
-            && source.number == previousHeader.number + Int64(previousHeader.blockSize)
-        numbersSamples = decided
-        return decided
     }
 
     /// Appends `packet` with its header's number replaced by `number` and its CRC-8 and CRC-16 made again.
@@ -116,7 +97,7 @@ public struct FLACWriter: ContainerWriter {
         crc16 = FrameCRC.crc16(crc16, packet, from: source.length, to: packet.count - 2)
         try target.append(header)
         try target.append(UnsafeRawBufferPointer(rebasing: packet[source.length..<(packet.count - 2)]))
-        try target.append([UInt8(crc16 >> 8), UInt8(crc16 & 0xFF)])
+        try withUnsafeBytes(of: crc16.bigEndian) { try target.append($0) }
         return header.count + packet.count - source.length
     }
 
@@ -133,9 +114,10 @@ public struct FLACWriter: ContainerWriter {
         totals.append(bigEndian: UInt64(frameSizes.lowerBound), count: 3)
         totals.append(bigEndian: UInt64(frameSizes.upperBound), count: 3)
         // Rate, channels and depth in the top 28 bits, the total samples in the low 36.
-        let format = initialStreamInfo[10..<18].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & ~UInt64(FLACCodedNumber.largest)
+        let packed = initialStreamInfo[10..<18].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let format = packed & ~UInt64(FLACCodedNumber.largest)
         totals.append(bigEndian: format | UInt64(sampleCount), count: 8)
-        totals += samplesMD5 ?? [UInt8](repeating: 0, count: 16)
+        totals += samplesDigest?.digest ?? [UInt8](repeating: 0, count: 16)
         body.replaceSubrange(0..<totals.count, with: totals)
         return body
     }
@@ -151,8 +133,9 @@ public struct FLACWriter: ContainerWriter {
         if track.cookie.isEmpty {
             body = try madeStreamInfo(track.format)
         } else {
-            guard let stated = track.cookie.withUnsafeBytes({ FLACStreamInfo($0) }), track.cookie.count == FLACStreamInfo.length,
-                  stated.sampleRate > 0, stated.minimumBlockSize >= 16, stated.maximumBlockSize >= stated.minimumBlockSize else {
+            guard track.cookie.count == FLACStreamInfo.length,
+                  let stated = track.cookie.withUnsafeBytes({ FLACStreamInfo($0) }), stated.sampleRate > 0,
+                  stated.minimumBlockSize >= 16, stated.maximumBlockSize >= stated.minimumBlockSize else {
                 throw WriteError.unsupportedFormat("the FLAC cookie is no STREAMINFO")
             }
             body = track.cookie

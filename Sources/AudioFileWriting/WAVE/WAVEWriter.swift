@@ -23,8 +23,10 @@ public struct WAVEWriter: ContainerWriter {
     /// Starts a WAVE file of `track`'s linear PCM, tagged with `tags`.
     /// - Throws: `WriteError.unsupportedFormat` for samples WAVE cannot hold (`WAVESampleFormat`) or a
     ///   `leadingTrim`; the target's error.
-    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
-        try self.init(track: track, tags: tags, leadingTrim: leadingTrim, to: &target, riffSizeLimit: Self.largestRIFFSize)
+    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
+                to target: inout some WriteTarget) throws {
+        try self.init(track: track, tags: tags, leadingTrim: leadingTrim, to: &target,
+                      riffSizeLimit: Self.largestRIFFSize)
     }
 
     /// A writer that makes the file RF64 past `riffSizeLimit` bytes of RIFF size, so that tests need not write
@@ -37,7 +39,8 @@ public struct WAVEWriter: ContainerWriter {
         fileOffset = target.size
         var header = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)
         header += Self.chunk("JUNK", body: [UInt8](repeating: 0, count: Self.dataSize64Length))
-        header += Self.chunk("fmt ", body: samples.formatChunkBody(channelMask: track.channelLayout?.waveChannelMask ?? 0))
+        let channelMask = track.channelLayout?.waveChannelMask ?? 0
+        header += Self.chunk("fmt ", body: samples.formatChunkBody(channelMask: channelMask))
         header += RIFFInfoWriter.chunk(tags) ?? []
         dataHeaderOffset = fileOffset + Int64(header.count)
         header += Array("data".utf8) + [0, 0, 0, 0]
@@ -46,7 +49,8 @@ public struct WAVEWriter: ContainerWriter {
 
     /// Appends interleaved frames: `frames` of them, in `packet`'s bytes.
     /// - Throws: `WriteError.unsupportedFormat` when the bytes are not `frames` whole frames; the target's error.
-    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64, to target: inout some WriteTarget) throws {
+    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64,
+                                to target: inout some WriteTarget) throws {
         guard Int64(packet.count) == frames * Int64(samples.bytesPerFrame) else {
             throw WriteError.unsupportedFormat("\(packet.count) bytes are not \(frames) frames of "
                 + "\(samples.bytesPerFrame) bytes")

@@ -103,7 +103,8 @@ enum LosslessTools {
 }
 
 /// Writes `packets` of `track` to a new file at `url` with the container `Writer`.
-func writeFile<Writer: ContainerWriter>(_: Writer.Type, _ url: URL, track: TrackFormat, tags: NormalizedTags = NormalizedTags(),
+func writeFile<Writer: ContainerWriter>(_: Writer.Type, _ url: URL, track: TrackFormat,
+                                        tags: NormalizedTags = NormalizedTags(),
                                         packets: ArraySlice<(bytes: [UInt8], frames: Int64)>,
                                         beforeFinish: (inout Writer) -> Void = { _ in }) throws {
     var target = try FileTarget(creating: url.path)
