@@ -119,6 +119,32 @@ import Testing
         #expect(String(decoding: stated.output, as: UTF8.self) == "\(decoded.count / 8)\n44100\n16\n2\n")
     }
 
+    /// A stream whose rate and channels change keeps its first STREAMINFO as its cookie: a file of the frames
+    /// after the change states their own format, and one frame of another format in a file is refused.
+    @Test func streamInfoStatesTheFramesFormat() throws {
+        let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("flac-rate-change.flac").bytesForTest)
+        let folder = try LosslessTools.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("after.flac")
+        try writeFile(FLACWriter.self, file, track: parsed.track, packets: parsed.packets[8...])
+        let test = try LosslessTools.run("flac", ["-t", "-s", file.path])
+        #expect(test.status == 0 && !test.errors.contains("ERROR"), "\(test.errors)")
+        #expect(try LosslessTools.ffprobeWarnings(file) == "")
+        let stated = try LosslessTools.run("metaflac", ["--show-sample-rate", "--show-channels", "--show-total-samples",
+                                                        file.path])
+        #expect(String(decoding: stated.output, as: UTF8.self) == "22050\n1\n4096\n")
+        #expect(try LosslessTools.decode(file, as: "s32le").count == 4096 * 4)
+
+        var target = ByteArrayTarget()
+        var writer = try FLACWriter(track: parsed.track, tags: NormalizedTags(), leadingTrim: 0, to: &target)
+        for packet in parsed.packets[6..<8] {
+            try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &target) }
+        }
+        #expect(throws: WriteError.self) {
+            try parsed.packets[8].bytes.withUnsafeBytes { try writer.append($0, frames: 1024, to: &target) }
+        }
+    }
+
     @Test func tagsAndArtworkReadBackWithMutagen() throws {
         let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("flac-small-blocks.flac").bytesForTest)
         var tags = NormalizedTags()
@@ -213,10 +239,11 @@ import Testing
             try FLACWriter(track: lying, tags: NormalizedTags(), leadingTrim: 0, to: &target)
         }
         var writer = try FLACWriter(track: parsed.track, tags: NormalizedTags(), leadingTrim: 0, to: &target)
-        var junk = parsed.packets[3].bytes
-        junk[junk.count / 2] ^= 0xFF
-        junk[4] ^= 0x01
-        for bytes in [junk, Array(parsed.packets[3].bytes.prefix(5)), [UInt8](repeating: 0xFF, count: 40)] {
+        var damagedBody = parsed.packets[3].bytes, damagedHeader = parsed.packets[3].bytes
+        damagedBody[damagedBody.count / 2] ^= 0xFF
+        damagedHeader[4] ^= 0x01
+        for bytes in [damagedBody, damagedHeader, Array(parsed.packets[3].bytes.prefix(5)),
+                      [UInt8](repeating: 0xFF, count: 40)] {
             #expect(throws: WriteError.self) {
                 try bytes.withUnsafeBytes { try writer.append($0, frames: parsed.packets[3].frames, to: &target) }
             }

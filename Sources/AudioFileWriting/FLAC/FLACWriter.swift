@@ -5,7 +5,9 @@ import AudioFileStream
 ///
 /// FLAC frames decode on their own, so pieces partition the frames and trims are always 0. Until `finish`,
 /// STREAMINFO states the cookie's rate, channels, depth and block sizes with every total unknown (0), so a file
-/// cut short still reads to its last whole frame; `finish` states the totals, the frame sizes and the samples' MD5.
+/// cut short still reads to its last whole frame; `finish` states the totals, the frame sizes and the samples' MD5,
+/// and the frames' own rate, channels and depth where they differ from the cookie's (a stream that changed
+/// format mid-way keeps its first STREAMINFO). A file holds frames of one format.
 public struct FLACWriter: ContainerWriter {
     /// The digest of the file's decoded samples, fed by the caller as it decodes the packets it appends, and
     /// read by `finish`; while nil, STREAMINFO states zeros, FLAC's "not computed".
@@ -13,14 +15,16 @@ public struct FLACWriter: ContainerWriter {
 
     /// Where STREAMINFO's body starts in the target.
     private let streamInfoOffset: Int64
-    /// The body written first: the cookie's, or one made from the DataFormat, totals unknown.
-    private let initialStreamInfo: [UInt8]
+    /// STREAMINFO as first written: the cookie's, or one made from the DataFormat, totals unknown.
+    private let initialStreamInfo: FLACStreamInfo
     private var frameCount: Int64 = 0
     private var sampleCount: Int64 = 0
     /// The block sizes of every frame but the last, which §8.2's minimum leaves out, and the last one's.
     private var blockSizes: ClosedRange<Int>?
     private var lastBlockSize: Int?
     private var frameSizes: ClosedRange<Int>?
+    /// The rate, channels and depth the first frame states: every frame's.
+    private var frameFormat: FrameFormat?
     /// A rewritten header, reused from frame to frame.
     private var header: [UInt8] = []
 
@@ -34,29 +38,42 @@ public struct FLACWriter: ContainerWriter {
             throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.formatID)")
         }
         guard leadingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a leading trim") }
-        initialStreamInfo = try Self.streamInfo(of: track)
+        initialStreamInfo = try Self.streamInfo(of: track).withUnsafeBytes { FLACStreamInfo($0)! }
         var blocks = [FLACMetadataBlock(type: .vorbisComment, body: Self.vorbisComment(tags))]
         if let artwork = tags.artwork, let picture = FLACPictureWriter.body(artwork) {
             blocks.append(FLACMetadataBlock(type: .picture, body: picture))
         }
         blocks.append(.padding(Self.paddingLength))
         streamInfoOffset = target.size + Int64(FLACMetadataBlock.streamInfoOffset)
-        try target.append(FLACMetadataBlock.streamHeader(streamInfo: initialStreamInfo, followedBy: blocks))
+        try target.append(FLACMetadataBlock.streamHeader(streamInfo: initialStreamInfo.bytes, followedBy: blocks))
         header.reserveCapacity(FLACFrameHeader.maximumLength)
+    }
+
+    /// The depth `samplesDigest` takes samples at: the frames' own, else STREAMINFO's.
+    public var bitsPerSample: Int {
+        frameFormat?.bitsPerSample ?? initialStreamInfo.bitsPerSample
     }
 
     /// Room for tags edited later: a small picture, or many comments.
     static let paddingLength = 1024
 
     /// Appends one FLAC frame, header included, as the parser gives it; `frames` is its block size.
-    /// - Throws: `WriteError.unsupportedFormat` when the packet is no whole FLAC frame, or the file would pass
-    ///   the 36 bits of samples STREAMINFO counts; the target's error.
+    /// - Throws: `WriteError.unsupportedFormat` when the packet is no whole FLAC frame (its CRC-16 fails), is of
+    ///   another rate, channel count or depth than the file's first frame, or the file would pass the 36 bits of
+    ///   samples STREAMINFO counts; the target's error.
     public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64,
                                 to target: inout some WriteTarget) throws {
+        // A damaged frame is refused: its CRCs, made again, would vouch for it.
         guard let source = FLACFrameHeader(bytes: packet, at: 0), packet.count >= source.length + 2,
-              Int64(source.blockSize) == frames else {
+              Int64(source.blockSize) == frames, FrameCRC.crc16(0, packet, from: 0, to: packet.count) == 0 else {
             throw WriteError.unsupportedFormat("a \(packet.count)-byte packet of \(frames) frames is no FLAC frame")
         }
+        let format = FrameFormat(source)
+        guard frameFormat == nil || frameFormat == format else {
+            throw WriteError.unsupportedFormat("a FLAC file holds frames of one format: \(format) follows "
+                + "\(frameFormat!); a new file must start")
+        }
+        frameFormat = format
         guard sampleCount + frames <= FLACCodedNumber.largest else {
             throw WriteError.unsupportedFormat("a FLAC file holds fewer than 2^36 samples")
         }
@@ -103,7 +120,7 @@ public struct FLACWriter: ContainerWriter {
 
     /// STREAMINFO as `finish` states it (§8.2).
     private func finalStreamInfo() -> [UInt8] {
-        var body = initialStreamInfo
+        var body = initialStreamInfo.bytes
         guard let lastBlockSize, let frameSizes else { return body }
         // The minimum leaves the last frame out, unless it is the only one.
         let minimumBlockSize = blockSizes?.lowerBound ?? lastBlockSize
@@ -113,10 +130,11 @@ public struct FLACWriter: ContainerWriter {
         totals.append(bigEndian: UInt64(maximumBlockSize), count: 2)
         totals.append(bigEndian: UInt64(frameSizes.lowerBound), count: 3)
         totals.append(bigEndian: UInt64(frameSizes.upperBound), count: 3)
-        // Rate, channels and depth in the top 28 bits, the total samples in the low 36.
-        let packed = initialStreamInfo[10..<18].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let format = packed & ~UInt64(FLACCodedNumber.largest)
-        totals.append(bigEndian: format | UInt64(sampleCount), count: 8)
+        // 20 bits of rate, 3 of channels - 1, 5 of depth - 1, 36 of total samples.
+        let rate = UInt64(frameFormat?.sampleRate ?? initialStreamInfo.sampleRate)
+        let channels = UInt64(frameFormat?.channels ?? initialStreamInfo.channelCount)
+        totals.append(bigEndian: rate << 44 | (channels - 1) << 41 | UInt64(bitsPerSample - 1) << 36
+                          | UInt64(sampleCount), count: 8)
         totals += samplesDigest?.digest ?? [UInt8](repeating: 0, count: 16)
         body.replaceSubrange(0..<totals.count, with: totals)
         return body
@@ -185,4 +203,22 @@ public struct FLACWriter: ContainerWriter {
     }
 
     private static let vendor = "audiostream"
+}
+
+/// What a FLAC frame header states of its samples; nil where it defers to STREAMINFO.
+private struct FrameFormat: Equatable, CustomStringConvertible {
+    let sampleRate: Int?
+    let channels: Int
+    let bitsPerSample: Int?
+
+    init(_ header: FLACFrameHeader) {
+        sampleRate = header.sampleRate
+        channels = header.channelCount
+        bitsPerSample = header.bitsPerSample
+    }
+
+    var description: String {
+        "\(sampleRate.map { "\($0) Hz" } ?? "STREAMINFO's rate"), \(channels) channels, "
+            + (bitsPerSample.map { "\($0) bits" } ?? "STREAMINFO's depth")
+    }
 }
