@@ -38,7 +38,7 @@ public struct FLACWriter: ContainerWriter {
             throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.formatID)")
         }
         guard leadingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a leading trim") }
-        initialStreamInfo = try Self.streamInfo(of: track).withUnsafeBytes { FLACStreamInfo($0)! }
+        initialStreamInfo = try Self.streamInfo(of: track)
         var blocks = [FLACMetadataBlock(type: .vorbisComment, body: Self.vorbisComment(tags))]
         if let artwork = tags.artwork, let picture = FLACPictureWriter.body(artwork) {
             blocks.append(FLACMetadataBlock(type: .picture, body: picture))
@@ -146,7 +146,7 @@ public struct FLACWriter: ContainerWriter {
     }
 
     /// STREAMINFO's body before any frame: the cookie's, or one made from the DataFormat; the totals unknown.
-    private static func streamInfo(of track: TrackFormat) throws -> [UInt8] {
+    private static func streamInfo(of track: TrackFormat) throws -> FLACStreamInfo {
         let body: [UInt8]
         if track.cookie.isEmpty {
             body = try madeStreamInfo(track.format)
@@ -163,7 +163,7 @@ public struct FLACWriter: ContainerWriter {
         unknown.replaceSubrange(4..<10, with: [UInt8](repeating: 0, count: 6))
         unknown[13] &= 0xF0
         unknown.replaceSubrange(14..<34, with: [UInt8](repeating: 0, count: 20))
-        return unknown
+        return unknown.withUnsafeBytes { FLACStreamInfo($0)! }
     }
 
     /// STREAMINFO for frames that came without one, from the DataFormat, whose flags state the depth.
