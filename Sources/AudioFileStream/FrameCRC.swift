@@ -1,6 +1,7 @@
 /// The checksums sync frames carry, by table, most significant bit first, from 0: FLAC's two (RFC 9639 §9.1.8
-/// and §9.3), and AC-3's and E-AC-3's CRC-16, which is FLAC's (ATSC A/52 §7.10).
-enum FrameCRC {
+/// and §9.3), and AC-3's and E-AC-3's CRC-16, which is FLAC's (ATSC A/52 §7.10). Public for the writers,
+/// which make a frame's CRCs again when they rewrite its header.
+public enum FrameCRC {
     /// CRC-8 of the frame header: polynomial x^8 + x^2 + x + 1.
     static let crc8Table: [UInt8] = (0..<256).map { index in
         (0..<8).reduce(UInt8(index)) { crc, _ in crc & 0x80 != 0 ? crc << 1 ^ 0x07 : crc << 1 }
@@ -24,14 +25,14 @@ enum FrameCRC {
         return tables
     }()
 
-    static func crc8(_ bytes: UnsafeRawBufferPointer) -> UInt8 {
+    public static func crc8(_ bytes: UnsafeRawBufferPointer) -> UInt8 {
         crc8Table.withUnsafeBufferPointer { table in bytes.reduce(0) { table[Int($0 ^ $1)] } }
     }
 
     private static let folding = CRCFolding(polynomial: 0x8005, width: 16)
 
     /// `crc` carried on over `bytes[start..<end]`: folded by carry-less multiplication where the CPU has it.
-    static func crc16(_ crc: UInt16, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt16 {
+    public static func crc16(_ crc: UInt16, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt16 {
         let run = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         return UInt16(truncatingIfNeeded: folding.update(UInt32(crc), with: run) { crc, bytes in
             UInt32(sliced16(UInt16(truncatingIfNeeded: crc), bytes, from: 0, to: bytes.count))

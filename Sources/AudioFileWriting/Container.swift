@@ -72,6 +72,8 @@ public enum Container: String, CaseIterable, Sendable {
         case .aac: return try ADTSWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .ac3, .eac3: return try AC3FramesWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .ogg, .opus, .oga: return try OggWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .flac: return try FLACWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .wav: return try WAVEWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         default:
             throw WriteError.unsupportedFormat(".\(rawValue) files cannot be written yet")
         }

@@ -41,7 +41,7 @@ public struct OggWriter: ContainerWriter {
         var commentTags = tags
         if isFLAC { commentTags.artwork = nil }
         let headers = try OggHeaders(track: track, comments: VorbisCommentWriter.block(tags: commentTags),
-                                     flacPicture: isFLAC ? tags.artwork.map(VorbisCommentWriter.picture) : nil,
+                                     flacPicture: isFLAC ? tags.artwork.flatMap(FLACPictureWriter.body) : nil,
                                      leadingTrim: leadingTrim)
         codec = headers.codec
         granuleOffset = codec == .opus ? 0 : leadingTrim

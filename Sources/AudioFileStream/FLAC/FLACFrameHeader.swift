@@ -26,6 +26,8 @@ public struct FLACFrameHeader: Equatable, Sendable {
     public let bitsPerSample: Int?
     /// The frame number (fixed block size) or the number of the frame's first sample (variable).
     public let number: Int64
+    /// The coded number's bytes, from the header's fifth byte on.
+    public let numberLength: Int
     /// The header's bytes, CRC-8 included.
     public let length: Int
 
@@ -42,6 +44,7 @@ public struct FLACFrameHeader: Equatable, Sendable {
         guard let (number, numberLength) = Self.codedNumber(in: bytes, at: position + 4,
                                                             isSampleNumber: isVariableBlockSize) else { return nil }
         self.number = number
+        self.numberLength = numberLength
         var next = position + 4 + numberLength
         switch blockSizeCode {
         case 0x01: blockSize = 192

@@ -25,4 +25,11 @@ extension AudioChannelLayout {
             self.init(tag: Self.useChannelBitmap, channelBitmap: mask)
         }
     }
+
+    /// The WAVE_FORMAT_EXTENSIBLE channel mask of this layout, the inverse of `init(waveChannelMask:channels:)`:
+    /// the bitmap, or the mask of a named tag; 0 (positions not stated) for a layout without speaker positions.
+    public var waveChannelMask: UInt32 {
+        if tag == Self.useChannelBitmap { return channelBitmap }
+        return Self.namedMasks.first { $0.value == tag }?.key ?? 0
+    }
 }

@@ -11,11 +11,11 @@ public enum VorbisCommentWriter {
     /// The block holding `tags` under the keys taggers use (TITLE, ARTIST, ALBUM, ALBUMARTIST, DATE,
     /// TRACKNUMBER, TRACKTOTAL, DISCNUMBER, DISCTOTAL, GENRE, COMMENT, COMPOSER, BPM, GROUPING) and the artwork
     /// as a METADATA_BLOCK_PICTURE (a FLAC PICTURE block in base64, the Xiph convention for Ogg). FLAC files,
-    /// which store pictures in PICTURE blocks of their own, pass tags without artwork and write `picture(_:)`.
+    /// which store pictures in PICTURE blocks of their own, pass tags without artwork.
     public static func block(tags: NormalizedTags, vendor: String = vendor) -> [UInt8] {
         var comments = textFields(of: tags).map { "\($0.key)=\($0.value)" }
-        if let artwork = tags.artwork {
-            comments.append("METADATA_BLOCK_PICTURE=" + Base64Encoding.encode(picture(artwork)))
+        if let artwork = tags.artwork, let picture = FLACPictureWriter.body(artwork) {
+            comments.append("METADATA_BLOCK_PICTURE=" + Base64Encoding.encode(picture))
         }
         return block(comments: comments, vendor: vendor)
     }
@@ -29,17 +29,6 @@ public enum VorbisCommentWriter {
             comments += values.map { "\(field.key)=\($0)" }
         }
         return block(comments: comments, vendor: vendor)
-    }
-
-    /// The body of a FLAC PICTURE metadata block (FLAC format, METADATA_BLOCK_PICTURE): picture type, MIME type,
-    /// description, then width, height, depth and colour count (0: unknown) and the picture's bytes.
-    public static func picture(_ artwork: Artwork) -> [UInt8] {
-        var body = bigEndian(UInt32(artwork.pictureType))
-        body += bigEndian(UInt32(artwork.mimeType.utf8.count)) + Array(artwork.mimeType.utf8)
-        body += bigEndian(UInt32(artwork.description.utf8.count)) + Array(artwork.description.utf8)
-        body += [UInt8](repeating: 0, count: 16)
-        body += bigEndian(UInt32(artwork.data.count)) + artwork.data
-        return body
     }
 
     /// The text keys of `tags`, in a fixed order.
@@ -66,9 +55,5 @@ public enum VorbisCommentWriter {
 
     private static func littleEndian(_ value: UInt32) -> [UInt8] {
         withUnsafeBytes(of: value.littleEndian, Array.init)
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        withUnsafeBytes(of: value.bigEndian, Array.init)
     }
 }

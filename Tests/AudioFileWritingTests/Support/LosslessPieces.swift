@@ -1,0 +1,119 @@
+import AudioFileStream
+import AudioFileWriting
+import FixtureSupport
+import Foundation
+import Testing
+
+/// A fixture as our parser gives it to a writer: the track, its tags and its packets with their frame counts.
+struct ParsedTrack {
+    var track: TrackFormat
+    var tags = NormalizedTags()
+    var packets: [(bytes: [UInt8], frames: Int64)] = []
+
+    var frames: Int64 { packets.reduce(0) { $0 + $1.frames } }
+
+    init(_ bytes: [UInt8]) throws {
+        var format: AudioStreamBasicDescription?
+        var cookie: [UInt8] = []
+        var layout: AudioChannelLayout?
+        var tags = NormalizedTags()
+        var packets: [(bytes: [UInt8], frames: Int64)] = []
+        let stream = try AudioFileStream { event in
+            switch event {
+            case .property(.dataFormat, .format(let value)): format = format ?? value
+            case .property(.magicCookieData, .data(let value)): cookie = value
+            case .property(.channelLayout, .channelLayout(let value)): layout = layout ?? value
+            case .metadata(let event): tags = event.metadata.tags
+            case .packets(let batch):
+                guard let descriptions = batch.descriptions else {
+                    packets.append((Array(batch.bytes), batch.frameCount))
+                    return
+                }
+                for description in descriptions {
+                    let start = Int(description.startOffset)
+                    packets.append((Array(batch.bytes[start..<start + Int(description.dataByteSize)]),
+                                    Int64(description.variableFramesInPacket)))
+                }
+            default: break
+            }
+        }
+        try feed(bytes, to: stream)
+        guard let format else { throw NoFormat() }
+        track = TrackFormat(format: format, cookie: cookie, channelLayout: layout)
+        self.tags = tags
+        self.packets = packets
+    }
+}
+
+/// The bytes end before the parser knew the format.
+struct NoFormat: Error {}
+
+/// Runs the independent tools the writers' tests check files with.
+enum LosslessTools {
+    /// A folder of its own for one test's files, removed by the caller.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `tool` (found on the PATH) to its end; its output goes through a file so that a full pipe never
+    /// blocks it.
+    /// - Returns: its exit status, standard output and standard error.
+    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: [UInt8], errors: String) {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+        let path = folders.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let binary = try #require(path, "\(tool) is not installed: `make test` installs it")
+        let scratch = try folder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputFile = scratch.appendingPathComponent("out"), errorsFile = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorsFile)
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, [UInt8](try Data(contentsOf: outputFile)),
+                try String(contentsOf: errorsFile, encoding: .utf8))
+    }
+
+    /// What `ffprobe -v warning` says of `file`: nothing for a file it reads cleanly.
+    static func ffprobeWarnings(_ file: URL) throws -> String {
+        let result = try run("ffprobe", ["-v", "warning", file.path])
+        return String(decoding: result.output, as: UTF8.self) + result.errors
+    }
+
+    /// The samples ffmpeg decodes from `file`, in the raw format `sampleFormat` (`s32le`, `f32le`, `f64le`).
+    static func decode(_ file: URL, as sampleFormat: String) throws -> [UInt8] {
+        let result = try run("ffmpeg", ["-v", "error", "-i", file.path, "-f", sampleFormat, "-"])
+        #expect(result.status == 0 && result.errors.isEmpty, "ffmpeg: \(result.errors)")
+        return result.output
+    }
+
+    /// One `ffprobe -show_entries` value per line (`stream=channel_layout`, `format_tags=title` …).
+    static func probe(_ file: URL, _ entries: String, select: String = "a:0") throws -> [String] {
+        let result = try run("ffprobe", ["-v", "error", "-select_streams", select, "-show_entries", entries,
+                                         "-of", "default=noprint_wrappers=1:nokey=1", file.path])
+        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+/// Writes `packets` of `track` to a new file at `url` with the container `Writer`.
+func writeFile<Writer: ContainerWriter>(_: Writer.Type, _ url: URL, track: TrackFormat,
+                                        tags: NormalizedTags = NormalizedTags(),
+                                        packets: ArraySlice<(bytes: [UInt8], frames: Int64)>,
+                                        beforeFinish: (inout Writer) -> Void = { _ in }) throws {
+    var target = try FileTarget(creating: url.path)
+    defer { target.close() }
+    var writer = try Writer(track: track, tags: tags, leadingTrim: 0, to: &target)
+    for packet in packets {
+        try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &target) }
+    }
+    beforeFinish(&writer)
+    try writer.finish(trailingTrim: 0, to: &target)
+    try target.flush()
+}
