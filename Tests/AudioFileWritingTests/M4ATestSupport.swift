@@ -1,0 +1,150 @@
+import AudioFileStream
+import AudioFileWriting
+import Foundation
+import FixtureSupport
+import Testing
+
+/// A fixture's packets as our parser gives them, to drive a writer.
+struct ParsedTrack {
+    var track: TrackFormat
+    var packets: [[UInt8]] = []
+    var frames: [Int64] = []
+    var packetTable: PacketTableInfo?
+    var tags: NormalizedTags?
+
+    init(_ file: URL) throws {
+        try self.init(bytes: [UInt8](Data(contentsOf: file)))
+    }
+
+    init(bytes: [UInt8]) throws {
+        var format: AudioStreamBasicDescription?
+        var cookie: [UInt8] = []
+        var packets: [[UInt8]] = []
+        var frames: [Int64] = []
+        var table: PacketTableInfo?
+        var tags: NormalizedTags?
+        let stream = try AudioFileStream { event in
+            switch event {
+            case .property(.dataFormat, .format(let value)): format = value
+            case .property(.magicCookieData, .data(let value)): cookie = value
+            case .property(.packetTableInfo, .packetTableInfo(let value)): table = value
+            case .metadata(let tag): tags = tag.metadata.tags
+            case .packets(let batch):
+                for description in batch.descriptions! {
+                    let start = Int(description.startOffset)
+                    packets.append(Array(batch.bytes[start..<start + Int(description.dataByteSize)]))
+                    frames.append(Int64(description.variableFramesInPacket > 0 ? description.variableFramesInPacket
+                                        : batch.format.framesPerPacket))
+                }
+            default: break
+            }
+        }
+        // A movie box after the media is fed first, then the media at its offset, as `audiostream` reads a file.
+        let boxes = Self.topLevelBoxes(bytes)
+        if let media = boxes.first(where: { $0.type == "mdat" })?.range,
+           let movie = boxes.first(where: { $0.type == "moov" })?.range, movie.lowerBound > media.lowerBound {
+            for range in [0..<media.lowerBound, movie, media.lowerBound..<movie.lowerBound] {
+                try stream.parse(Array(bytes[range]), offset: Int64(range.lowerBound))
+            }
+            try stream.finish()
+        } else {
+            try feed(bytes, to: stream)
+        }
+        track = TrackFormat(format: try #require(format), cookie: cookie)
+        self.packets = packets
+        self.frames = frames
+        packetTable = table
+        self.tags = tags
+    }
+
+    /// The top-level boxes of an MP4 file with 32-bit sizes, up to the first that does not fit.
+    static func topLevelBoxes(_ bytes: [UInt8]) -> [(type: String, range: Range<Int>)] {
+        var boxes: [(type: String, range: Range<Int>)] = []
+        var position = 0
+        while position + 8 <= bytes.count {
+            let size = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard size >= 8, position + size <= bytes.count else { break }
+            boxes.append((String(decoding: bytes[position + 4..<position + 8], as: UTF8.self), position..<position + size))
+            position += size
+        }
+        return boxes
+    }
+
+    /// Frames from the first packet to the start of packet `index`.
+    func frame(atPacket index: Int) -> Int64 { frames.prefix(index).reduce(0, +) }
+
+    /// Writes packets `range` to `path` as an M4A with the trims and tags given.
+    func writeM4A(_ range: Range<Int>, leadingTrim: Int64, trailingTrim: Int64, tags: NormalizedTags = NormalizedTags(),
+                  to path: String) throws {
+        var target = try FileTarget(creating: path)
+        defer { target.close() }
+        var writer = try M4AWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        for index in range {
+            try packets[index].withUnsafeBytes { try writer.append($0, frames: frames[index], to: &target) }
+        }
+        try writer.finish(trailingTrim: trailingTrim, to: &target)
+        try target.flush()
+    }
+}
+
+/// The independent tools the M4A writer's tests check its files with.
+enum M4ATools {
+    /// A fresh folder for one test's files.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("m4a-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `tool` to its end; its output goes through a file so that a full pipe never blocks it.
+    /// - Returns: its standard output and standard error; a failing status fails the test.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, errors: String) {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("m4a-tool-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(tool) \(arguments) failed: \(errorText)")
+        return (try Data(contentsOf: outputFile), errorText)
+    }
+
+    /// What `ffprobe -v warning` prints of the file: nothing when it reads it without a complaint.
+    static func probeWarnings(_ path: String) throws -> String {
+        let result = try run("ffprobe", ["-v", "warning", path])
+        return String(decoding: result.output, as: UTF8.self) + result.errors
+    }
+
+    /// ffmpeg's decode of the file as interleaved 32-bit floats.
+    static func decode(_ path: String) throws -> [Float] {
+        let data = try run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-"]).output
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// One `-show_entries` value of the audio stream, as ffprobe prints it.
+    static func probe(_ path: String, stream entry: String, countPackets: Bool = false) throws -> String {
+        let arguments = ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of",
+                         "default=noprint_wrappers=1:nokey=1"] + (countPackets ? ["-count_packets"] : []) + [path]
+        return String(decoding: try run("ffprobe", arguments).output, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs a Python program with mutagen, giving it `path` as its argument, and parses its JSON output.
+    static func mutagen(_ program: String, _ path: String) throws -> [String: Any] {
+        let output = try run("python3", ["-c", program, path]).output
+        return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+    }
+}
+
+extension Fixtures {
+    /// The AAC M4A without PNS (Tests/Fixtures/make_writing_fixtures.sh), whose cuts decode to the whole's samples.
+    static let aacWithoutNoiseSubstitution = directory.appendingPathComponent("writing/aac-lc-nopns.m4a")
+}

@@ -1,0 +1,117 @@
+import AudioFileStream
+@testable import AudioFileWriting
+import Foundation
+import FixtureSupport
+import Testing
+
+@Suite struct M4AWriterTests {
+    /// A whole fixture written again holds its packets and trims: ffprobe reads it without a warning and states
+    /// the fixture's length, ffmpeg decodes it to the fixture's very samples, and our parser reads back the
+    /// packets, cookie and packet table.
+    @Test(arguments: ["mp4/aac-lc-faststart.m4a", "writing/aac-lc-nopns.m4a", "mp4/alac.m4a"])
+    func wholeFixtureWrittenAgain(name: String) throws {
+        let fixture = Fixtures.directory.appendingPathComponent(name).path
+        let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
+        let table = try #require(parsed.packetTable)
+        let path = try M4ATools.folder().appendingPathComponent("whole.m4a").path
+        try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: Int64(table.primingFrames),
+                            trailingTrim: Int64(table.remainderFrames), to: path)
+
+        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try M4ATools.probe(path, stream: "duration_ts") == M4ATools.probe(fixture, stream: "duration_ts"))
+        #expect(try M4ATools.decode(path) == M4ATools.decode(fixture))
+        let reread = try ParsedTrack(URL(fileURLWithPath: path))
+        #expect(reread.track == parsed.track)
+        #expect(reread.packets == parsed.packets)
+        #expect(reread.packetTable == table)
+    }
+
+    /// ADTS gives AAC too: its cookie is the AudioSpecificConfig the parser builds from the frame headers.
+    @Test func adtsPacketsMakeAnM4A() throws {
+        let fixture = Fixtures.directory.appendingPathComponent("adts-lc-44k-stereo.aac").path
+        let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
+        let path = try M4ATools.folder().appendingPathComponent("adts.m4a").path
+        try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: 0, trailingTrim: 0, to: path)
+        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try M4ATools.decode(path) == M4ATools.decode(fixture))
+    }
+
+    /// Cuts from the middle, each beginning with the decoder's lead-in and trimming it, decode to the whole's
+    /// samples over their range, and two consecutive cuts join to exactly the range of both.
+    @Test func middleCutsDecodeToTheWholesSamples() throws {
+        let fixture = Fixtures.aacWithoutNoiseSubstitution.path
+        let parsed = try ParsedTrack(Fixtures.aacWithoutNoiseSubstitution)
+        let priming = Int64(try #require(parsed.packetTable).primingFrames)
+        let whole = try M4ATools.decode(fixture)
+        let channels = Int(parsed.track.format.channelsPerFrame)
+        let leadIn = DecoderLeadIn.of(parsed.track.format).packets
+        let folder = try M4ATools.folder()
+        let bounds = [20, 57, 100]
+        var joined: [Float] = []
+        for (index, (start, end)) in zip(bounds, bounds.dropFirst()).enumerated() {
+            let path = folder.appendingPathComponent("cut\(index).m4a").path
+            let trim = parsed.frame(atPacket: start) - parsed.frame(atPacket: start - leadIn)
+            try parsed.writeM4A(start - leadIn..<end, leadingTrim: trim, trailingTrim: 0, to: path)
+            #expect(try M4ATools.probeWarnings(path) == "")
+            let kept = parsed.frame(atPacket: end) - parsed.frame(atPacket: start)
+            #expect(try M4ATools.probe(path, stream: "duration_ts") == "\(kept)")
+            let cut = try M4ATools.decode(path)
+            #expect(cut.count == Int(kept) * channels)
+            let range = Int(parsed.frame(atPacket: start) - priming) * channels..<Int(parsed.frame(atPacket: end) - priming) * channels
+            #expect(cut == Array(whole[range]))
+            joined += cut
+        }
+        let all = Int(parsed.frame(atPacket: bounds[0]) - priming) * channels..<Int(parsed.frame(atPacket: bounds[2]) - priming) * channels
+        #expect(joined == Array(whole[all]))
+    }
+
+    /// A start trim on ALAC, which has no lead-in, is honoured too, and ALAC's cookie comes from CAF as well.
+    @Test(arguments: ["mp4/alac.m4a", "caf/caf-alac-44k-stereo.caf"])
+    func alacCutWithStartTrim(name: String) throws {
+        let fixture = Fixtures.directory.appendingPathComponent(name).path
+        let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
+        let whole = try M4ATools.decode(fixture)
+        let channels = Int(parsed.track.format.channelsPerFrame)
+        let path = try M4ATools.folder().appendingPathComponent("alac.m4a").path
+        let trim: Int64 = 1000
+        try parsed.writeM4A(1..<3, leadingTrim: trim, trailingTrim: 0, to: path)
+        #expect(try M4ATools.probeWarnings(path) == "")
+        let start = Int(parsed.frame(atPacket: 1) + trim) * channels
+        #expect(try M4ATools.decode(path) == Array(whole[start..<Int(parsed.frame(atPacket: 3)) * channels]))
+    }
+
+    /// Formats an M4A cannot hold, and cookies that are not their codec's, are refused, never trapped on.
+    @Test func junkFormatsAreRefused() throws {
+        let aac = AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.mpeg4AAC, framesPerPacket: 1024,
+                                              channelsPerFrame: 2)
+        let alac = AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.appleLossless,
+                                               framesPerPacket: 4096, channelsPerFrame: 2)
+        var silent = aac
+        silent.sampleRate = 0
+        let refused = [
+            TrackFormat(format: aac, cookie: []), TrackFormat(format: aac, cookie: [0x07]),
+            TrackFormat(format: aac, cookie: [0x00, 0x10]), TrackFormat(format: alac, cookie: [UInt8](repeating: 1, count: 23)),
+            TrackFormat(format: silent, cookie: [0x12, 0x10]),
+            TrackFormat(format: AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.mpegLayer3,
+                                                            framesPerPacket: 1152, channelsPerFrame: 2)),
+        ]
+        for track in refused {
+            var target = ByteArrayTarget()
+            #expect(throws: WriteError.self) {
+                _ = try M4AWriter(track: track, tags: NormalizedTags(), leadingTrim: 0, to: &target)
+            }
+        }
+        var target = ByteArrayTarget()
+        var writer = try M4AWriter(track: TrackFormat(format: aac, cookie: [0x12, 0x10]), tags: NormalizedTags(),
+                                   leadingTrim: 0, to: &target)
+        #expect(throws: WriteError.self) {
+            try [UInt8](repeating: 0, count: 4).withUnsafeBytes { try writer.append($0, frames: -1, to: &target) }
+        }
+    }
+
+    /// iTunSMPB is written as iTunes writes it (the form its readers and mutagen's users parse).
+    @Test func gaplessInfoIsInITunesForm() {
+        #expect(M4AMovie.gaplessInfo(priming: 2112, remainder: 704, kept: 88200)
+            == " 00000000 00000840 000002C0 0000000000015888 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000")
+    }
+}
