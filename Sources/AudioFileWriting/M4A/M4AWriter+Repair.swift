@@ -10,7 +10,8 @@ extension M4AWriter {
     /// keeps every whole packet the file holds, drops what follows the last one, and appends the movie box,
     /// stating the start trim the writer was given and no end trim. A file already finished is left as it is.
     /// Repairing again after a crash during a repair gives the same file.
-    /// - Returns: the packets the file holds.
+    /// - Returns: the packets the file holds; a file cut before its first packet's end holds none (an empty
+    ///   track), which a caller may as well delete.
     /// - Throws: `WriteError.unsupportedFormat` when the file does not begin with this writer's `ftyp` and
     ///   header (it was cut before them, and holds no audio), or `WriteError.system`.
     @discardableResult
