@@ -123,6 +123,13 @@ enum M4ATools {
         return String(decoding: result.output, as: UTF8.self) + result.errors
     }
 
+    /// What ffprobe warns of a file with artwork, without the addresses in it: ffmpeg 5.1 warns of any M4A
+    /// with `covr`, its own and mutagen's, that the picture's stream has no time scale, so such a file is
+    /// checked against one of ffmpeg's or mutagen's.
+    static func probeWarningsWithArtwork(_ path: String) throws -> String {
+        try probeWarnings(path).replacingOccurrences(of: " @ 0x[0-9a-f]+", with: "", options: .regularExpression)
+    }
+
     /// ffmpeg's decode of the file as interleaved 32-bit floats.
     static func decode(_ path: String) throws -> [Float] {
         let data = try run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-"]).output

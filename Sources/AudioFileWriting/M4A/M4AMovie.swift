@@ -51,7 +51,9 @@ enum M4AMovie {
             }
             let smpb = ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB",
                                                     text: gaplessInfo(priming: priming, remainder: remainder, kept: kept))
-            $0.append(ITunesTagWriter.userData(items: header.tagItems + smpb))
+            // iTunSMPB comes before the artwork: ffmpeg takes a free-form item for the last stream it made,
+            // which after `covr` is the picture's.
+            $0.append(ITunesTagWriter.userData(items: smpb + header.tagItems))
         }
         return builder.bytes
     }
