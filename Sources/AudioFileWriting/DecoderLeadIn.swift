@@ -22,6 +22,10 @@ public struct DecoderLeadIn: Equatable, Sendable {
         switch format.formatID {
         // The bit reservoir and the filter bank's overlap reach back two frames.
         case AudioFormatID.mpegLayer3, AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer1: DecoderLeadIn(packets: 3)
+        // Measured with ffmpeg: AAC-LC decodes to the whole's samples from the 2nd packet of a cut on (the
+        // filter bank's overlap), HE-AAC from the 3rd (SBR's filter bank), which the DataFormat (the core's) does
+        // not tell apart. Bands coded as noise (PNS) and HE-AACv2's parametric stereo never decode alike in a
+        // cut: their generators run through the whole stream.
         case AudioFormatID.mpeg4AAC: DecoderLeadIn(packets: 2)
         // RFC 7845 §4.2: 80 ms (3,840 frames at 48 kHz) to converge.
         case AudioFormatID.opus: DecoderLeadIn(frames: 3_840)
