@@ -4,7 +4,18 @@ import Foundation
 import FixtureSupport
 import Testing
 
-@Suite struct ITunesTagWriterTests {
+@Suite final class ITunesTagWriterTests {
+    /// This test's files, removed when it ends.
+    let folder: URL
+
+    init() throws {
+        folder = try M4ATools.folder()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// What mutagen reads from a file's ilst, as make_mp4_fixtures.py records it: each atom's values (pictures
     /// by MIME type, size and bytes in hex; free-form values as text; number pairs as lists).
     static let mutagenRecord = """
@@ -36,7 +47,7 @@ import Testing
         let fixture = try #require(Fixtures.mp4.first { $0.file.path == Self.reference.path })
         let parsed = try ParsedTrack(fixture.file)
         let tags = try #require(parsed.tags)
-        let path = try M4ATools.folder().appendingPathComponent("tagged.m4a").path
+        let path = folder.appendingPathComponent("tagged.m4a").path
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: 0, trailingTrim: 0, tags: tags, to: path)
 
         #expect(try M4ATools.probeWarningsWithArtwork(path) == M4ATools.probeWarningsWithArtwork(Self.reference.path))
@@ -52,7 +63,6 @@ import Testing
 
     /// Text in any script, a date as the recorder writes it, and PNG artwork read back as set.
     @Test func textAndArtworkAsSet() throws {
-        let folder = try M4ATools.folder()
         let picture = folder.appendingPathComponent("cover.png").path
         try M4ATools.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=red:size=8x8", "-frames:v", "1",
                                     picture])

@@ -3,12 +3,22 @@ import Foundation
 import FixtureSupport
 import Testing
 
-@Suite struct M4ARepairTests {
+@Suite final class M4ARepairTests {
+    /// This test's files, removed when it ends.
+    let folder: URL
+
+    init() throws {
+        folder = try M4ATools.folder()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// A piece cut at any byte after its header is repaired into a file that ffprobe reads without a warning,
     /// holding every packet whole before the cut (by ffprobe's packet list of the finished piece) and decoding to
     /// the finished piece's samples as far as they go.
     @Test func aPieceCutAnywhereIsRepaired() throws {
-        let folder = try M4ATools.folder()
         let whole = folder.appendingPathComponent("whole.m4a").path
         let parsed = try ParsedTrack(Fixtures.aacWithoutNoiseSubstitution)
         let table = try #require(parsed.packetTable)
@@ -52,7 +62,6 @@ import Testing
     /// A finished piece is left as it is, and so is a repaired one; a repair cut short (a crash while repairing)
     /// is repaired again into the same file.
     @Test func repairingAgainChangesNothing() throws {
-        let folder = try M4ATools.folder()
         let path = folder.appendingPathComponent("piece.m4a.part").path
         let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("mp4/alac.m4a"))
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: 0, trailingTrim: 0, to: path)

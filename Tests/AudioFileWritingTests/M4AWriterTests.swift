@@ -4,7 +4,18 @@ import Foundation
 import FixtureSupport
 import Testing
 
-@Suite struct M4AWriterTests {
+@Suite final class M4AWriterTests {
+    /// This test's files, removed when it ends.
+    let folder: URL
+
+    init() throws {
+        folder = try M4ATools.folder()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// A whole fixture written again holds its packets and trims: ffprobe reads it without a warning and states
     /// the fixture's length, ffmpeg decodes it to the fixture's very samples, and our parser reads back the
     /// packets, cookie and packet table.
@@ -13,7 +24,7 @@ import Testing
         let fixture = Fixtures.directory.appendingPathComponent(name).path
         let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
         let table = try #require(parsed.packetTable)
-        let path = try M4ATools.folder().appendingPathComponent("whole.m4a").path
+        let path = folder.appendingPathComponent("whole.m4a").path
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: Int64(table.primingFrames),
                             trailingTrim: Int64(table.remainderFrames), to: path)
 
@@ -30,7 +41,7 @@ import Testing
     @Test func adtsPacketsMakeAnM4A() throws {
         let fixture = Fixtures.directory.appendingPathComponent("adts-lc-44k-stereo.aac").path
         let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
-        let path = try M4ATools.folder().appendingPathComponent("adts.m4a").path
+        let path = folder.appendingPathComponent("adts.m4a").path
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: 0, trailingTrim: 0, to: path)
         #expect(try M4ATools.probeWarnings(path) == "")
         #expect(try M4ATools.decode(path) == M4ATools.decode(fixture))
@@ -45,7 +56,6 @@ import Testing
         let whole = try M4ATools.decode(fixture)
         let channels = Int(parsed.track.format.channelsPerFrame)
         let leadIn = DecoderLeadIn.of(parsed.track.format).packets
-        let folder = try M4ATools.folder()
         let bounds = [20, 57, 100]
         var joined: [Float] = []
         for (index, (start, end)) in zip(bounds, bounds.dropFirst()).enumerated() {
@@ -74,7 +84,7 @@ import Testing
         let fixture = Fixtures.aacWithoutNoiseSubstitution.path
         let priming = Int64(try #require(parsed.packetTable).primingFrames)
         let channels = Int(parsed.track.format.channelsPerFrame)
-        let path = try M4ATools.folder().appendingPathComponent("end.m4a").path
+        let path = folder.appendingPathComponent("end.m4a").path
         try parsed.writeM4A(0..<30, leadingTrim: priming, trailingTrim: trailingTrim, to: path)
         let total = parsed.frame(atPacket: 30)
         let kept = total - priming - trailingTrim
@@ -97,7 +107,7 @@ import Testing
         let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
         let whole = try M4ATools.decode(fixture)
         let channels = Int(parsed.track.format.channelsPerFrame)
-        let path = try M4ATools.folder().appendingPathComponent("alac.m4a").path
+        let path = folder.appendingPathComponent("alac.m4a").path
         let trim: Int64 = 1000
         try parsed.writeM4A(1..<3, leadingTrim: trim, trailingTrim: 0, to: path)
         #expect(try M4ATools.probeWarnings(path) == "")
