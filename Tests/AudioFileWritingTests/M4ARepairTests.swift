@@ -83,6 +83,32 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == repaired)
     }
 
+    /// Junk is refused, and junk after a piece's header, or an index that claims more than its chunk holds, is
+    /// cut away: nothing traps.
+    @Test func junkNeverTraps() throws {
+        let path = folder.appendingPathComponent("junk.m4a.part").path
+        let parsed = try ParsedTrack(Fixtures.aacWithoutNoiseSubstitution)
+        try parsed.writeM4A(0..<60, leadingTrim: 0, trailingTrim: 0, to: path)
+        let piece = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let boxes = ParsedTrack.topLevelBoxes(piece)
+        var generator = TestRandom(seed: 28)
+        let junk = (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+
+        try Data(junk).write(to: URL(fileURLWithPath: path))
+        #expect(throws: WriteError.self) { try M4AWriter.repair(path: path) }
+
+        try Data(piece[..<boxes[1].range.upperBound] + junk).write(to: URL(fileURLWithPath: path))
+        #expect(try M4AWriter.repair(path: path) == 0)
+        #expect(try M4ATools.probeWarnings(path) == "")
+
+        // The first chunk's index says its first packet is 2^32 - 1 bytes long.
+        var lying = Array(piece[..<boxes[3].range.upperBound])
+        lying.replaceSubrange(boxes[2].range.lowerBound + 16..<boxes[2].range.lowerBound + 20, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        try Data(lying).write(to: URL(fileURLWithPath: path))
+        #expect(try M4AWriter.repair(path: path) == 0)
+        #expect(try M4ATools.probeWarnings(path) == "")
+    }
+
     /// Where each packet of the file ends, by ffprobe.
     private static func packetEnds(_ path: String) throws -> [Int] {
         let output = try M4ATools.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
