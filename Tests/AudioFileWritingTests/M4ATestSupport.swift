@@ -3,6 +3,9 @@ import AudioFileWriting
 import Foundation
 import FixtureSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A fixture's packets as our parser gives them, to drive a writer.
 struct ParsedTrack {
@@ -154,4 +157,37 @@ enum M4ATools {
 extension Fixtures {
     /// The AAC M4A without PNS (Tests/Fixtures/make_writing_fixtures.sh), whose cuts decode to the whole's samples.
     static let aacWithoutNoiseSubstitution = directory.appendingPathComponent("writing/aac-lc-nopns.m4a")
+}
+
+/// A file written at offsets, which can leave a hole that takes no disk space: for pieces past 4 GiB.
+struct SparseFileTarget: WriteTarget {
+    private let descriptor: Int32
+    private(set) var size: Int64 = 0
+
+    init(creating path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0)
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(bytes, at: size)
+        size += Int64(bytes.count)
+    }
+
+    func overwrite(at offset: Int64, with bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0, at: offset) }
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Moves the end `count` bytes on without writing them.
+    mutating func skip(_ count: Int64) {
+        size += count
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+        try #require(bytes.isEmpty || pwrite(descriptor, bytes.baseAddress!, bytes.count, off_t(offset)) == bytes.count)
+    }
 }

@@ -100,6 +100,28 @@ import Testing
         #expect(try M4ATools.decode(path) == Array(M4ATools.decode(fixture).prefix(lastPacketEnd * channels)))
     }
 
+    /// Chunks past 4 GiB are found through 64-bit offsets (`co64`): a piece whose packets lie after a sparse
+    /// 4 GiB `free` box decodes as the same packets written plainly.
+    @Test func chunksPast4GiB() throws {
+        let parsed = try ParsedTrack(Fixtures.aacWithoutNoiseSubstitution)
+        let plain = folder.appendingPathComponent("plain.m4a").path
+        try parsed.writeM4A(0..<60, leadingTrim: 1024, trailingTrim: 0, to: plain)
+        let big = folder.appendingPathComponent("big.m4a").path
+        var target = try SparseFileTarget(creating: big)
+        defer { target.close() }
+        var writer = try M4AWriter(track: parsed.track, tags: NormalizedTags(), leadingTrim: 1024, to: &target)
+        let gap: Int64 = 1 << 32
+        try target.append([0, 0, 0, 1] + Array("free".utf8) + withUnsafeBytes(of: UInt64(16 + gap).bigEndian, Array.init))
+        target.skip(gap)
+        for index in 0..<60 {
+            try parsed.packets[index].withUnsafeBytes { try writer.append($0, frames: parsed.frames[index], to: &target) }
+        }
+        try writer.finish(trailingTrim: 0, to: &target)
+        #expect(target.size > gap)
+        #expect(try M4ATools.probeWarnings(big) == "")
+        #expect(try M4ATools.decode(big) == M4ATools.decode(plain))
+    }
+
     /// A start trim on ALAC, which has no lead-in, is honoured too, and ALAC's cookie comes from CAF as well.
     @Test(arguments: ["mp4/alac.m4a", "caf/caf-alac-44k-stereo.caf"])
     func alacCutWithStartTrim(name: String) throws {
