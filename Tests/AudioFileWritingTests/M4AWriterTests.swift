@@ -75,29 +75,32 @@ import Testing
         #expect(joined == Array(whole[all]))
     }
 
-    /// An end trim is stated exactly (ffprobe's length, our parser's packet table, iTunSMPB's fields for
-    /// mutagen's users); ffmpeg 5.1 leaves out the whole packets past the edit's end but not the part of the last
-    /// one, as with the files its own muxer writes, so its decode ends at the packet holding the last frame kept.
-    @Test(arguments: [0, 500, 1024, 1500])
-    func endTrimIsStated(trailingTrim: Int64) throws {
+    /// Trims are stated exactly (ffprobe's length, our parser's packet table, iTunSMPB's fields for mutagen's
+    /// users), a start trim that ends mid-packet included. ffmpeg 5.1 honours the start trim to the frame; at the
+    /// end it leaves out the whole packets past the edit but not the part of the last one, as with the files its
+    /// own muxer writes, so its decode ends at the packet holding the last frame kept.
+    @Test(arguments: [(0, 0), (300, 500), (1024, 1024), (2348, 1500)])
+    func trimsAreStated(extraLeadingTrim: Int64, trailingTrim: Int64) throws {
         let parsed = try ParsedTrack(Fixtures.aacWithoutNoiseSubstitution)
         let fixture = Fixtures.aacWithoutNoiseSubstitution.path
         let priming = Int64(try #require(parsed.packetTable).primingFrames)
         let channels = Int(parsed.track.format.channelsPerFrame)
-        let path = folder.appendingPathComponent("end.m4a").path
-        try parsed.writeM4A(0..<30, leadingTrim: priming, trailingTrim: trailingTrim, to: path)
+        let path = folder.appendingPathComponent("trimmed.m4a").path
+        let leadingTrim = priming + extraLeadingTrim
+        try parsed.writeM4A(0..<30, leadingTrim: leadingTrim, trailingTrim: trailingTrim, to: path)
         let total = parsed.frame(atPacket: 30)
-        let kept = total - priming - trailingTrim
+        let kept = total - leadingTrim - trailingTrim
         #expect(try M4ATools.probeWarnings(path) == "")
         #expect(try M4ATools.probe(path, stream: "duration_ts") == "\(kept)")
         #expect(try ParsedTrack(URL(fileURLWithPath: path)).packetTable
-            == PacketTableInfo(validFrames: kept, primingFrames: Int32(priming), remainderFrames: Int32(trailingTrim)))
+            == PacketTableInfo(validFrames: kept, primingFrames: Int32(leadingTrim), remainderFrames: Int32(trailingTrim)))
         let smpb = try M4ATools.run("python3", ["-c", "import sys, mutagen.mp4; print(bytes(mutagen.mp4.MP4(sys.argv[1])"
                                                + "['----:com.apple.iTunes:iTunSMPB'][0]).decode())", path]).output
         let fields = String(decoding: smpb, as: UTF8.self).split(separator: " ").map { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
-        #expect(Array(fields[1...3]) == [priming, trailingTrim, kept])
+        #expect(Array(fields[1...3]) == [leadingTrim, trailingTrim, kept])
         let lastPacketEnd = Int(total - priming - trailingTrim / parsed.frames[0] * parsed.frames[0])
-        #expect(try M4ATools.decode(path) == Array(M4ATools.decode(fixture).prefix(lastPacketEnd * channels)))
+        let whole = try M4ATools.decode(fixture)
+        #expect(try M4ATools.decode(path) == Array(whole[Int(extraLeadingTrim) * channels..<lastPacketEnd * channels]))
     }
 
     /// Chunks past 4 GiB are found through 64-bit offsets (`co64`): a piece whose packets lie after a sparse
