@@ -27,7 +27,7 @@ import Testing
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
         let packetEnds = try Self.packetEnds(whole)
         #expect(packetEnds.count == parsed.packets.count)
-        let wholeDecode = try M4ATools.decode(whole)
+        let wholeDecode = try FFmpegTool.decode(whole)
         let channels = Int(parsed.track.format.channelsPerFrame)
 
         let boxes = ParsedTrack.topLevelBoxes(bytes)
@@ -48,11 +48,11 @@ import Testing
             }
             let kept = packetEnds.filter { $0 <= cut }.count
             #expect(try M4AWriter.repair(path: part) == kept, "cut at \(cut)")
-            #expect(try M4ATools.probeWarnings(part) == "", "cut at \(cut)")
+            #expect(try FFmpegTool.warnings(part) == "", "cut at \(cut)")
             // ffprobe counts no packets as none at all.
             #expect(try M4ATools.probe(part, stream: "nb_read_packets", countPackets: true) == (kept == 0 ? "N/A" : "\(kept)"),
                     "cut at \(cut)")
-            let decoded = try M4ATools.decode(part)
+            let decoded = try FFmpegTool.decode(part)
             let frames = max(Int(parsed.frame(atPacket: kept)) - Int(table.primingFrames), 0)
             #expect(decoded == Array(wholeDecode.prefix(frames * channels)), "cut at \(cut)")
         }
@@ -73,7 +73,7 @@ import Testing
         try finished.prefix(movie.lowerBound - 5).write(to: URL(fileURLWithPath: path))
         try M4AWriter.repair(path: path)
         let repaired = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
         for cut in [repaired.count - 1, repaired.count - 200] {
             try repaired.prefix(cut).write(to: URL(fileURLWithPath: path))
             try M4AWriter.repair(path: path)
@@ -99,19 +99,19 @@ import Testing
 
         try Data(piece[..<boxes[1].range.upperBound] + junk).write(to: URL(fileURLWithPath: path))
         #expect(try M4AWriter.repair(path: path) == 0)
-        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
 
         // The first chunk's index says its first packet is 2^32 - 1 bytes long.
         var lying = Array(piece[..<boxes[3].range.upperBound])
         lying.replaceSubrange(boxes[2].range.lowerBound + 16..<boxes[2].range.lowerBound + 20, with: [0xFF, 0xFF, 0xFF, 0xFF])
         try Data(lying).write(to: URL(fileURLWithPath: path))
         #expect(try M4AWriter.repair(path: path) == 0)
-        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
     }
 
     /// Where each packet of the file ends, by ffprobe.
     private static func packetEnds(_ path: String) throws -> [Int] {
-        let output = try M4ATools.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+        let output = try FFmpegTool.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
                                                   "packet=pos,size", "-of", "csv=p=0", path]).output
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map {
             let fields = $0.split(separator: ",").compactMap { Int($0) }

@@ -90,7 +90,7 @@ struct ParsedTrack {
     }
 }
 
-/// The independent tools the M4A writer's tests check its files with.
+/// The independent tools the M4A writer's tests check its files with, beyond `FFmpegTool`'s.
 enum M4ATools {
     /// A fresh folder for one test's files.
     static func folder() throws -> URL {
@@ -99,58 +99,24 @@ enum M4ATools {
         return url
     }
 
-    /// Runs `tool` to its end; its output goes through a file so that a full pipe never blocks it.
-    /// - Returns: its standard output and standard error; a failing status fails the test.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, errors: String) {
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("m4a-tool-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) \(arguments) failed: \(errorText)")
-        return (try Data(contentsOf: outputFile), errorText)
-    }
-
-    /// What `ffprobe -v warning` prints of the file: nothing when it reads it without a complaint.
-    static func probeWarnings(_ path: String) throws -> String {
-        let result = try run("ffprobe", ["-v", "warning", path])
-        return String(decoding: result.output, as: UTF8.self) + result.errors
-    }
-
     /// What ffprobe warns of a file with artwork, without the addresses in it: ffmpeg 5.1 warns of any M4A
     /// with `covr`, its own and mutagen's, that the picture's stream has no time scale, so such a file is
     /// checked against one of ffmpeg's or mutagen's.
-    static func probeWarningsWithArtwork(_ path: String) throws -> String {
-        try probeWarnings(path).replacingOccurrences(of: " @ 0x[0-9a-f]+", with: "", options: .regularExpression)
-    }
-
-    /// ffmpeg's decode of the file as interleaved 32-bit floats.
-    static func decode(_ path: String) throws -> [Float] {
-        let data = try run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-"]).output
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    static func warningsWithArtwork(_ path: String) throws -> String {
+        try FFmpegTool.warnings(path).replacingOccurrences(of: " @ 0x[0-9a-f]+", with: "", options: .regularExpression)
     }
 
     /// One `-show_entries` value of the audio stream, as ffprobe prints it.
     static func probe(_ path: String, stream entry: String, countPackets: Bool = false) throws -> String {
         let arguments = ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of",
                          "default=noprint_wrappers=1:nokey=1"] + (countPackets ? ["-count_packets"] : []) + [path]
-        return String(decoding: try run("ffprobe", arguments).output, as: UTF8.self)
+        return String(decoding: try FFmpegTool.run("ffprobe", arguments).output, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs a Python program with mutagen, giving it `path` as its argument, and parses its JSON output.
-    static func mutagen(_ program: String, _ path: String) throws -> [String: Any] {
-        let output = try run("python3", ["-c", program, path]).output
-        return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+    /// What a Python program using mutagen (Debian's python3-mutagen) prints of `path`, its argument.
+    static func mutagen(_ program: String, _ path: String) throws -> String {
+        String(decoding: try FFmpegTool.run("python3", ["-c", program, path]).output, as: UTF8.self)
     }
 }
 

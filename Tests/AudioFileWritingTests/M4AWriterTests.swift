@@ -28,9 +28,9 @@ import Testing
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: Int64(table.primingFrames),
                             trailingTrim: Int64(table.remainderFrames), to: path)
 
-        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
         #expect(try M4ATools.probe(path, stream: "duration_ts") == M4ATools.probe(fixture, stream: "duration_ts"))
-        #expect(try M4ATools.decode(path) == M4ATools.decode(fixture))
+        #expect(try FFmpegTool.decode(path) == FFmpegTool.decode(fixture))
         let reread = try ParsedTrack(URL(fileURLWithPath: path))
         #expect(reread.track == parsed.track)
         #expect(reread.packets == parsed.packets)
@@ -43,8 +43,8 @@ import Testing
         let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
         let path = folder.appendingPathComponent("adts.m4a").path
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: 0, trailingTrim: 0, to: path)
-        #expect(try M4ATools.probeWarnings(path) == "")
-        #expect(try M4ATools.decode(path) == M4ATools.decode(fixture))
+        #expect(try FFmpegTool.warnings(path) == "")
+        #expect(try FFmpegTool.decode(path) == FFmpegTool.decode(fixture))
     }
 
     /// Cuts from the middle, each beginning with the decoder's lead-in and trimming it, decode to the whole's
@@ -53,7 +53,7 @@ import Testing
         let fixture = Fixtures.aacWithoutNoiseSubstitution.path
         let parsed = try ParsedTrack(Fixtures.aacWithoutNoiseSubstitution)
         let priming = Int64(try #require(parsed.packetTable).primingFrames)
-        let whole = try M4ATools.decode(fixture)
+        let whole = try FFmpegTool.decode(fixture)
         let channels = Int(parsed.track.format.channelsPerFrame)
         let leadIn = DecoderLeadIn.of(parsed.track.format).packets
         let bounds = [20, 57, 100]
@@ -62,10 +62,10 @@ import Testing
             let path = folder.appendingPathComponent("cut\(index).m4a").path
             let trim = parsed.frame(atPacket: start) - parsed.frame(atPacket: start - leadIn)
             try parsed.writeM4A(start - leadIn..<end, leadingTrim: trim, trailingTrim: 0, to: path)
-            #expect(try M4ATools.probeWarnings(path) == "")
+            #expect(try FFmpegTool.warnings(path) == "")
             let kept = parsed.frame(atPacket: end) - parsed.frame(atPacket: start)
             #expect(try M4ATools.probe(path, stream: "duration_ts") == "\(kept)")
-            let cut = try M4ATools.decode(path)
+            let cut = try FFmpegTool.decode(path)
             #expect(cut.count == Int(kept) * channels)
             let range = Int(parsed.frame(atPacket: start) - priming) * channels..<Int(parsed.frame(atPacket: end) - priming) * channels
             #expect(cut == Array(whole[range]))
@@ -90,17 +90,17 @@ import Testing
         try parsed.writeM4A(0..<30, leadingTrim: leadingTrim, trailingTrim: trailingTrim, to: path)
         let total = parsed.frame(atPacket: 30)
         let kept = total - leadingTrim - trailingTrim
-        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
         #expect(try M4ATools.probe(path, stream: "duration_ts") == "\(kept)")
         #expect(try ParsedTrack(URL(fileURLWithPath: path)).packetTable
             == PacketTableInfo(validFrames: kept, primingFrames: Int32(leadingTrim), remainderFrames: Int32(trailingTrim)))
-        let smpb = try M4ATools.run("python3", ["-c", "import sys, mutagen.mp4; print(bytes(mutagen.mp4.MP4(sys.argv[1])"
-                                               + "['----:com.apple.iTunes:iTunSMPB'][0]).decode())", path]).output
-        let fields = String(decoding: smpb, as: UTF8.self).split(separator: " ").map { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
+        let smpb = try M4ATools.mutagen("import sys, mutagen.mp4; print(bytes(mutagen.mp4.MP4(sys.argv[1])"
+                                        + "['----:com.apple.iTunes:iTunSMPB'][0]).decode())", path)
+        let fields = smpb.split(separator: " ").map { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
         #expect(Array(fields[1...3]) == [leadingTrim, trailingTrim, kept])
         let lastPacketEnd = Int(total - priming - trailingTrim / parsed.frames[0] * parsed.frames[0])
-        let whole = try M4ATools.decode(fixture)
-        #expect(try M4ATools.decode(path) == Array(whole[Int(extraLeadingTrim) * channels..<lastPacketEnd * channels]))
+        let whole = try FFmpegTool.decode(fixture)
+        #expect(try FFmpegTool.decode(path) == Array(whole[Int(extraLeadingTrim) * channels..<lastPacketEnd * channels]))
     }
 
     /// Chunks past 4 GiB are found through 64-bit offsets (`co64`): a piece whose packets lie after a sparse
@@ -121,8 +121,8 @@ import Testing
         }
         try writer.finish(trailingTrim: 0, to: &target)
         #expect(target.size > gap)
-        #expect(try M4ATools.probeWarnings(big) == "")
-        #expect(try M4ATools.decode(big) == M4ATools.decode(plain))
+        #expect(try FFmpegTool.warnings(big) == "")
+        #expect(try FFmpegTool.decode(big) == FFmpegTool.decode(plain))
     }
 
     /// A start trim on ALAC, which has no lead-in, is honoured too, and ALAC's cookie comes from CAF as well.
@@ -130,14 +130,14 @@ import Testing
     func alacCutWithStartTrim(name: String) throws {
         let fixture = Fixtures.directory.appendingPathComponent(name).path
         let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
-        let whole = try M4ATools.decode(fixture)
+        let whole = try FFmpegTool.decode(fixture)
         let channels = Int(parsed.track.format.channelsPerFrame)
         let path = folder.appendingPathComponent("alac.m4a").path
         let trim: Int64 = 1000
         try parsed.writeM4A(1..<3, leadingTrim: trim, trailingTrim: 0, to: path)
-        #expect(try M4ATools.probeWarnings(path) == "")
+        #expect(try FFmpegTool.warnings(path) == "")
         let start = Int(parsed.frame(atPacket: 1) + trim) * channels
-        #expect(try M4ATools.decode(path) == Array(whole[start..<Int(parsed.frame(atPacket: 3)) * channels]))
+        #expect(try FFmpegTool.decode(path) == Array(whole[start..<Int(parsed.frame(atPacket: 3)) * channels]))
     }
 
     /// Formats an M4A cannot hold, and cookies that are not their codec's, are refused, never trapped on.
