@@ -69,8 +69,8 @@ import Testing
     /// Text in any script, a date as the recorder writes it, and PNG artwork read back as set.
     @Test func textAndArtworkAsSet() throws {
         let picture = folder.appendingPathComponent("cover.png").path
-        _ = try FFmpegTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=red:size=8x8", "-frames:v", "1",
-                                    picture])
+        _ = try FFmpegTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:size=8x8",
+                                          "-frames:v", "1", picture])
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: picture)))
         var tags = NormalizedTags()
         tags.title = "Ωμέγα — 東京の夜 🎶"
@@ -86,8 +86,8 @@ import Testing
 
         // The reference: ffmpeg's own M4A of the same audio with the same picture as its cover.
         let reference = folder.appendingPathComponent("reference.m4a").path
-        _ = try FFmpegTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-i", picture, "-map", "0:a", "-map", "1",
-                                    "-c", "copy", "-disposition:v", "attached_pic", reference])
+        _ = try FFmpegTool.run("ffmpeg", ["-v", "error", "-i", path, "-i", picture, "-map", "0:a", "-map", "1",
+                                          "-c", "copy", "-disposition:v", "attached_pic", reference])
         #expect(try M4ATools.warningsWithArtwork(path) == M4ATools.warningsWithArtwork(reference))
         let written = try Self.record(path)
         #expect(written["\u{A9}nam"] as? [String] == [tags.title!])

@@ -50,8 +50,8 @@ import Testing
             #expect(try M4AWriter.repair(path: part) == kept, "cut at \(cut)")
             #expect(try FFmpegTool.warnings(part) == "", "cut at \(cut)")
             // ffprobe counts no packets as none at all.
-            #expect(try M4ATools.probe(part, stream: "nb_read_packets", countPackets: true) == (kept == 0 ? "N/A" : "\(kept)"),
-                    "cut at \(cut)")
+            let counted = try M4ATools.probe(part, stream: "nb_read_packets", countPackets: true)
+            #expect(counted == (kept == 0 ? "N/A" : "\(kept)"), "cut at \(cut)")
             let decoded = try FFmpegTool.decode(part)
             let frames = max(Int(parsed.frame(atPacket: kept)) - Int(table.primingFrames), 0)
             #expect(decoded == Array(wholeDecode.prefix(frames * channels)), "cut at \(cut)")
@@ -103,7 +103,8 @@ import Testing
 
         // The first chunk's index says its first packet is 2^32 - 1 bytes long.
         var lying = Array(piece[..<boxes[3].range.upperBound])
-        lying.replaceSubrange(boxes[2].range.lowerBound + 16..<boxes[2].range.lowerBound + 20, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        let firstSize = boxes[2].range.lowerBound + 16
+        lying.replaceSubrange(firstSize..<firstSize + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
         try Data(lying).write(to: URL(fileURLWithPath: path))
         #expect(try M4AWriter.repair(path: path) == 0)
         #expect(try FFmpegTool.warnings(path) == "")

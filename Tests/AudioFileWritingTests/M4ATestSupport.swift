@@ -67,7 +67,8 @@ struct ParsedTrack {
         while position + 8 <= bytes.count {
             let size = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
             guard size >= 8, position + size <= bytes.count else { break }
-            boxes.append((String(decoding: bytes[position + 4..<position + 8], as: UTF8.self), position..<position + size))
+            let type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
+            boxes.append((type, position..<position + size))
             position += size
         }
         return boxes

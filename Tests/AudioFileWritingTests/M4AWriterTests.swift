@@ -56,6 +56,11 @@ import Testing
         let whole = try FFmpegTool.decode(fixture)
         let channels = Int(parsed.track.format.channelsPerFrame)
         let leadIn = DecoderLeadIn.of(parsed.track.format).packets
+        // The samples of the whole's decode (which starts after the priming) that packets `range` give.
+        func samples(_ range: Range<Int>) -> Range<Int> {
+            Int(parsed.frame(atPacket: range.lowerBound) - priming) * channels
+                ..< Int(parsed.frame(atPacket: range.upperBound) - priming) * channels
+        }
         let bounds = [20, 57, 100]
         var joined: [Float] = []
         for (index, (start, end)) in zip(bounds, bounds.dropFirst()).enumerated() {
@@ -67,12 +72,10 @@ import Testing
             #expect(try M4ATools.probe(path, stream: "duration_ts") == "\(kept)")
             let cut = try FFmpegTool.decode(path)
             #expect(cut.count == Int(kept) * channels)
-            let range = Int(parsed.frame(atPacket: start) - priming) * channels..<Int(parsed.frame(atPacket: end) - priming) * channels
-            #expect(cut == Array(whole[range]))
+            #expect(cut == Array(whole[samples(start..<end)]))
             joined += cut
         }
-        let all = Int(parsed.frame(atPacket: bounds[0]) - priming) * channels..<Int(parsed.frame(atPacket: bounds[2]) - priming) * channels
-        #expect(joined == Array(whole[all]))
+        #expect(joined == Array(whole[samples(bounds[0]..<bounds[2])]))
     }
 
     /// Trims are stated exactly (ffprobe's length, our parser's packet table, iTunSMPB's fields for mutagen's
@@ -93,14 +96,18 @@ import Testing
         #expect(try FFmpegTool.warnings(path) == "")
         #expect(try M4ATools.probe(path, stream: "duration_ts") == "\(kept)")
         #expect(try ParsedTrack(URL(fileURLWithPath: path)).packetTable
-            == PacketTableInfo(validFrames: kept, primingFrames: Int32(leadingTrim), remainderFrames: Int32(trailingTrim)))
+            == PacketTableInfo(validFrames: kept, primingFrames: Int32(leadingTrim),
+                               remainderFrames: Int32(trailingTrim)))
         let smpb = try M4ATools.mutagen("import sys, mutagen.mp4; print(bytes(mutagen.mp4.MP4(sys.argv[1])"
                                         + "['----:com.apple.iTunes:iTunSMPB'][0]).decode())", path)
-        let fields = smpb.split(separator: " ").map { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
+        let fields = smpb.split(separator: " ").map {
+            Int64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16)
+        }
         #expect(Array(fields[1...3]) == [leadingTrim, trailingTrim, kept])
         let lastPacketEnd = Int(total - priming - trailingTrim / parsed.frames[0] * parsed.frames[0])
         let whole = try FFmpegTool.decode(fixture)
-        #expect(try FFmpegTool.decode(path) == Array(whole[Int(extraLeadingTrim) * channels..<lastPacketEnd * channels]))
+        let expected = whole[Int(extraLeadingTrim) * channels..<lastPacketEnd * channels]
+        #expect(try FFmpegTool.decode(path) == Array(expected))
     }
 
     /// Chunks past 4 GiB are found through 64-bit offsets (`co64`): a piece whose packets lie after a sparse
@@ -114,10 +121,13 @@ import Testing
         defer { target.close() }
         var writer = try M4AWriter(track: parsed.track, tags: NormalizedTags(), leadingTrim: 1024, to: &target)
         let gap: Int64 = 1 << 32
-        try target.append([0, 0, 0, 1] + Array("free".utf8) + withUnsafeBytes(of: UInt64(16 + gap).bigEndian, Array.init))
+        let largeSize = withUnsafeBytes(of: UInt64(16 + gap).bigEndian, Array.init)
+        try target.append([0, 0, 0, 1] + Array("free".utf8) + largeSize)
         target.skip(gap)
         for index in 0..<60 {
-            try parsed.packets[index].withUnsafeBytes { try writer.append($0, frames: parsed.frames[index], to: &target) }
+            try parsed.packets[index].withUnsafeBytes {
+                try writer.append($0, frames: parsed.frames[index], to: &target)
+            }
         }
         try writer.finish(trailingTrim: 0, to: &target)
         #expect(target.size > gap)
@@ -142,15 +152,16 @@ import Testing
 
     /// Formats an M4A cannot hold, and cookies that are not their codec's, are refused, never trapped on.
     @Test func junkFormatsAreRefused() throws {
-        let aac = AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.mpeg4AAC, framesPerPacket: 1024,
-                                              channelsPerFrame: 2)
+        let aac = AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.mpeg4AAC,
+                                              framesPerPacket: 1024, channelsPerFrame: 2)
         let alac = AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.appleLossless,
                                                framesPerPacket: 4096, channelsPerFrame: 2)
         var silent = aac
         silent.sampleRate = 0
         let refused = [
             TrackFormat(format: aac, cookie: []), TrackFormat(format: aac, cookie: [0x07]),
-            TrackFormat(format: aac, cookie: [0x00, 0x10]), TrackFormat(format: alac, cookie: [UInt8](repeating: 1, count: 23)),
+            TrackFormat(format: aac, cookie: [0x00, 0x10]),
+            TrackFormat(format: alac, cookie: [UInt8](repeating: 1, count: 23)),
             TrackFormat(format: silent, cookie: [0x12, 0x10]),
             TrackFormat(format: AudioStreamBasicDescription(sampleRate: 44_100, formatID: AudioFormatID.mpegLayer3,
                                                             framesPerPacket: 1152, channelsPerFrame: 2)),
@@ -172,6 +183,7 @@ import Testing
     /// iTunSMPB is written as iTunes writes it (the form its readers and mutagen's users parse).
     @Test func gaplessInfoIsInITunesForm() {
         #expect(M4AMovie.gaplessInfo(priming: 2112, remainder: 704, kept: 88200)
-            == " 00000000 00000840 000002C0 0000000000015888 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000")
+            == " 00000000 00000840 000002C0 0000000000015888 00000000 00000000 00000000 00000000 00000000 00000000 "
+                + "00000000 00000000")
     }
 }

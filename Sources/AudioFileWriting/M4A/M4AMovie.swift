@@ -49,8 +49,8 @@ enum M4AMovie {
                     }
                 }
             }
-            let smpb = ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB",
-                                                    text: gaplessInfo(priming: priming, remainder: remainder, kept: kept))
+            let gapless = gaplessInfo(priming: priming, remainder: remainder, kept: kept)
+            let smpb = ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB", text: gapless)
             // iTunSMPB comes before the artwork: ffmpeg takes a free-form item for the last stream it made,
             // which after `covr` is the picture's.
             $0.append(ITunesTagWriter.userData(items: smpb + header.tagItems))

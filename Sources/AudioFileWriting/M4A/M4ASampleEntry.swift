@@ -17,14 +17,16 @@ enum M4ASampleEntry {
         case AudioFormatID.mpeg4AAC:
             // audioObjectType (5 bits) 0 is not a type; a config is at least its type, rate index and channels.
             guard (2...largestAudioSpecificConfig).contains(track.cookie.count), track.cookie[0] >> 3 != 0 else {
-                throw WriteError.unsupportedFormat("an AAC cookie of \(track.cookie.count) bytes is not an AudioSpecificConfig")
+                throw WriteError.unsupportedFormat(
+                    "an AAC cookie of \(track.cookie.count) bytes is not an AudioSpecificConfig")
             }
             builder.audioSampleEntry("mp4a", format: format, bitsPerSample: 16) {
                 $0.fullBox("esds") { $0.elementaryStreamDescriptor(config: track.cookie) }
             }
         case AudioFormatID.appleLossless:
             guard track.cookie.count == alacConfigLength else {
-                throw WriteError.unsupportedFormat("an ALAC cookie of \(track.cookie.count) bytes is not an ALACSpecificConfig")
+                throw WriteError.unsupportedFormat(
+                    "an ALAC cookie of \(track.cookie.count) bytes is not an ALACSpecificConfig")
             }
             builder.audioSampleEntry("alac", format: format, bitsPerSample: UInt16(track.cookie[5])) {
                 $0.fullBox("alac") { $0.append(track.cookie) }

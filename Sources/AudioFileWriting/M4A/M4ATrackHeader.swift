@@ -18,7 +18,8 @@ struct M4ATrackHeader: Equatable {
         let format = track.format
         guard format.sampleRate >= 1, format.sampleRate <= Double(UInt32.max), format.channelsPerFrame >= 1,
               format.channelsPerFrame <= UInt32(UInt16.max), leadingTrim >= 0 else {
-            throw WriteError.unsupportedFormat("an M4A cannot hold \(format.sampleRate) Hz, \(format.channelsPerFrame) channels")
+            throw WriteError.unsupportedFormat(
+                "an M4A cannot hold \(format.sampleRate) Hz, \(format.channelsPerFrame) channels")
         }
         timescale = UInt32(format.sampleRate)
         self.leadingTrim = leadingTrim

@@ -91,7 +91,9 @@ private struct RepairFile {
         var bytes = [UInt8](repeating: 0, count: Int(max(min(Int64(count), size - offset), 0)))
         var done = 0
         while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
+            let got = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done))
+            }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { throw WriteError.system(operation: "read", path: path, errno: got < 0 ? errno : EIO) }
             done += got
@@ -118,15 +120,21 @@ private struct RepairFile {
     func write(_ bytes: [UInt8], at offset: Int64) throws {
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
+            let written = bytes.withUnsafeBytes {
+                pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done))
+            }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw WriteError.system(operation: "write", path: path, errno: written < 0 ? errno : ENOSPC) }
+            guard written > 0 else {
+                throw WriteError.system(operation: "write", path: path, errno: written < 0 ? errno : ENOSPC)
+            }
             done += written
         }
     }
 
     func truncate(at offset: Int64) throws {
-        guard ftruncate(descriptor, off_t(offset)) == 0 else { throw WriteError.system(operation: "truncate", path: path, errno: errno) }
+        guard ftruncate(descriptor, off_t(offset)) == 0 else {
+            throw WriteError.system(operation: "truncate", path: path, errno: errno)
+        }
     }
 
     func synchronize() throws {

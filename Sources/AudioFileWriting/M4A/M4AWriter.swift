@@ -16,15 +16,18 @@ public struct M4AWriter: ContainerWriter {
     private var chunkRuns: [M4AFrameRun] = []
     private var chunkFrames: Int64 = 0
 
-    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
+    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
+                to target: inout some WriteTarget) throws {
         header = try M4ATrackHeader(track: track, tags: tags, leadingTrim: leadingTrim)
         try target.append(Self.fileType)
         try target.append(M4ARecoveryBoxes.header(header))
     }
 
-    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64, to target: inout some WriteTarget) throws {
+    public mutating func append(_ packet: UnsafeRawBufferPointer, frames: Int64,
+                                to target: inout some WriteTarget) throws {
         guard let frameCount = UInt32(exactly: frames), packet.count <= Self.largestPacket else {
-            throw WriteError.unsupportedFormat("an M4A cannot hold a packet of \(packet.count) bytes and \(frames) frames")
+            throw WriteError.unsupportedFormat(
+                "an M4A cannot hold a packet of \(packet.count) bytes and \(frames) frames")
         }
         chunk += packet
         chunkSizes.append(UInt32(packet.count))

@@ -14,7 +14,8 @@ struct MP4BoxBuilder {
     }
 
     /// A full box: a box whose body starts with a version and 24 bits of flags.
-    mutating func fullBox(_ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ body: (inout MP4BoxBuilder) -> Void) {
+    mutating func fullBox(_ type: String, version: UInt8 = 0, flags: UInt32 = 0,
+                          _ body: (inout MP4BoxBuilder) -> Void) {
         box(type) {
             $0.uint32(UInt32(version) << 24 | flags & 0xFF_FFFF)
             body(&$0)
