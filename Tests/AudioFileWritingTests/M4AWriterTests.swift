@@ -37,9 +37,24 @@ import Testing
         #expect(reread.packetTable == table)
     }
 
+    /// The clean ADTS fixtures: every rate from 7350 Hz to 96 kHz, mono to 5.1, MPEG-2 and -4, CRCs (the
+    /// parser leaves frames of several raw data blocks out, so `adts-lc-44k-mono-multi-rdb.aac` is not one).
+    static let adtsFixtures = ["adts-lc-22k-stereo.aac", "adts-lc-44k-mono-crc.aac", "adts-lc-44k-mono.aac",
+                               "adts-lc-44k-stereo.aac", "adts-lc-48k-5.1.aac", "adts-lc-48k-stereo.aac",
+                               "adts-lc-7350-mono.aac", "adts-lc-8k-mono.aac", "adts-lc-96k-stereo.aac",
+                               "adts-lc-mpeg2-32k-stereo.aac"]
+
+    @Test func everyCleanADTSFixtureIsWritten() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.directory.path)
+            .filter { $0.hasPrefix("adts-lc-") && !$0.contains("multi-rdb") }
+        #expect(Set(Self.adtsFixtures) == Set(names))
+        #expect(Self.adtsFixtures.count == 10)
+    }
+
     /// ADTS gives AAC too: its cookie is the AudioSpecificConfig the parser builds from the frame headers.
-    @Test func adtsPacketsMakeAnM4A() throws {
-        let fixture = Fixtures.directory.appendingPathComponent("adts-lc-44k-stereo.aac").path
+    @Test(arguments: adtsFixtures)
+    func adtsPacketsMakeAnM4A(name: String) throws {
+        let fixture = Fixtures.directory.appendingPathComponent(name).path
         let parsed = try ParsedTrack(URL(fileURLWithPath: fixture))
         let path = folder.appendingPathComponent("adts.m4a").path
         try parsed.writeM4A(0..<parsed.packets.count, leadingTrim: 0, trailingTrim: 0, to: path)
