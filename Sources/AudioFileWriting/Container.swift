@@ -74,8 +74,7 @@ public enum Container: String, CaseIterable, Sendable {
         case .ogg, .opus, .oga: return try OggWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .flac: return try FLACWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .wav: return try WAVEWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
-        default:
-            throw WriteError.unsupportedFormat(".\(rawValue) files cannot be written yet")
+        case .m4a: return try M4AWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         }
     }
 }

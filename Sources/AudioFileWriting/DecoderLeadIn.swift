@@ -28,6 +28,10 @@ public struct DecoderLeadIn: Equatable, Sendable {
         // Only the filter bank's overlap: 1 frame, measured with FFmpeg's floating-point decoder (its default
         // fixed-point one dithers, so no cut gives the whole's samples).
         case AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer1: DecoderLeadIn(packets: 1)
+        // Measured with ffmpeg: AAC-LC decodes to the whole's samples from the 2nd packet of a cut on (the
+        // filter bank's overlap), HE-AAC from the 3rd (SBR's filter bank), which the DataFormat (the core's) does
+        // not tell apart. Bands coded as noise (PNS) and HE-AACv2's parametric stereo never decode alike in a
+        // cut: their generators run through the whole stream.
         case AudioFormatID.mpeg4AAC: DecoderLeadIn(packets: 2)
         // RFC 7845 §4.6 asks for 80 ms, after which ffmpeg's decode still differs from the whole's by up to 0.07
         // of full scale; the error about halves every 20 ms: 480 ms (23,040 frames at 48 kHz) leave under 1e-6.

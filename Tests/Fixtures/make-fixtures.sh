@@ -243,6 +243,9 @@ python3 "$FIX/make_icy_fixtures.py"
 # ---- Recording fixtures (record/): 12 s of music in each codec a recording writes, cut into pieces by the
 # recording tests and compared with ffmpeg's decodes at test time; removes nothing.
 python3 "$FIX/make_record_fixtures.py"
+# ---- Writers' fixtures (writing/): an AAC M4A without perceptual noise substitution, whose cuts decode to
+# the whole's samples; removes and remakes writing/ only.
+bash "$FIX/make_writing_fixtures.sh"
 # ---- Programs (programs/): a small executable built from C, whose bytes pass
 # for MPEG audio headers; needs cc.
 bash "$FIX/make_program_fixtures.sh"

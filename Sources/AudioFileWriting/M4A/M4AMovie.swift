@@ -1,0 +1,146 @@
+/// The movie box (`moov`) of an M4A holding one audio track, built from its header and sample table.
+///
+/// Trims are stated twice, where decoders look: an edit list (`elst`, ISO/IEC 14496-12 §8.6.6) starting at
+/// `leadingTrim` and lasting the frames kept, which ffmpeg and Apple's players honour; and iTunes' `iTunSMPB`
+/// comment, which ffmpeg also reads for AAC (and then prefers to the edit for the start) and which iTunes-era
+/// players read alone. Both always agree.
+enum M4AMovie {
+    static func box(_ header: M4ATrackHeader, _ table: M4ASampleTable, trailingTrim: Int64) -> [UInt8] {
+        let total = table.totalFrames
+        let priming = min(header.leadingTrim, total)
+        let kept = max(total - priming - max(trailingTrim, 0), 0)
+        let remainder = total - priming - kept
+        var builder = MP4BoxBuilder()
+        builder.box("moov") {
+            $0.movieHeader(timescale: header.timescale, duration: kept)
+            $0.box("trak") {
+                $0.trackHeader(duration: kept)
+                $0.box("edts") {
+                    $0.fullBox("elst", version: 1) {
+                        $0.uint32(1)
+                        $0.uint64(UInt64(kept))
+                        $0.uint64(UInt64(priming))
+                        $0.uint32(0x1_0000)  // media rate 1.0
+                    }
+                }
+                $0.box("mdia") {
+                    $0.fullBox("mdhd", version: 1) {
+                        $0.zeros(16)  // creation and modification times: unknown
+                        $0.uint32(header.timescale)
+                        $0.uint64(UInt64(total))
+                        $0.uint16(0x55C4)  // language "und"
+                        $0.uint16(0)
+                    }
+                    $0.fullBox("hdlr") {
+                        $0.uint32(0)
+                        $0.fourCC("soun")
+                        $0.zeros(12)
+                        $0.append(Array("SoundHandler".utf8) + [0])
+                    }
+                    $0.box("minf") {
+                        $0.fullBox("smhd") { $0.zeros(4) }
+                        $0.box("dinf") {
+                            $0.fullBox("dref") {
+                                $0.uint32(1)
+                                $0.fullBox("url ", flags: 1) { _ in }  // the media is in this file
+                            }
+                        }
+                        $0.sampleTable(header.sampleEntry, table)
+                    }
+                }
+            }
+            let gapless = gaplessInfo(priming: priming, remainder: remainder, kept: kept)
+            let smpb = ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB", text: gapless)
+            // iTunSMPB comes before the artwork: ffmpeg takes a free-form item for the last stream it made,
+            // which after `covr` is the picture's.
+            $0.append(ITunesTagWriter.userData(items: smpb + header.tagItems))
+        }
+        return builder.bytes
+    }
+
+    /// iTunSMPB as iTunes writes it: a space before each field, a reserved field, priming, remainder (8 hex
+    /// digits each), the frames kept (16), and eight reserved fields.
+    static func gaplessInfo(priming: Int64, remainder: Int64, kept: Int64) -> String {
+        func hex(_ value: Int64, _ digits: Int) -> String {
+            let text = String(UInt64(value), radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(digits - text.count, 0)) + text
+        }
+        return " 00000000 \(hex(priming, 8)) \(hex(remainder, 8)) \(hex(kept, 16))"
+            + String(repeating: " 00000000", count: 8)
+    }
+}
+
+extension MP4BoxBuilder {
+    fileprivate mutating func movieHeader(timescale: UInt32, duration: Int64) {
+        fullBox("mvhd", version: 1) {
+            $0.zeros(16)  // creation and modification times
+            $0.uint32(timescale)
+            $0.uint64(UInt64(duration))
+            $0.uint32(0x1_0000)  // rate 1.0
+            $0.uint16(0x0100)  // volume 1.0
+            $0.zeros(10)
+            $0.unityMatrix()
+            $0.zeros(24)
+            $0.uint32(2)  // next track ID
+        }
+    }
+
+    /// Track 1, enabled and in the movie and its preview; its duration is in the movie's timescale.
+    fileprivate mutating func trackHeader(duration: Int64) {
+        fullBox("tkhd", version: 1, flags: 0x7) {
+            $0.zeros(16)
+            $0.uint32(1)
+            $0.zeros(4)
+            $0.uint64(UInt64(duration))
+            $0.zeros(8)
+            $0.uint16(0)  // layer
+            $0.uint16(1)  // alternate group: the audio tracks
+            $0.uint16(0x0100)  // volume 1.0
+            $0.zeros(2)
+            $0.unityMatrix()
+            $0.zeros(8)  // width, height
+        }
+    }
+
+    /// `stbl`: the description, frames per packet (`stts`), packets per chunk (`stsc`), sizes (`stsz`) and chunk
+    /// offsets, in 32 bits (`stco`) unless the last chunk lies past 4 GiB (`co64`).
+    fileprivate mutating func sampleTable(_ sampleEntry: [UInt8], _ table: M4ASampleTable) {
+        box("stbl") {
+            $0.fullBox("stsd") {
+                $0.uint32(1)
+                $0.append(sampleEntry)
+            }
+            $0.fullBox("stts") {
+                $0.uint32(UInt32(table.runs.count))
+                for run in table.runs {
+                    $0.uint32(run.packets)
+                    $0.uint32(run.frames)
+                }
+            }
+            $0.fullBox("stsc") {
+                var runs: [(firstChunk: UInt32, packets: UInt32)] = []
+                for (index, chunk) in table.chunks.enumerated() where runs.last?.packets != chunk.packets {
+                    runs.append((UInt32(index + 1), chunk.packets))
+                }
+                $0.uint32(UInt32(runs.count))
+                for run in runs {
+                    $0.uint32(run.firstChunk)
+                    $0.uint32(run.packets)
+                    $0.uint32(1)  // sample description index
+                }
+            }
+            $0.fullBox("stsz") {
+                $0.uint32(0)  // sizes vary
+                $0.uint32(UInt32(table.sizes.count))
+                for size in table.sizes { $0.uint32(size) }
+            }
+            let isLong = (table.chunks.last?.offset ?? 0) > Int64(UInt32.max)
+            $0.fullBox(isLong ? "co64" : "stco") {
+                $0.uint32(UInt32(table.chunks.count))
+                for chunk in table.chunks {
+                    if isLong { $0.uint64(UInt64(chunk.offset)) } else { $0.uint32(UInt32(chunk.offset)) }
+                }
+            }
+        }
+    }
+}
