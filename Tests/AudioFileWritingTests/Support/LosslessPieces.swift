@@ -4,50 +4,6 @@ import FixtureSupport
 import Foundation
 import Testing
 
-/// A fixture as our parser gives it to a writer: the track, its tags and its packets with their frame counts.
-struct ParsedTrack {
-    var track: TrackFormat
-    var tags = NormalizedTags()
-    var packets: [(bytes: [UInt8], frames: Int64)] = []
-
-    var frames: Int64 { packets.reduce(0) { $0 + $1.frames } }
-
-    init(_ bytes: [UInt8]) throws {
-        var format: AudioStreamBasicDescription?
-        var cookie: [UInt8] = []
-        var layout: AudioChannelLayout?
-        var tags = NormalizedTags()
-        var packets: [(bytes: [UInt8], frames: Int64)] = []
-        let stream = try AudioFileStream { event in
-            switch event {
-            case .property(.dataFormat, .format(let value)): format = format ?? value
-            case .property(.magicCookieData, .data(let value)): cookie = value
-            case .property(.channelLayout, .channelLayout(let value)): layout = layout ?? value
-            case .metadata(let event): tags = event.metadata.tags
-            case .packets(let batch):
-                guard let descriptions = batch.descriptions else {
-                    packets.append((Array(batch.bytes), batch.frameCount))
-                    return
-                }
-                for description in descriptions {
-                    let start = Int(description.startOffset)
-                    packets.append((Array(batch.bytes[start..<start + Int(description.dataByteSize)]),
-                                    Int64(description.variableFramesInPacket)))
-                }
-            default: break
-            }
-        }
-        try feed(bytes, to: stream)
-        guard let format else { throw NoFormat() }
-        track = TrackFormat(format: format, cookie: cookie, channelLayout: layout)
-        self.tags = tags
-        self.packets = packets
-    }
-}
-
-/// The bytes end before the parser knew the format.
-struct NoFormat: Error {}
-
 /// Runs the independent tools the writers' tests check files with.
 enum LosslessTools {
     /// A folder of its own for one test's files, removed by the caller.
