@@ -51,7 +51,6 @@ let package = Package(
                 "AudioFileWriting",
                 "AudioDecoding",
                 "AudioStreamProtocol",
-                "AudioFileWriting",
                 "AudioRecording",
                 "CMalloc",
                 "CSendRing",

@@ -28,9 +28,16 @@ public enum Container: String, CaseIterable, Sendable {
         }
     }
 
-    /// The container a stream of `format` is written in when the name says none.
+    /// The container a stream of `format` is written in when the name says none: the one that states trims, and
+    /// the extension players expect of the codec (`.m4a` for AAC, `.opus` for Opus).
     public static func natural(for format: AudioStreamBasicDescription) -> Container? {
-        Container.allCases.first { $0.canHold(format) }
+        switch format.formatID {
+        case AudioFormatID.mpeg4AAC, AudioFormatID.appleLossless: .m4a
+        case AudioFormatID.opus: .opus
+        case AudioFormatID.vorbis: .ogg
+        case AudioFormatID.flac: .flac
+        default: Container.allCases.first { $0.canHold(format) }
+        }
     }
 
     /// Whether the container holds packets of `format`.
@@ -50,12 +57,15 @@ public enum Container: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the container says how many frames of its decoded start and end are not audio, so that a file
-    /// may begin with a decoder's lead-in and end mid-packet. Without it, files partition the packets.
-    public var statesTrims: Bool {
+    /// Whether the container says, for packets of `format`, how many frames of its decoded start and end are
+    /// not audio in a way decoders honour, so that a file may begin with a decoder's lead-in and end mid-packet.
+    /// Without it, files partition the packets.
+    public func statesTrims(for format: AudioStreamBasicDescription) -> Bool {
         switch self {
         // Decoders read a Xing frame's LAME tag only in Layer III.
-        case .mp3, .m4a, .ogg, .opus, .oga: true
+        case .mp3, .m4a, .opus: true
+        // ffmpeg ignores the granule positions' trims of FLAC in Ogg.
+        case .ogg, .oga: format.formatID != AudioFormatID.flac
         case .mp2, .mp1, .aac, .flac, .ac3, .eac3, .wav: false
         }
     }

@@ -9,9 +9,9 @@ struct SourceTrims {
 
     init() {}
 
-    /// `table` announced before the packet at `position`.
-    init(_ table: PacketTableInfo, at position: Int64) {
-        primingEnd = position + Int64(table.primingFrames)
+    /// `table` of a file whose first packet is at `fileStart`.
+    init(_ table: PacketTableInfo, at fileStart: Int64) {
+        primingEnd = fileStart + Int64(table.primingFrames)
         audioEnd = table.validFrames > 0 ? primingEnd + table.validFrames : nil
     }
 

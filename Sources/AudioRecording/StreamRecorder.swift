@@ -26,10 +26,15 @@ public final class StreamRecorder {
     private var source = SourceTrims()
     /// Frames of the stream before the next packet.
     private var position: Int64 = 0
+    /// The position where the file the stream is reading began (its DataFormat was announced): where its
+    /// PacketTableInfo counts from, whenever it is announced.
+    private var fileStart: Int64 = 0
     private var window = LeadInWindow()
     private var piece: OpenPiece?
     private var writer: (any ContainerWriter)?
     private var file: PieceFile?
+    /// The decoded samples' MD5 of a FLAC piece, which its header states.
+    private var digest: FLACPieceDigest?
     private var tags = NormalizedTags()
     private var station: String?
     private var pendingTags: [(tags: NormalizedTags, offset: Int64)] = []
@@ -70,13 +75,14 @@ public final class StreamRecorder {
     public func handle(_ event: AudioFileStreamEvent) {
         switch event {
         case .property(.dataFormat, .format(let format)):
+            fileStart = position
             update { $0.format = format }
         case .property(.magicCookieData, .data(let cookie)):
             update { $0.cookie = cookie }
         case .property(.channelLayout, .channelLayout(let layout)):
             update { $0.channelLayout = layout }
         case .property(.packetTableInfo, .packetTableInfo(let table)):
-            source = SourceTrims(table, at: position)
+            source = SourceTrims(table, at: fileStart)
         case .metadata(let metadata):
             noteTags(metadata.metadata.tags, at: metadata.offset)
         case .discontinuity:
@@ -96,7 +102,7 @@ public final class StreamRecorder {
 
     /// Finishes the piece under way, as at the end of the stream: a file's last piece states its remainder.
     public func finish() {
-        finishPiece(trailingTrim: source.trailingTrim(pieceEnd: position))
+        finishPiece(trailingTrim: piece?.statesTrims == true ? source.trailingTrim(pieceEnd: position) : 0)
     }
 
     // MARK: Packets
@@ -162,6 +168,7 @@ public final class StreamRecorder {
         if piece != nil {
             do {
                 try writer!.append(packet, frames: frames, to: &file!.target)
+                digest?.add(packet, frames: frames)
                 piece!.packets += 1
             } catch {
                 fail(error)
@@ -214,17 +221,18 @@ public final class StreamRecorder {
         // decoder gives nothing for its first packet.
         var leadInFrames: Int64 = 0
         var leadInPackets = 0
-        if container.statesTrims {
+        let statesTrims = container.statesTrims(for: track.format)
+        if statesTrims {
             window.forEach { leadInFrames += $0.frames }
             leadInPackets = window.count
         }
         var outputStart = position - leadInFrames
-        if leadIn.firstPacketDecodesToNothing, container.statesTrims {
+        if leadIn.firstPacketDecodesToNothing, statesTrims {
             var first: Int64 = 0
             window.forEach { if first == 0 { first = $0.frames } }
             outputStart += first
         }
-        let keptStart = container.statesTrims ? max(position, source.primingEnd) : position
+        let keptStart = statesTrims ? max(position, source.primingEnd) : position
         let start = clockOrigin + seconds(position)
         number += 1
         let title = tags.title
@@ -239,8 +247,11 @@ public final class StreamRecorder {
         do {
             var writer = try container.makeWriter(track: track, tags: pieceTags(start: start),
                                                   leadingTrim: max(0, keptStart - outputStart), to: &file.target)
-            try window.forEach { packet in
-                try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &file.target) }
+            digest = (writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
+            if statesTrims {
+                try window.forEach { packet in
+                    try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &file.target) }
+                }
             }
             self.writer = writer
             self.file = file
@@ -249,7 +260,7 @@ public final class StreamRecorder {
             return fail(error)
         }
         piece = OpenPiece(start: start, keptStart: keptStart, title: title, packets: leadInPackets,
-                          leadInPackets: leadInPackets, clockSplit: clockSplit(after: start),
+                          leadInPackets: leadInPackets, statesTrims: statesTrims, clockSplit: clockSplit(after: start),
                           followsLoss: lostPackets)
         lostPackets = false
         retryPosition = nil
@@ -267,6 +278,11 @@ public final class StreamRecorder {
         self.piece = nil
         self.writer = nil
         self.file = nil
+        if let digest, var flac = writer as? FLACWriter {
+            flac.samplesDigest = digest.finish()
+            writer = flac
+        }
+        digest = nil
         do {
             try writer.finish(trailingTrim: trailingTrim, to: &file.target)
         } catch {
@@ -287,6 +303,7 @@ public final class StreamRecorder {
     /// Leaves the piece under way as `.part` and waits `retryFrames` before trying a new one.
     private func fail(_ error: any Error) {
         file?.abandon()
+        digest = nil
         piece = nil
         writer = nil
         file = nil
@@ -323,6 +340,8 @@ private struct OpenPiece {
     let title: String?
     var packets: Int
     let leadInPackets: Int
+    /// Whether its container states trims: else it holds whole packets, whatever the source trims.
+    let statesTrims: Bool
     /// The stream position where the clock ends it.
     let clockSplit: Int64?
     let followsLoss: Bool

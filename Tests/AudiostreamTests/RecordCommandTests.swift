@@ -4,26 +4,37 @@ import Testing
 
 /// `audiostream record`: pieces that ffprobe reads without a warning, whose stated durations are what ffmpeg
 /// decodes of them, and which, decoded by ffmpeg and joined, give the whole input's own decode.
-@Suite(.disabled("until the writers land")) struct RecordCommandTests {
-    /// A fixture recorded into pieces of `container`: identical samples, or within `tolerance` of the whole's for
-    /// codecs whose decoders carry state the lead-in only brings close (Opus, Vorbis).
+@Suite struct RecordCommandTests {
+    /// A fixture recorded into pieces of `container`, and how their decodes joined compare with the whole's.
     struct Case: Sendable, CustomTestStringConvertible {
+        enum Join: Sendable {
+            /// The very samples: the container states the lead-in's and the ends' trims.
+            case identical
+            /// Within an error, for codecs whose decoders carry state a lead-in only brings close (Opus).
+            case within(Float)
+            /// The pieces partition the packets (the container states no trims): ffprobe's packets of the pieces,
+            /// in order, are the whole's, and so is the sample count.
+            case partition
+        }
+
         let fixture: String
         let container: String
-        let tolerance: Float
+        let join: Join
 
         var testDescription: String { "\(fixture) → .\(container)" }
     }
 
     static let cases = [
-        Case(fixture: "cbr.mp3", container: "mp3", tolerance: 0),
-        Case(fixture: "vbr.mp3", container: "mp3", tolerance: 0),
-        Case(fixture: "l2.mp2", container: "mp2", tolerance: 0),
-        Case(fixture: "aac.m4a", container: "m4a", tolerance: 0),
-        Case(fixture: "opus.opus", container: "opus", tolerance: 0.02),
-        Case(fixture: "vorbis.ogg", container: "ogg", tolerance: 0.02),
-        Case(fixture: "flac.flac", container: "flac", tolerance: 0),
-        Case(fixture: "pcm.wav", container: "wav", tolerance: 0),
+        Case(fixture: "cbr.mp3", container: "mp3", join: .identical),
+        Case(fixture: "vbr.mp3", container: "mp3", join: .identical),
+        Case(fixture: "aac.m4a", container: "m4a", join: .identical),
+        Case(fixture: "aac.aac", container: "aac", join: .partition),
+        // 480 ms of lead-in (DecoderLeadIn) leave ffmpeg's Opus decode within −80 dB of the whole's.
+        Case(fixture: "opus.opus", container: "opus", join: .within(1e-4)),
+        Case(fixture: "vorbis.ogg", container: "ogg", join: .identical),
+        Case(fixture: "flac.flac", container: "flac", join: .identical),
+        Case(fixture: "pcm.wav", container: "wav", join: .identical),
+        Case(fixture: "l2.mp2", container: "mp2", join: .partition),
     ]
 
     /// 2023-11-14 22:13:20 UTC: a multiple of 5 s, so `--every 5` cuts 12 s at 5 and 10.
@@ -41,6 +52,12 @@ import Testing
         return result.lines.map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
     }
 
+    /// ffprobe's warnings about `path`, without what differs from file to file (its name, addresses).
+    static func warnings(_ path: String) throws -> String {
+        try FFmpegTool.warnings(path).replacing(path, with: "FILE")
+            .replacing(#/ @ 0x[0-9a-f]+/#, with: "")
+    }
+
     static func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID())")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -48,32 +65,51 @@ import Testing
     }
 
     @Test func casesCoverEveryWrittenCodec() {
-        #expect(Self.cases.count == 8)
+        #expect(Self.cases.count == 9)
     }
 
     @Test(arguments: cases)
     func piecesDecodeAndJoinIntoTheWhole(_ test: Case) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        let source = Self.fixture(test.fixture)
         let pieces = try Self.record(test.fixture, to: folder.path + "/{n}.\(test.container)", ["--every", "5"])
         try #require(pieces.count == 3)
-        let whole = try FFmpegTool.decode(Self.fixture(test.fixture))
-        let channels = try FFmpegTool.channels(Self.fixture(test.fixture))
+        let channels = try FFmpegTool.channels(source)
+        // Raw streams (MP2, ADTS) make ffprobe estimate their duration, the source as well as the pieces.
+        let sourceWarnings = try Self.warnings(source)
         var joined: [Float] = []
-        for piece in pieces {
+        var joinedPackets: [String] = []
+        for (index, piece) in pieces.enumerated() {
             let path = try #require(piece["path"] as? String)
-            #expect(path.hasPrefix(folder.path))
-            #expect(try FFmpegTool.warnings(path) == "", "\(path)")
+            #expect(path == folder.path + "/00\(index + 1).\(test.container)")
+            let warnings = try Self.warnings(path)
+            #expect(warnings == "" || warnings == sourceWarnings, "\(path): \(warnings)")
             let samples = try FFmpegTool.decode(path)
-            let rate = try FFmpegTool.sampleRate(path)
-            let duration = try #require(piece["duration"] as? Double)
-            // The stated duration is what ffmpeg decodes, to the sample.
-            #expect(Int((duration * Double(rate)).rounded()) == samples.count / channels, "\(path)")
+            let stated = Int((try #require(piece["duration"] as? Double) * Double(try FFmpegTool.sampleRate(path)))
+                .rounded())
+            if test.container == "m4a" && index == pieces.count - 1 {
+                // ffmpeg 5.1 honours an edit list's end only to the packet: its own files decode whole last packets
+                // too. The frames stated are ffprobe's, and the decode holds them and less than a packet more.
+                #expect(stated == Int(try FFmpegTool.streamEntry("duration_ts", of: path)))
+                #expect((0..<1024).contains(samples.count / channels - stated))
+            } else {
+                #expect(stated == samples.count / channels, "\(path)")
+            }
             joined += samples
+            joinedPackets += try FFmpegTool.packetHashes(path)
         }
+        let whole = try FFmpegTool.decode(source)
         #expect(joined.count == whole.count)
-        let difference = zip(joined, whole).map { abs($0 - $1) }.max() ?? 0
-        #expect(difference <= test.tolerance, "largest difference \(difference)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/001.\(test.container).part"))
+        switch test.join {
+        case .identical:
+            #expect(joined == whole)
+        case .within(let error):
+            let difference = zip(joined, whole).map { abs($0 - $1) }.max() ?? 0
+            #expect(difference <= error, "largest difference \(difference)")
+        case .partition:
+            #expect(joinedPackets == (try FFmpegTool.packetHashes(source)))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 3)
     }
 }

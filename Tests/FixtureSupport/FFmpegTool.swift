@@ -68,10 +68,23 @@ public enum FFmpegTool {
         return Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// The MD5 of each audio packet's data, as ffprobe demuxes `path`.
+    public static func packetHashes(_ path: String) throws -> [String] {
+        String(decoding: try run("ffprobe", [
+            "-v", "error", "-select_streams", "a:0", "-show_data_hash", "MD5", "-show_entries", "packet=data_hash",
+            "-of", "csv=p=0", path,
+        ]).output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// One `-show_entries stream=ENTRY` value of `path`'s audio stream, as ffprobe prints it.
+    public static func streamEntry(_ entry: String, of path: String) throws -> String {
+        String(decoding: try run("ffprobe", [
+            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of",
+            "default=noprint_wrappers=1:nokey=1", path,
+        ]).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private static func streamValue(_ entry: String, of path: String) throws -> Int {
-        let text = String(decoding: try run("ffprobe", [
-            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "default=nw=1:nk=1", path,
-        ]).output, as: UTF8.self)
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        Int(try streamEntry(entry, of: path)) ?? 0
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// `record:` end to end: the daemon's pieces are files ffprobe reads without a warning, joined they are the
 /// stream, `status` shows the recording, and a daemon killed mid-piece leaves, once started again, only whole
 /// files.
-@Suite(.disabled("until the MP3 writer lands")) struct DaemonRecordingTests {
+@Suite struct DaemonRecordingTests {
     static let music = Fixtures.directory.appendingPathComponent("record/cbr.mp3").path
 
     static func config(pace: String, loop: Bool, every: Int) -> String {
