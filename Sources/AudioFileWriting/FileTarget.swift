@@ -13,7 +13,8 @@ public struct FileTarget: WriteTarget {
     private var buffer: [UInt8] = []
     /// Bytes stored in the file so far.
     private var stored: Int64 = 0
-    private static let flushSize = 64 * 1024
+    /// Small enough that a crash loses about a second of a recorded stream, large enough that writes stay rare.
+    private static let flushSize = 16 * 1024
 
     /// Creates the file at `path`, replacing one already there.
     /// - Throws: `WriteError.system` when it cannot be created.

@@ -8,9 +8,9 @@ import AudioFileWriting
 /// read with the parser and written again with the packets it holds, under the name it was meant to have.
 public enum PartRepair {
     /// Repairs every `.part` under the template's folder that the template could have named for `stream`.
-    /// - Returns: a piece for each file repaired, and a line for each that could not be.
-    public static func repairAll(of template: PieceNameTemplate, stream: String) -> (repaired: [RecordedPiece], errors: [String]) {
-        var repaired: [RecordedPiece] = []
+    /// - Returns: the paths of the files repaired, and a line for each that could not be.
+    public static func repairAll(of template: PieceNameTemplate, stream: String) -> (repaired: [String], errors: [String]) {
+        var repaired: [String] = []
         var errors: [String] = []
         for file in FolderWalk.files(under: template.root) where file.path.hasSuffix(PieceFile.partSuffix) {
             let path = String(file.path.dropLast(PieceFile.partSuffix.count))
@@ -25,10 +25,13 @@ public enum PartRepair {
         return (repaired, errors)
     }
 
-    /// Writes `path` again from `path.part`. The part is first renamed `path.damaged`, so that a repair cut short
-    /// starts again from it; its packets are written as one piece with the trims its header states at the start
-    /// (the end's are lost with the end).
-    static func repair(path: String, modified: Double) throws -> [RecordedPiece] {
+    /// Makes `path` a whole file from `path.part`. An M4A piece carries what its repair needs (`M4AWriter`) and
+    /// is completed in place. Any other is read again: the part is first renamed `path.damaged`, so that a
+    /// repair cut short starts again from it, and its packets are written as one piece with the trims its header
+    /// states at the start (the end's are lost with the end).
+    /// - Returns: the path of the file made, if the part held any audio.
+    static func repair(path: String, modified: Double) throws -> [String] {
+        if Container(fileName: path) == .m4a { return try repairInPlace(path: path) }
         let damaged = path + ".damaged"
         if access(damaged, F_OK) != 0 {
             guard rename(path + PieceFile.partSuffix, damaged) == 0 else {
@@ -48,7 +51,18 @@ public enum PartRepair {
         recorder.finish()
         if let failure { throw failure }
         unlink(damaged)
-        return pieces
+        return pieces.map(\.path)
+    }
+
+    private static func repairInPlace(path: String) throws -> [String] {
+        let part = path + PieceFile.partSuffix
+        guard try M4AWriter.repair(path: part) > 0 else {
+            unlink(part)
+            return []
+        }
+        let final = PieceFile.freeName(for: path)
+        guard rename(part, final) == 0 else { throw WriteError.system(operation: "rename", path: part, errno: errno) }
+        return [final]
     }
 
     /// Feeds the file at `path` to a parser.

@@ -10,7 +10,7 @@ are recorded here.
 - cbr.mp3: MP3 CBR 64 kb/s, LAME tag (priming and padding);
 - vbr.mp3: MP3 VBR (lame -V 6), Xing TOC and LAME tag;
 - l2.mp2: MPEG-1 Layer II 64 kb/s, 32 kHz mono (ffmpeg's mp2 encoder);
-- aac.m4a: AAC-LC 48 kb/s in MP4 (ffmpeg's encoder, without PNS), with its edit list for the priming;
+- aac.m4a: AAC-LC 48 kb/s in MP4 (ffmpeg's encoder, without PNS), moov first, with its edit list for the priming;
 - aac.aac: the same AAC as ADTS;
 - opus.opus: Opus 24 kb/s (opusenc, pre-skip 312);
 - vorbis.ogg: Vorbis quality 0 (oggenc);
@@ -49,7 +49,8 @@ def main():
         run(*ffmpeg, "-c:a", "mp2", "-b:a", "64k", "-ac", "1", "-ar", "32000", out("l2.mp2"))
         # Without PNS: bands coded as noise come from a generator that runs through the whole stream, so no cut
         # decodes to the whole's samples.
-        run(*ffmpeg, "-c:a", "aac", "-aac_pns", "0", "-b:a", "48k", "-map_metadata", "-1", out("aac.m4a"))
+        run(*ffmpeg, "-c:a", "aac", "-aac_pns", "0", "-b:a", "48k", "-map_metadata", "-1", "-movflags", "+faststart",
+            out("aac.m4a"))
         run("ffmpeg", "-v", "error", "-y", "-i", out("aac.m4a"), "-c", "copy", "-f", "adts", out("aac.aac"))
         run("opusenc", "--quiet", "--serial", "1", "--bitrate", "24", stereo, out("opus.opus"))
         run("oggenc", "--quiet", "-s", "1", "-q", "0", "-o", out("vorbis.ogg"), stereo)

@@ -38,6 +38,11 @@ struct StreamSegment: Equatable {
                 validFrames: total - Int64(lame.encoderDelay) - Int64(lame.encoderPadding),
                 primingFrames: Int32(lame.encoderDelay + Self.decoderDelay),
                 remainderFrames: Int32(lame.encoderPadding - Self.decoderDelay))
+        } else if let lame, frames == nil {
+            // A tag written before its stream's end (a recording under way) counts no frames yet: its start is
+            // known, as decoders take it, and its end is not.
+            packetTableInfo = PacketTableInfo(
+                validFrames: 0, primingFrames: Int32(lame.encoderDelay + Self.decoderDelay), remainderFrames: 0)
         } else {
             // No LAME tag, or one claiming more padding than the segment has frames: nothing to trust.
             packetTableInfo = nil

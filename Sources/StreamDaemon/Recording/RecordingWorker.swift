@@ -31,7 +31,7 @@ final class RecordingWorker: Sendable {
         self.logger = logger
         run { recorder in
             let (repaired, errors) = PartRepair.repairAll(of: settings.template, stream: settings.stream)
-            for piece in repaired { logger.notice("repaired \(piece.path) after an unfinished recording") }
+            for path in repaired { logger.notice("repaired \(path) after an unfinished recording") }
             for line in errors { logger.error("\(line)") }
             self.report(from: recorder, keeping: retention)
         }
