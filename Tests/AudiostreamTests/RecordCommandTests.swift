@@ -113,3 +113,57 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 3)
     }
 }
+
+/// `--split-on-title` over a recorded ICY body: one piece per title, cut where the title arrived and tagged
+/// with it (read back by mutagen), against the titles the fixture script wrote into the body.
+@Suite struct RecordSplitOnTitleTests {
+    static let body = Fixtures.directory.appendingPathComponent("icy/icy-metaint16000.body").path
+    static let facts = Fixtures.directory.appendingPathComponent("icy/icy-metaint16000.json")
+
+    /// What mutagen reads of each piece: `TPE1`, `TIT2` and `TDRC`, tab-separated, `-` for none.
+    static func mutagenTags(_ paths: [String]) throws -> [[String]] {
+        let program = """
+            import sys, mutagen.id3
+            for path in sys.argv[1:]:
+                tag = mutagen.id3.ID3(path)
+                print("\\t".join(str(tag[key]) if key in tag else "-" for key in ("TPE1", "TIT2", "TDRC")))
+            """
+        let output = try FFmpegTool.run("python3", ["-c", program] + paths).output
+        return String(decoding: output, as: UTF8.self).split(separator: "\n")
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test func eachTitleIsAPieceTaggedWithIt() throws {
+        let folder = try RecordCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AudiostreamRunner.run([
+            "record", Self.body, "--icy-metaint", "16000", "--split-on-title", "-o", folder.path + "/{n}.mp3",
+            "--start-time", RecordCommandTests.start,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let pieces = result.lines.map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let facts = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.facts)) as! [String: Any]
+        let blocks = (facts["metadata"] as! [[String: Any]]).filter { $0["streamTitle"] is String }
+        // Each block names a new title here; the demo's own ID3 tag names the first block's already.
+        let titles = blocks.map { $0["streamTitle"] as! String }
+        #expect(titles.count == 7 && Set(titles).count == 7)
+        try #require(pieces.count == titles.count)
+        let tags = try Self.mutagenTags(pieces.map { $0["path"] as! String })
+        for (index, title) in titles.enumerated() {
+            // Stations write "Artist - Title"; a title without " - " is a title alone, an empty one none.
+            let parts = title.components(separatedBy: " - ")
+            let expected = title.isEmpty ? ["-", "-"] : parts.count > 1
+                ? [parts[0], parts.dropFirst().joined(separator: " - ")] : ["-", title]
+            #expect(Array(tags[index].prefix(2)) == expected, "piece \(index + 1)")
+            #expect(pieces[index]["title"] as? String == (title.isEmpty ? nil : expected[1]))
+            // Dated by its start, in local time, as the JSON line states it (mutagen prints a space for the T).
+            #expect(tags[index][2] == String((pieces[index]["start"] as! String).prefix(19)).replacing("T", with: " "))
+        }
+        // A piece ends where the next title arrived: 48,000 bytes of 128 kb/s audio, 3 s, to within a frame.
+        for index in 1..<blocks.count - 1 {
+            let bytes = (blocks[index + 1]["audioOffset"] as! Int) - (blocks[index]["audioOffset"] as! Int)
+            let duration = pieces[index]["duration"] as! Double
+            #expect(abs(duration - Double(bytes) / 16_000) < 1152.0 / 44_100, "piece \(index + 1)")
+        }
+    }
+}
