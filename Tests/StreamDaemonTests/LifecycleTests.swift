@@ -108,7 +108,7 @@ import Testing
         #expect(try subscriberIDs() == idsBefore)
         let attributes = try FileManager.default.attributesOfItem(atPath: daemon.path("radio.sock"))
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect(daemon.log.contains("new limits and socket settings applied without a restart"))
+        #expect(daemon.log.contains("new limits, socket and recording settings applied without a restart"))
 
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)

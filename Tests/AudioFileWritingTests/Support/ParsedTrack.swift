@@ -4,6 +4,9 @@ import FixtureSupport
 import Foundation
 import Testing
 
+/// The bytes end before the parser knew the format.
+struct NoFormat: Error {}
+
 /// A file's packets as our parser gives them to a writer: the track, its tags, its packet table and its packets
 /// with their frame counts.
 struct ParsedTrack {
@@ -58,7 +61,8 @@ struct ParsedTrack {
         } else {
             try feed(bytes, to: stream)
         }
-        track = TrackFormat(format: try #require(format), cookie: cookie, channelLayout: layout)
+        guard let format else { throw NoFormat() }
+        track = TrackFormat(format: format, cookie: cookie, channelLayout: layout)
         self.packets = packets
         packetTable = table
         self.tags = tags
