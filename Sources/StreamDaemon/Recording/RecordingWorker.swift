@@ -40,7 +40,8 @@ final class RecordingWorker: Sendable {
     /// Logs, counts and shows what `recorder` finishes and fails, and applies `retention` after each piece.
     private func report(from recorder: StreamRecorder, keeping retention: Retention) {
         recorder.finished = { [unowned self, unowned recorder] piece in
-            logger.info("recorded \(piece.path)", metadata: ["seconds": "\(piece.duration)"])
+            logger.info("recorded \(piece.path)\(piece.followsLoss ? " (packets before it were not recorded)" : "")",
+                        metadata: ["seconds": "\(piece.duration)"])
             metrics.noteFinished(bytes: piece.bytes)
             statusBox.withLock {
                 $0.pieces += 1
