@@ -33,7 +33,7 @@ import Testing
         let bits = try #require(parsed.track.cookie.withUnsafeBytes { FLACStreamInfo($0) }).bitsPerSample
         let channels = Int(parsed.track.format.channelsPerFrame)
         let floats = try LosslessTools.decode(source, as: "f32le")
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let count = parsed.packets.count
@@ -105,7 +105,7 @@ import Testing
     @Test func framesWithoutStreamInfoGetOne() throws {
         let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("flac-frames-only.flac").bytesForTest)
         #expect(parsed.track.cookie.isEmpty)
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("made.flac")
         try writeFile(FLACWriter.self, file, track: parsed.track, packets: parsed.packets[...])
@@ -123,7 +123,7 @@ import Testing
     /// after the change states their own format, and one frame of another format in a file is refused.
     @Test func streamInfoStatesTheFramesFormat() throws {
         let parsed = try ParsedTrack(Fixtures.directory.appendingPathComponent("flac-rate-change.flac").bytesForTest)
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("after.flac")
         try writeFile(FLACWriter.self, file, track: parsed.track, packets: parsed.packets[8...])
@@ -155,7 +155,7 @@ import Testing
         let picture: [UInt8] = [0x89, 0x50, 0x4E, 0x47] + (0..<300).map { UInt8($0 % 251) }
         tags.artwork = Artwork(mimeType: "image/png", pictureType: 3, description: "cover", size: picture.count,
                                data: picture)
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tagged.flac")
         try writeFile(FLACWriter.self, file, track: parsed.track, tags: tags, packets: parsed.packets[...])

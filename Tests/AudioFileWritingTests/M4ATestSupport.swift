@@ -9,12 +9,6 @@ import Glibc
 
 /// The independent tools the M4A writer's tests check its files with, beyond `FFmpegTool`'s.
 enum M4ATools {
-    /// A fresh folder for one test's files.
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("m4a-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     /// What ffprobe warns of a file with artwork, without the addresses in it: ffmpeg 5.1 warns of any M4A
     /// with `covr`, its own and mutagen's, that the picture's stream has no time scale, so such a file is

@@ -9,7 +9,7 @@ import Testing
     let folder: URL
 
     init() throws {
-        folder = try M4ATools.folder()
+        folder = try makeTemporaryFolder("m4a-writer")
     }
 
     deinit {

@@ -56,7 +56,7 @@ import Testing
 
     @Test(arguments: cases) func aWholeFileDecodesAsTheSource(_ testCase: Case) throws {
         let (source, file) = try Self.source(testCase)
-        let folder = try OggCheckTools.temporaryFolder()
+        let folder = try makeTemporaryFolder("ogg-writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Self.store(source.write(source.whole, container: testCase.container), in: folder,
                                   as: "whole.\(testCase.container.rawValue)")
@@ -70,7 +70,7 @@ import Testing
 
     @Test(arguments: cases) func cutsDecodeToTheirRangeWithinTheStatedError(_ testCase: Case) throws {
         let (source, file) = try Self.source(testCase)
-        let folder = try OggCheckTools.temporaryFolder()
+        let folder = try makeTemporaryFolder("ogg-writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = try Self.decode(file.path)
         let leadIn = DecoderLeadIn.of(source.track.format)
@@ -104,7 +104,7 @@ import Testing
 
     @Test(arguments: cases) func mutagenReadsTheTagsWritten(_ testCase: Case) throws {
         let (source, _) = try Self.source(testCase)
-        let folder = try OggCheckTools.temporaryFolder()
+        let folder = try makeTemporaryFolder("ogg-writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         var tags = NormalizedTags()
         tags.title = "Ночной эфир — 夜"
@@ -141,7 +141,7 @@ import Testing
     @Test func aVorbisStartTrimIsHonouredByLibvorbisfile() throws {
         let testCase = Self.cases[1]
         let (source, file) = try Self.source(testCase)
-        let folder = try OggCheckTools.temporaryFolder()
+        let folder = try makeTemporaryFolder("ogg-writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let range = source.validFrames / 3 + 123..<source.validFrames * 2 / 3 + 45
         let cut = source.cut(range, leadIn: DecoderLeadIn.of(source.track.format))

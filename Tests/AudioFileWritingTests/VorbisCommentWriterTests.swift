@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func mutagenReadsBackWhatWasSet() throws {
-        let folder = try OggCheckTools.temporaryFolder()
+        let folder = try makeTemporaryFolder("ogg-writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("tags.flac").path
         let block = VorbisCommentWriter.block(tags: Self.tags, vendor: "test vendor ✓")
@@ -74,7 +74,7 @@ import Testing
             RawTagField(key: "METADATA_BLOCK_PICTURE", value: .picture(Self.artwork)),
             RawTagField(key: "BLOB", value: .binary(size: 9)),
         ]
-        let folder = try OggCheckTools.temporaryFolder()
+        let folder = try makeTemporaryFolder("ogg-writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("raw.flac").path
         try Data(Self.flacFile(commentBlock: VorbisCommentWriter.block(fields: fields))).write(to: URL(fileURLWithPath: path))

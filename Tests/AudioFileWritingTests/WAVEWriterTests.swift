@@ -32,7 +32,7 @@ import Testing
         let parsed = try ParsedTrack([UInt8](try Data(contentsOf: source)))
         let expected = try LosslessTools.decode(source, as: sampleFormat)
         let layout = try LosslessTools.probe(source, "stream=channels,channel_layout")
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let bytesPerFrame = Int(parsed.track.format.bytesPerFrame)
         let all = parsed.packets.flatMap(\.bytes)
@@ -78,7 +78,7 @@ import Testing
     @Test func aLargeFileBecomesRF64() throws {
         let source = Fixtures.directory.appendingPathComponent("pcm/wav-u8-mono.wav")
         let parsed = try ParsedTrack(fixture("wav-u8-mono.wav"))
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("large.wav")
         var target = try FileTarget(creating: file.path)
@@ -108,7 +108,7 @@ import Testing
         tags.year = "2026-11-27T13:00:00"
         tags.genre = "Jazz"
         tags.comments = "recorded live"
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tagged.wav")
         try writeFile(WAVEWriter.self, file, track: parsed.track, tags: tags, packets: parsed.packets[...])
@@ -137,7 +137,7 @@ import Testing
             cuts += 1
         }
         #expect(cuts == dataStart + 601)
-        let folder = try LosslessTools.folder()
+        let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("crashed.wav")
         // Cut after a whole frame: ffmpeg reports a frame cut short as an error, after the frames before it.

@@ -58,11 +58,6 @@ import Testing
             .replacing(#/ @ 0x[0-9a-f]+/#, with: "")
     }
 
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     @Test func casesCoverEveryWrittenCodec() {
         #expect(Self.cases.count == 9)
@@ -70,7 +65,7 @@ import Testing
 
     @Test(arguments: cases)
     func piecesDecodeAndJoinIntoTheWhole(_ test: Case) throws {
-        let folder = try Self.folder()
+        let folder = try makeTemporaryFolder("record")
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = Self.fixture(test.fixture)
         let pieces = try Self.record(test.fixture, to: folder.path + "/{n}.\(test.container)", ["--every", "5"])
@@ -134,7 +129,7 @@ import Testing
     }
 
     @Test func eachTitleIsAPieceTaggedWithIt() throws {
-        let folder = try RecordCommandTests.folder()
+        let folder = try makeTemporaryFolder("record")
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try AudiostreamRunner.run([
             "record", Self.body, "--icy-metaint", "16000", "--split-on-title", "-o", folder.path + "/{n}.mp3",

@@ -6,12 +6,6 @@ import Testing
 
 /// Runs the independent tools the writers' tests check files with.
 enum LosslessTools {
-    /// A folder of its own for one test's files, removed by the caller.
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     /// Runs `tool` (found on the PATH) to its end; its output goes through a file so that a full pipe never
     /// blocks it.
@@ -20,7 +14,7 @@ enum LosslessTools {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
         let path = folders.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         let binary = try #require(path, "\(tool) is not installed: `make test` installs it")
-        let scratch = try folder()
+        let scratch = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputFile = scratch.appendingPathComponent("out"), errorsFile = scratch.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)

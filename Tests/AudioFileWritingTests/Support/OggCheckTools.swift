@@ -2,15 +2,8 @@ import Foundation
 import FixtureSupport
 
 /// mutagen's reading of the files the Ogg and Vorbis comment writers write (python3 with mutagen, run through
-/// `FFmpegTool.run`), and temporary folders for them.
+/// `FFmpegTool.run`).
 enum OggCheckTools {
-    /// A new empty folder for a test's files; the caller removes it.
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ogg-writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// What mutagen reads from the Vorbis comments of the file at `path` (Ogg Opus, Ogg Vorbis, FLAC or Ogg
     /// FLAC): the vendor, each field as `[key, value]` in order (key in upper case), and each
     /// METADATA_BLOCK_PICTURE decoded by mutagen's own FLAC picture reader.
