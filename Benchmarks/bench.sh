@@ -626,6 +626,10 @@ bench_record() {
     hyperfine --shell=none --output=null --warmup 1 --runs "$runs" --export-json "$json" \
         --prepare "sh -c 'rm -rf $out; mkdir -p $out/as $out/ffmpeg'" \
         -n "audiostream record" "$cmd_as" -n "ffmpeg -f segment" "$cmd_ffmpeg"
+    # Once more, each into its own folder, for the files each makes.
+    rm -rf "$out"; mkdir -p "$out/as" "$out/ffmpeg"
+    $cmd_as >/dev/null
+    $cmd_ffmpeg
     BENCH_JSON=$json BENCH_CMD_AS=$cmd_as BENCH_CMD_FFMPEG=$cmd_ffmpeg \
     BENCH_PIECES_AS=$(ls "$out/as" | wc -l) BENCH_PIECES_FFMPEG=$(ls "$out/ffmpeg" | wc -l) \
     BENCH_V_FFMPEG=$(ffmpeg -version | head -n1) \
