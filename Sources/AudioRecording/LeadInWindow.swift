@@ -45,6 +45,13 @@ struct LeadInWindow {
         }
     }
 
+    /// The frames a decoder gives for the packets kept: all theirs, but the first packet's when the decoder gives
+    /// nothing for it (Vorbis).
+    var decodedFrames: Int64 {
+        guard count > 0 else { return 0 }
+        return leadIn.firstPacketDecodesToNothing ? frames - slots[first].frames : frames
+    }
+
     /// The packets kept, oldest first.
     func forEach(_ body: (Packet) throws -> Void) rethrows {
         for offset in 0..<count { try body(slots[(first + offset) % slots.count]) }

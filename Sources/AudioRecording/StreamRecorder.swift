@@ -18,8 +18,7 @@ public final class StreamRecorder {
     /// Called when a piece cannot be written: it is left as `.part` for a repair.
     public var failed: (any Error) -> Void = { _ in }
 
-    /// The wall-clock time of the stream's frame 0, in seconds since 1970.
-    private var clockOrigin: Double
+    private var clock: PieceClock
     private var track: TrackFormat?
     /// Set when the track changed after packets: the next packet starts a new piece.
     private var trackChanged = false
@@ -35,9 +34,7 @@ public final class StreamRecorder {
     private var file: PieceFile?
     /// The decoded samples' MD5 of a FLAC piece, which its header states.
     private var digest: FLACPieceDigest?
-    private var tags = NormalizedTags()
-    private var station: String?
-    private var pendingTags: [(tags: NormalizedTags, offset: Int64)] = []
+    private var tags = TrackTags()
     private var number = 0
     /// After a failure, the position from which a new piece may be tried.
     private var retryPosition: Int64?
@@ -47,7 +44,7 @@ public final class StreamRecorder {
     /// - Parameter clockOrigin: the wall-clock time of the stream's first frame, in seconds since 1970.
     public init(settings: RecordingSettings, clockOrigin: Double) {
         self.settings = settings
-        self.clockOrigin = clockOrigin
+        clock = PieceClock(origin: clockOrigin)
     }
 
     /// The piece being written and its bytes so far.
@@ -58,7 +55,7 @@ public final class StreamRecorder {
     /// From now on the next frame is at wall-clock `time`: a live source that lost time (a reconnect) keeps its
     /// pieces on the clock.
     public func setClock(nextFrameAt time: Double) {
-        clockOrigin = time - seconds(position)
+        clock.origin = time - seconds(position)
     }
 
     /// Packets were lost before they reached the recorder: what follows does not follow what it has.
@@ -69,7 +66,7 @@ public final class StreamRecorder {
 
     /// Tags a source said beside its audio (an ICY title), to apply from the packet at stream offset `offset`.
     public func noteTags(_ tags: NormalizedTags, at offset: Int64) {
-        pendingTags.append((tags, offset))
+        self.tags.note(tags, at: offset)
     }
 
     public func handle(_ event: AudioFileStreamEvent) {
@@ -150,7 +147,7 @@ public final class StreamRecorder {
         if let piece, let split = piece.clockSplit, framesPerPacket > 0 {
             packets = Int((split - position + framesPerPacket - 1) / framesPerPacket)
         }
-        if let tagsOffset = pendingTags.first?.offset, tagsOffset > offset {
+        if let tagsOffset = tags.nextOffset, tagsOffset > offset {
             let before = Int((tagsOffset - offset + Int64(bytesPerPacket) - 1) / Int64(bytesPerPacket))
             packets = min(packets ?? before, before)
         }
@@ -180,30 +177,17 @@ public final class StreamRecorder {
         position += frames
     }
 
+    /// Applies the tags found up to `offset`; a new title ends the piece under way when pieces split on titles.
     private func applyTags(upTo offset: Int64) {
-        while let next = pendingTags.first, next.offset <= offset {
-            pendingTags.removeFirst()
-            let before = (tags.title, tags.artist)
-            // A tag that names the track names all of it: an artist or title it leaves out is gone, an empty one
-            // cleared (an ICY block with an empty StreamTitle).
-            var newer = next.tags
-            if newer.title != nil || newer.artist != nil {
-                tags.title = nil
-                tags.artist = nil
-                newer.title = newer.title.flatMap { $0.isEmpty ? nil : $0 }
-                newer.artist = newer.artist.flatMap { $0.isEmpty ? nil : $0 }
-            }
-            tags.merge(newer)
-            if settings.splitOnTitle, before != (tags.title, tags.artist), let piece,
-               piece.packets > piece.leadInPackets {
-                finishPiece(trailingTrim: 0)
-            }
+        tags.apply(upTo: offset) {
+            guard settings.splitOnTitle, let piece, piece.packets > piece.leadInPackets else { return }
+            finishPiece(trailingTrim: 0)
         }
     }
 
     /// The station's name, which each piece takes as its album when its tags name none.
     public func setStation(_ name: String?) {
-        station = name
+        tags.station = name
     }
 
     // MARK: Pieces
@@ -216,28 +200,16 @@ public final class StreamRecorder {
                 "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
                     + "cannot hold \(track.format.formatID) audio"))
         }
-        let leadIn = DecoderLeadIn.of(track.format)
-        // The decoded output of the piece's packets starts at the lead-in's first packet, or after it when the
-        // decoder gives nothing for its first packet.
-        var leadInFrames: Int64 = 0
-        var leadInPackets = 0
+        // The decoded output of the piece's packets starts where the lead-in's does.
         let statesTrims = container.statesTrims(for: track.format)
-        if statesTrims {
-            window.forEach { leadInFrames += $0.frames }
-            leadInPackets = window.count
-        }
-        var outputStart = position - leadInFrames
-        if leadIn.firstPacketDecodesToNothing, statesTrims {
-            var first: Int64 = 0
-            window.forEach { if first == 0 { first = $0.frames } }
-            outputStart += first
-        }
+        let leadInPackets = statesTrims ? window.count : 0
+        let outputStart = position - (statesTrims ? window.decodedFrames : 0)
         let keptStart = statesTrims ? max(position, source.primingEnd) : position
-        let start = clockOrigin + seconds(position)
+        let start = clock.origin + seconds(position)
         number += 1
-        let title = tags.title
+        let title = tags.current.title
         let path = settings.template.path(time: start, stream: settings.stream, number: number, title: title,
-                                          artist: tags.artist, fileExtension: container.rawValue)
+                                          artist: tags.current.artist, fileExtension: container.rawValue)
         var file: PieceFile
         do {
             file = try PieceFile(path: path)
@@ -245,7 +217,7 @@ public final class StreamRecorder {
             return fail(error)
         }
         do {
-            var writer = try container.makeWriter(track: track, tags: pieceTags(start: start),
+            var writer = try container.makeWriter(track: track, tags: tags.forPiece(start: start, dated: settings.datesPieces),
                                                   leadingTrim: max(0, keptStart - outputStart), to: &file.target)
             digest = (writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
             if statesTrims {
@@ -260,17 +232,11 @@ public final class StreamRecorder {
             return fail(error)
         }
         piece = OpenPiece(start: start, keptStart: keptStart, title: title, packets: leadInPackets,
-                          leadInPackets: leadInPackets, statesTrims: statesTrims, clockSplit: clockSplit(after: start),
+                          leadInPackets: leadInPackets, statesTrims: statesTrims,
+                          clockSplit: clock.split(after: start, every: settings.every, rate: track.format.sampleRate),
                           followsLoss: lostPackets)
         lostPackets = false
         retryPosition = nil
-    }
-
-    private func pieceTags(start: Double) -> NormalizedTags {
-        var pieceTags = tags
-        if pieceTags.album == nil { pieceTags.album = station }
-        if settings.datesPieces { pieceTags.year = WallClock.iso8601(start) }
-        return pieceTags
     }
 
     private func finishPiece(trailingTrim: Int64) {
@@ -315,34 +281,7 @@ public final class StreamRecorder {
     /// Seconds of audio between a failure and the next try.
     static let retrySeconds = 10.0
 
-    // MARK: Clock
-
     private func seconds(_ frames: Int64) -> Double {
-        guard let rate = track?.format.sampleRate, rate > 0 else { return 0 }
-        return Double(frames) / rate
+        clock.seconds(frames, rate: track?.format.sampleRate ?? 0)
     }
-
-    /// The stream position of the first wall-clock multiple of `every` after `start`, in local time.
-    private func clockSplit(after start: Double) -> Int64? {
-        guard let every = settings.every, let rate = track?.format.sampleRate, rate > 0 else { return nil }
-        let local = start + Double(WallClock.utcOffset(at: start))
-        let boundary = ((local / Double(every)).rounded(.down) + 1) * Double(every) - Double(WallClock.utcOffset(at: start))
-        return Int64(((boundary - clockOrigin) * rate).rounded(.up))
-    }
-}
-
-/// A piece under way.
-private struct OpenPiece {
-    /// Wall-clock time of its first kept frame.
-    let start: Double
-    /// Stream position of its first kept frame.
-    let keptStart: Int64
-    let title: String?
-    var packets: Int
-    let leadInPackets: Int
-    /// Whether its container states trims: else it holds whole packets, whatever the source trims.
-    let statesTrims: Bool
-    /// The stream position where the clock ends it.
-    let clockSplit: Int64?
-    let followsLoss: Bool
 }

@@ -49,7 +49,7 @@ final class StreamCore {
         self.metrics = metrics
         self.logger = logger
         self.onEnd = onEnd
-        let recording = config.record.map { Self.recording($0, stream: config.name, logger: logger) }
+        let recording = config.record.map { RecordingWorker(config: $0, stream: config.name, logger: logger) }
         self.recording = recording
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
                                   metrics: metrics, recording: recording)
@@ -245,37 +245,24 @@ final class StreamCore {
 }
 
 extension StreamCore {
-    static func recording(_ config: RecordConfig, stream: String, logger: Logger) -> RecordingWorker {
-        RecordingWorker(
-            settings: RecordingSettings(template: config.template, stream: stream, every: config.every,
-                                        splitOnTitle: config.splitOnTitle),
-            retention: config.keep, logger: logger)
-    }
-
     /// Applies a reload's `record:`: the piece under way is finished, and recording goes on, starts or stops.
     private func changeRecording(to new: RecordConfig?) {
         switch (recording, new) {
-        case (let worker?, let new?):
-            worker.change(to: RecordingSettings(template: new.template, stream: config.name, every: new.every,
-                                                splitOnTitle: new.splitOnTitle), retention: new.keep)
+        case (let worker?, let new?): worker.change(to: new, stream: config.name)
         case (nil, let new?):
-            recording = Self.recording(new, stream: config.name, logger: logger)
+            recording = RecordingWorker(config: new, stream: config.name, logger: logger)
             pipeline.record(with: recording)
         case (_?, nil):
             pipeline.record(with: nil)
             _ = finishRecording()
-        case (nil, nil):
-            break
+        case (nil, nil): break
         }
     }
 
     /// Finishes the piece under way; the future says when it is on disk.
     private func finishRecording() -> EventLoopFuture<Void> {
-        guard let recording else { return eventLoop.makeSucceededVoidFuture() }
-        self.recording = nil
-        let promise = eventLoop.makePromise(of: Void.self)
-        recording.finish { promise.succeed() }
-        return promise.futureResult
+        defer { recording = nil }
+        return recording?.finish(on: eventLoop) ?? eventLoop.makeSucceededVoidFuture()
     }
 }
 

@@ -3,6 +3,7 @@ import AudioRecording
 import Dispatch
 import Logging
 import Metrics
+import NIOCore
 import Synchronization
 
 /// A recording's writing, on a queue of its own so that a slow or full disk never holds up its stream: the
@@ -35,6 +36,16 @@ final class RecordingWorker: Sendable {
             for line in errors { logger.error("\(line)") }
             self.report(from: recorder, keeping: retention)
         }
+    }
+
+    /// Starts recording a stream as its `record:` says.
+    convenience init(config: RecordConfig, stream: String, logger: Logger) {
+        self.init(settings: Self.settings(config, stream: stream), retention: config.keep, logger: logger)
+    }
+
+    private static func settings(_ config: RecordConfig, stream: String) -> RecordingSettings {
+        RecordingSettings(template: config.template, stream: stream, every: config.every,
+                          splitOnTitle: config.splitOnTitle)
     }
 
     /// Logs, counts and shows what `recorder` finishes and fails, and applies `retention` after each piece.
@@ -100,8 +111,9 @@ final class RecordingWorker: Sendable {
         }
     }
 
-    /// Finishes the piece under way and records on with `settings` and `retention`.
-    func change(to settings: RecordingSettings, retention: Retention) {
+    /// Finishes the piece under way and records on as `config` says.
+    func change(to config: RecordConfig, stream: String) {
+        let (settings, retention) = (Self.settings(config, stream: stream), config.keep)
         run { recorder in
             recorder.change(to: settings)
             self.report(from: recorder, keeping: retention)
@@ -109,14 +121,16 @@ final class RecordingWorker: Sendable {
         statusBox.withLock { $0.template = settings.template.template }
     }
 
-    /// Finishes the piece under way, as at the stream's end, then calls `done`.
-    func finish(then done: @escaping @Sendable () -> Void) {
+    /// Finishes the piece under way, as at the stream's end; the future, on `eventLoop`, says when it is on disk.
+    func finish(on eventLoop: EventLoop) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
         run { recorder in
             recorder.finish()
             self.noteCurrent(recorder)
             self.metrics.destroy()
-            done()
+            promise.succeed()
         }
+        return promise.futureResult
     }
 
     private func run(_ body: @escaping @Sendable (StreamRecorder) -> Void) {
