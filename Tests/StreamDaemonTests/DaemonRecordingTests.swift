@@ -90,4 +90,52 @@ import Testing
         }
         withExtendedLifetime(first) {}
     }
+
+    /// A folder that cannot be written costs the piece, shows in `status`, and recording starts again once it can.
+    @Test func aFolderThatCannotBeWrittenIsAnErrorUntilItCan() throws {
+        let folder = try DaemonHarness.makeFolder()
+        // A file where the pieces' folder should be.
+        try Data("not a folder".utf8).write(to: folder.appendingPathComponent("rec"))
+        let daemon = try DaemonHarness(config: Self.config(pace: "8", loop: true, every: 3600), folder: folder)
+        try daemon.waitUntil("the error in status") {
+            let recording = try daemon.streamStatus("radio")?["recording"] as? [String: Any]
+            return (recording?["lastError"] as? String)?.contains("Not a directory") == true
+        }
+        #expect(daemon.log.contains("recording: cannot create"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("rec"))
+        // Tried again after 10 s of audio: here a little over a second.
+        try daemon.waitUntil("a piece under way again") {
+            let recording = try daemon.streamStatus("radio")?["recording"] as? [String: Any]
+            return (recording?["currentBytes"] as? Int ?? 0) > 16_384
+        }
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        let (pieces, unfinished) = Self.pieces(in: daemon)
+        #expect(pieces.count == 1 && unfinished.isEmpty, "\(pieces) \(unfinished)")
+        #expect(daemon.log.contains("packets before it were not recorded"))
+        #expect(try FFmpegTool.warnings(pieces[0]) == "")
+    }
+
+    /// A reload that moves the recording finishes the piece under way and goes on in the new place, the stream
+    /// and its subscribers untouched.
+    @Test func aReloadFinishesThePieceAndRecordsOnAsTold() throws {
+        let daemon = try DaemonHarness(config: Self.config(pace: "4", loop: true, every: 3600))
+        try daemon.waitUntil("a piece of some size") {
+            let recording = try daemon.streamStatus("radio")?["recording"] as? [String: Any]
+            return (recording?["currentBytes"] as? Int ?? 0) > 16_384
+        }
+        let moved = Self.config(pace: "4", loop: true, every: 3600).replacing("rec/{stream}", with: "moved/{stream}")
+        try moved.write(toFile: daemon.path("config.yaml"), atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitUntil("the first piece finished") { Self.pieces(in: daemon).whole.count == 1 }
+        try daemon.waitUntil("a piece under way in the new place") {
+            let recording = try daemon.streamStatus("radio")?["recording"] as? [String: Any]
+            return (recording?["currentPiece"] as? String)?.contains("/moved/") == true
+        }
+        #expect(daemon.log.contains("applied without a restart"))
+        #expect(Self.pieces(in: daemon).unfinished.isEmpty)
+        #expect(try FFmpegTool.warnings(Self.pieces(in: daemon).whole[0]) == "")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
 }
