@@ -1,6 +1,9 @@
 import AudioFileStream
 import AudioFileWriting
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct ContainerTests {
     @Test func extensionsNameTheirContainers() {
@@ -17,5 +20,18 @@ import Testing
         #expect(Container.mp3.canHold(mp3))
         #expect(!Container.flac.canHold(mp3))
         #expect(Container.natural(for: mp3) == .mp3)
+    }
+}
+
+/// A full disk is an error that names the file and the reason, never bytes lost in silence.
+@Suite struct FileTargetTests {
+    @Test func aFullDiskIsAnError() throws {
+        // /dev/full takes the bytes of every write and answers that there is no room (ENOSPC).
+        var target = try FileTarget(creating: "/dev/full")
+        defer { target.close() }
+        let bytes = [UInt8](repeating: 0x55, count: 40_000)
+        let error = try #require(throws: WriteError.self) { try target.append(bytes) }
+        #expect(error == .system(operation: "write", path: "/dev/full", errno: ENOSPC))
+        #expect("\(error)" == "cannot write /dev/full: No space left on device")
     }
 }
