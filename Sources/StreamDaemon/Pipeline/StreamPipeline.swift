@@ -42,8 +42,9 @@ final class StreamPipeline {
     private var listenerAnnouncements: ListenerAnnouncements
     /// The decoded PCM in the formats subscribers want.
     private var pcmDelivery: PCMDelivery
-    /// The stream's recording, if it has one: it gets every event of the parser.
+    /// The stream's recording, if it has one: it gets every event of the parser, a chunk's at a time.
     private var recording: RecordingWorker?
+    private var recordingInputs: [RecordingInput] = []
 
     init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics,
          recording: RecordingWorker? = nil) {
@@ -129,11 +130,11 @@ final class StreamPipeline {
         eventLoop.preconditionInEventLoop()
         self.recording = recording
         guard let recording else { return }
-        if let station { recording.take(.station(station.name)) }
-        guard let parser else { return }
+        var inputs: [RecordingInput] = station.map { [.station($0.name)] } ?? []
         for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
-            if let value = try? parser.property(id) { recording.take(RecordingInput.property(id, value)) }
+            if let value = try? parser?.property(id) { inputs.append(.property(id, value)) }
         }
+        recording.take(inputs)
     }
 
     private func ensureParser() throws -> AudioFileStream {
@@ -153,11 +154,11 @@ final class StreamPipeline {
     private func publish(_ metadata: SourceMetadata, at offset: Int64) {
         let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
         if case .icy(let icy) = metadata {
-            if let tags = icy.tags { recording?.take(.tags(tags, offset: offset)) }
+            if let tags = icy.tags, recording != nil { recordingInputs.append(.tags(tags, offset: offset)) }
             send(.metadata(source: "icy", buffer))
             send(listenerAnnouncements.note(NowPlaying(icy)))
         } else {
-            if case .station(let station) = metadata { recording?.take(.station(station.name)) }
+            if case .station(let station) = metadata, recording != nil { recordingInputs.append(.station(station.name)) }
             send(.metadata(source: "http", buffer))
         }
     }
@@ -166,16 +167,19 @@ final class StreamPipeline {
         if let message { outbox.append(message) }
     }
 
-    /// Hands the chunk's messages to every hub.
+    /// Hands the chunk's messages to every hub, and its events to the recording.
     private func flush() {
         hubs.publish(outbox)
         outbox.removeAll(keepingCapacity: true)
+        guard !recordingInputs.isEmpty else { return }
+        recording?.take(recordingInputs)
+        recordingInputs.removeAll(keepingCapacity: true)
     }
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
     private func handle(_ event: AudioFileStreamEvent) {
         defer { updateDecoder(with: event) }
-        recording?.take(event)
+        recording?.collect(event, into: &recordingInputs)
         switch event {
         case .packets(let batch):
             publish(batch)

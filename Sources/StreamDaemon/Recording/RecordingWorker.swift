@@ -72,42 +72,50 @@ final class RecordingWorker: Sendable {
 
     var status: RecordingStatus { statusBox.withLock { $0 } }
 
-    /// Hands a parser event to the recorder, with the wall-clock time of the stream's first packet and of each
-    /// reconnect, which keep its pieces on the clock.
-    func take(_ event: AudioFileStreamEvent) {
+    /// Adds to `inputs` what the recorder needs of a parser event: its copy, after the wall-clock time of the
+    /// stream's first packet and of each reconnect, which keep its pieces on the clock.
+    func collect(_ event: AudioFileStreamEvent, into inputs: inout [RecordingInput]) {
         switch event {
         case .discontinuity(let discontinuity) where discontinuity.reason == .reconnect:
-            take(.clock(WallClock.now()))
+            inputs.append(.clock(WallClock.now()))
         case .packets where !clockSet.exchange(true, ordering: .relaxed):
-            take(.clock(WallClock.now()))
+            inputs.append(.clock(WallClock.now()))
         default:
             break
         }
-        if let input = RecordingInput(event) { take(input) }
+        if let input = RecordingInput(event) { inputs.append(input) }
     }
 
-    /// Hands `input` to the recorder, unless the disk is too far behind: then the packets are dropped, and the
-    /// recorder told that what follows does not follow them.
-    func take(_ input: RecordingInput) {
-        let size = input.byteCount
+    /// Hands `inputs` (a chunk's) to the recorder in one go, unless the disk is too far behind: then their
+    /// packets are dropped, and the recorder told that what follows does not follow them.
+    func take(_ inputs: [RecordingInput]) {
+        var inputs = inputs
+        var size = inputs.reduce(0) { $0 + $1.byteCount }
+        var lost = false
         if size > 0, queuedBytes.add(size, ordering: .relaxed).newValue > Self.queueLimit {
             queuedBytes.subtract(size, ordering: .relaxed)
+            (size, lost) = (0, true)
+            inputs.removeAll { $0.byteCount > 0 }
             metrics.noteError()
             statusBox.withLock { $0.lastError = "the disk is too slow: packets were not recorded" }
-            return run { $0.noteLoss() }
         }
-        run { recorder in
+        run { [inputs, size, lost] recorder in
             defer { if size > 0 { self.queuedBytes.subtract(size, ordering: .relaxed) } }
-            switch input {
-            case .property(let id, let value): recorder.handle(AudioFileStreamEvent.property(id, value))
-            case .metadata(let metadata): recorder.handle(.metadata(metadata))
-            case .discontinuity(let discontinuity): recorder.handle(.discontinuity(discontinuity))
-            case .packets(let batch): batch.withEvent(recorder.handle)
-            case .tags(let tags, let offset): recorder.noteTags(tags, at: offset)
-            case .clock(let time): recorder.setClock(nextFrameAt: time)
-            case .station(let name): recorder.setStation(name)
-            }
+            if lost { recorder.noteLoss() }
+            for input in inputs { Self.hand(input, to: recorder) }
             self.noteCurrent(recorder)
+        }
+    }
+
+    private static func hand(_ input: RecordingInput, to recorder: StreamRecorder) {
+        switch input {
+        case .property(let id, let value): recorder.handle(AudioFileStreamEvent.property(id, value))
+        case .metadata(let metadata): recorder.handle(.metadata(metadata))
+        case .discontinuity(let discontinuity): recorder.handle(.discontinuity(discontinuity))
+        case .packets(let batch): batch.withEvent(recorder.handle)
+        case .tags(let tags, let offset): recorder.noteTags(tags, at: offset)
+        case .clock(let time): recorder.setClock(nextFrameAt: time)
+        case .station(let name): recorder.setStation(name)
         }
     }
 
