@@ -630,6 +630,15 @@ bench_record() {
     rm -rf "$out"; mkdir -p "$out/as" "$out/ffmpeg"
     $cmd_as >/dev/null
     $cmd_ffmpeg
+    # Live: 20 streams read at real time, recorded by audiostreamd and by ffmpeg processes, over a minute.
+    [[ -x $build/audiostreamd ]] || { echo "bench: $build/audiostreamd not built (swift build -c release)" >&2; exit 1; }
+    local live_folder live_json=$data/record-live.json
+    live_folder=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
+    local cmd_live="python3 Benchmarks/record_live.py --daemon $build/audiostreamd --input $seed --streams 20 --seconds 60 --warmup 5 --folder DIR --report $live_json"
+    python3 "$here/record_live.py" --daemon "$build/audiostreamd" --input "$seed" --streams 20 --seconds 60 \
+        --warmup 5 --folder "$live_folder/run" --report "$live_json"
+    rm -rf "$live_folder"
+    BENCH_LIVE_JSON=$live_json BENCH_CMD_LIVE=$cmd_live \
     BENCH_JSON=$json BENCH_CMD_AS=$cmd_as BENCH_CMD_FFMPEG=$cmd_ffmpeg \
     BENCH_PIECES_AS=$(ls "$out/as" | wc -l) BENCH_PIECES_FFMPEG=$(ls "$out/ffmpeg" | wc -l) \
     BENCH_V_FFMPEG=$(ffmpeg -version | head -n1) \
