@@ -63,7 +63,8 @@ struct InputFile {
             let count = read(descriptor, buffer.baseAddress! + filled, size - filled)
             if count == 0 { break }
             if count < 0 {
-                if errno == EINTR { continue }
+                // A read that Ctrl-C interrupted ends the input, when a command asked for that (`Interrupt`).
+                if errno == EINTR { if Interrupt.requested { break } else { continue } }
                 throw CommandFailure.system("cannot read \(path)")
             }
             filled += count

@@ -2,7 +2,6 @@ import ArgumentParser
 import AudioFileStream
 import AudioRecording
 import AudioStreamProtocol
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,7 +59,7 @@ struct RecordCommand: ParsableCommand {
             failure = error
             Diagnostics.warn("record: \(error)")
         }
-        Self.stopOnInterrupt()
+        Interrupt.install()
         do {
             try input.parse { event in
                 recorder.handle(event)
@@ -70,14 +69,14 @@ struct RecordCommand: ParsableCommand {
                 case .station(let station): recorder.setStation(station.name)
                 }
             } eachChunk: {
-                if interrupted.load(ordering: .relaxed) { throw Interrupted() }
+                if Interrupt.requested { throw Interrupted() }
             }
         } catch is Interrupted {
         } catch {
             // The packets so far are kept: a network input may end by an error, or by Ctrl-C reaching its reader.
             recorder.finish()
             try out.flush()
-            if interrupted.load(ordering: .relaxed) { return }
+            if Interrupt.requested { return }
             throw error
         }
         recorder.finish()
@@ -101,11 +100,4 @@ struct RecordCommand: ParsableCommand {
     }
 
     private struct Interrupted: Error {}
-
-    /// Ctrl-C ends the input at the next chunk, so the file under way is finished rather than left as `.part`.
-    private static func stopOnInterrupt() {
-        signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
-    }
 }
-
-private let interrupted = Atomic<Bool>(false)
