@@ -43,12 +43,11 @@ final class StreamPipeline {
     /// The decoded PCM in the formats subscribers want.
     private var pcmDelivery: PCMDelivery
     /// The stream's recording, if it has one: it gets every event of the parser, a chunk's at a time.
-    private var recording: RecordingWorker?
-    private var recordingInputs: [RecordingInput] = []
+    private var recording: RecordingTap
 
     init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics,
          recording: RecordingWorker? = nil) {
-        self.recording = recording
+        self.recording = RecordingTap(recording)
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
         self.eventLoop = eventLoop
@@ -128,13 +127,7 @@ final class StreamPipeline {
     /// is first told the format so far.
     func record(with recording: RecordingWorker?) {
         eventLoop.preconditionInEventLoop()
-        self.recording = recording
-        guard let recording else { return }
-        var inputs: [RecordingInput] = station.map { [.station($0.name)] } ?? []
-        for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
-            if let value = try? parser?.property(id) { inputs.append(.property(id, value)) }
-        }
-        recording.take(inputs)
+        self.recording.attach(recording, parser: parser, station: station)
     }
 
     private func ensureParser() throws -> AudioFileStream {
@@ -152,13 +145,12 @@ final class StreamPipeline {
     }
 
     private func publish(_ metadata: SourceMetadata, at offset: Int64) {
+        recording.note(metadata, at: offset)
         let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
         if case .icy(let icy) = metadata {
-            if let tags = icy.tags, recording != nil { recordingInputs.append(.tags(tags, offset: offset)) }
             send(.metadata(source: "icy", buffer))
             send(listenerAnnouncements.note(NowPlaying(icy)))
         } else {
-            if case .station(let station) = metadata, recording != nil { recordingInputs.append(.station(station.name)) }
             send(.metadata(source: "http", buffer))
         }
     }
@@ -171,15 +163,13 @@ final class StreamPipeline {
     private func flush() {
         hubs.publish(outbox)
         outbox.removeAll(keepingCapacity: true)
-        guard !recordingInputs.isEmpty else { return }
-        recording?.take(recordingInputs)
-        recordingInputs.removeAll(keepingCapacity: true)
+        recording.flush()
     }
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
     private func handle(_ event: AudioFileStreamEvent) {
         defer { updateDecoder(with: event) }
-        recording?.collect(event, into: &recordingInputs)
+        recording.collect(event)
         switch event {
         case .packets(let batch):
             publish(batch)

@@ -1,0 +1,45 @@
+import AudioFileStream
+import AudioStreamProtocol
+
+/// What a stream's pipeline hands its recording, if it has one: every parser event and what the source says
+/// beside its audio, gathered over a chunk and handed over together.
+struct RecordingTap {
+    private var worker: RecordingWorker?
+    private var inputs: [RecordingInput] = []
+
+    init(_ worker: RecordingWorker?) {
+        self.worker = worker
+    }
+
+    /// Records with `worker` from now on, or stops; a worker that starts mid-stream is first told the station
+    /// and the format so far.
+    mutating func attach(_ worker: RecordingWorker?, parser: AudioFileStream?, station: HTTPStreamInfo?) {
+        self.worker = worker
+        guard let worker else { return }
+        var known: [RecordingInput] = station.map { [.station($0.name)] } ?? []
+        for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
+            if let value = try? parser?.property(id) { known.append(.property(id, value)) }
+        }
+        worker.take(known)
+    }
+
+    mutating func collect(_ event: AudioFileStreamEvent) {
+        worker?.collect(event, into: &inputs)
+    }
+
+    /// What the source said beside its audio: an ICY title from a stream offset on, or the station.
+    mutating func note(_ metadata: SourceMetadata, at offset: Int64) {
+        guard worker != nil else { return }
+        switch metadata {
+        case .icy(let icy): if let tags = icy.tags { inputs.append(.tags(tags, offset: offset)) }
+        case .station(let station): inputs.append(.station(station.name))
+        }
+    }
+
+    /// Hands what the chunk gathered to the recording.
+    mutating func flush() {
+        guard !inputs.isEmpty else { return }
+        worker?.take(inputs)
+        inputs.removeAll(keepingCapacity: true)
+    }
+}
