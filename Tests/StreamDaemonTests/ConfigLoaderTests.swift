@@ -180,6 +180,14 @@ import Testing
                 record:
                   path: rec/{stream}.wma  # ← streams[0].record.path
             """, mentions: "no container is named .wma"),
+        Refusal(name: "record of an MP3 file into FLAC", yaml: """
+            streams:
+              - name: radio
+                source: file:\(music)
+                socket: radio.sock
+                record:
+                  path: rec/{stream}.flac  # ← streams[0].record.path
+            """, mentions: ".flac cannot hold the .mp3 audio of"),
         Refusal(name: "record every 0", yaml: """
             streams:
               - name: radio

@@ -1,4 +1,6 @@
+import AudioFileStream
 import AudioRecording
+import Foundation
 import Yams
 
 /// A stream's `record:`.
@@ -45,5 +47,27 @@ extension ConfigLoader {
         }
         guard keep.days != nil || keep.bytes != nil else { throw error(node, key, "give days, bytes or both") }
         return keep
+    }
+
+    /// A file whose codec the template's extension cannot hold is refused now, rather than when it plays (a
+    /// network source's codec is known only once it answers).
+    func checkRecordable(_ source: SourceConfig, by record: RecordConfig, node: Node, key: String) throws {
+        guard case .file(let path, _, _) = source, let container = record.template.container,
+              let format = Self.dataFormat(ofFile: path), !container.canHold(format) else { return }
+        let pathNode = node.mapping.flatMap { Self.fields($0)["path"] } ?? node
+        throw error(pathNode, "\(key).path", ".\(container.rawValue) cannot hold the \(format.formatID) audio of \(path)")
+    }
+
+    /// The DataFormat the first megabyte of a file announces, if it does.
+    static func dataFormat(ofFile path: String) -> AudioStreamBasicDescription? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let bytes = [UInt8](handle.readData(ofLength: 1 << 20))
+        var format: AudioStreamBasicDescription?
+        let stream = try? AudioFileStream { event in
+            if case .property(.dataFormat, .format(let value)) = event, format == nil { format = value }
+        }
+        try? stream?.parse(bytes)
+        return format
     }
 }

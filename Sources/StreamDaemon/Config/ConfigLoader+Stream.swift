@@ -35,7 +35,12 @@ extension ConfigLoader {
         let mount = attempt { try fields["mount"].map { try self.mount($0, key: "\(key).mount") } }
         let http = attempt { try fields["http"].map { try bool($0, key: "\(key).http") } }
         let outputs = attempt { try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } }
-        let record = attempt { try fields["record"].map { try self.record($0, key: "\(key).record") } }
+        let record = attempt { () throws -> RecordConfig? in
+            guard let recordNode = fields["record"] else { return nil }
+            let record = try self.record(recordNode, key: "\(key).record")
+            if let source { try checkRecordable(source, by: record, node: recordNode, key: "\(key).record") }
+            return record
+        }
         guard let name, let source, let socket, let queueSeconds, let disconnectAfter, let historySeconds,
               let writeInterval, let mount, let http, let outputs, let record
         else { return nil }
