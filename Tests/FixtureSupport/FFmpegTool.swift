@@ -12,9 +12,21 @@ public enum FFmpegTool {
     /// - Returns: its standard output and standard error.
     /// - Throws: `Failure` when the tool is missing or exits with a failure.
     public static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, errors: String) {
-        guard let path = ["/usr/bin", "/usr/local/bin", "/bin"].map({ "\($0)/\(tool)" })
-            .first(where: FileManager.default.isExecutableFile(atPath:))
-        else { throw Failure(description: "\(tool) is not installed") }
+        let result = try runToEnd(tool, arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(result.errors)")
+        }
+        return (result.output, result.errors)
+    }
+
+    /// Runs `tool` (found on the PATH) with `arguments`, whatever its exit status.
+    /// - Returns: its exit status, standard output and standard error.
+    /// - Throws: `Failure` when the tool is missing.
+    public static func runToEnd(_ tool: String, _ arguments: [String]) throws
+        -> (status: Int32, output: Data, errors: String) {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let path = folders.map({ "\($0)/\(tool)" }).first(where: FileManager.default.isExecutableFile(atPath:))
+        else { throw Failure(description: "\(tool) is not installed: `make test` installs it") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -31,11 +43,7 @@ public enum FFmpegTool {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errorReader.isExecuting || !errorReader.isFinished { usleep(1000) }
-        let errorText = String(decoding: errorData.withLock { $0 }, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(errorText)")
-        }
-        return (data, errorText)
+        return (process.terminationStatus, data, String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 
     /// What `ffprobe -v warning` says of `path`: empty for a file it reads without a complaint.

@@ -6,35 +6,16 @@ import Testing
 
 /// Runs the independent tools the writers' tests check files with.
 enum LosslessTools {
-
-    /// Runs `tool` (found on the PATH) to its end; its output goes through a file so that a full pipe never
-    /// blocks it.
+    /// Runs `tool` (found on the PATH) to its end.
     /// - Returns: its exit status, standard output and standard error.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: [UInt8], errors: String) {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        let path = folders.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        let binary = try #require(path, "\(tool) is not installed: `make test` installs it")
-        let scratch = try makeTemporaryFolder("writer")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputFile = scratch.appendingPathComponent("out"), errorsFile = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorsFile)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, [UInt8](try Data(contentsOf: outputFile)),
-                try String(contentsOf: errorsFile, encoding: .utf8))
+        let result = try FFmpegTool.runToEnd(tool, arguments)
+        return (result.status, [UInt8](result.output), result.errors)
     }
 
     /// What `ffprobe -v warning` says of `file`: nothing for a file it reads cleanly.
     static func ffprobeWarnings(_ file: URL) throws -> String {
-        let result = try run("ffprobe", ["-v", "warning", file.path])
-        return String(decoding: result.output, as: UTF8.self) + result.errors
+        try FFmpegTool.warnings(file.path)
     }
 
     /// The samples ffmpeg decodes from `file`, in the raw format `sampleFormat` (`s32le`, `f32le`, `f64le`).
