@@ -23,7 +23,9 @@ public struct AudioMD5 {
         bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(samples.count * bytesPerSample)
         for sample in samples {
-            let value = Int32((Double(sample) * scale).rounded().clamped(to: -scale...largest))
+            // A decoder never gives NaN for FLAC; should one, it must not trap the conversion.
+            let scaled = sample.isFinite ? (Double(sample) * scale).rounded() : 0
+            let value = Int32(scaled.clamped(to: -scale...largest))
             for byte in 0..<bytesPerSample { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
         }
         bytes.withUnsafeBytes { md5.update($0) }

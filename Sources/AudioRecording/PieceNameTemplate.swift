@@ -104,12 +104,19 @@ public struct PieceNameTemplate: Equatable, Sendable {
     }
 
     private static func formatTime(_ pattern: String, time: Double) -> String {
+        guard !pattern.isEmpty else { return pattern }
         var seconds = time_t(time.rounded(.down))
         var fields = tm()
         localtime_r(&seconds, &fields)
-        var buffer = [CChar](repeating: 0, count: pattern.utf8.count * 4 + 256)
-        let count = strftime(&buffer, buffer.count, pattern, &fields)
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // strftime says 0 when its buffer is too small: fields such as %c grow a pattern many times over.
+        var capacity = pattern.utf8.count * 4 + 256
+        while capacity <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let count = strftime(&buffer, buffer.count, pattern, &fields)
+            if count > 0 { return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            capacity *= 4
+        }
+        return pattern
     }
 }
 

@@ -49,6 +49,13 @@ import Testing
         #expect(template.root == "/srv/rec")
     }
 
+    /// Fields that grow the name many times over (%c is a whole date) still give the name, never an empty one.
+    @Test func fieldsThatGrowTheNameStillFillIt() throws {
+        let template = try PieceNameTemplate(String(repeating: "%c", count: 50) + ".mp3")
+        let path = template.path(time: Self.time, stream: "s", number: 1, title: nil, artist: nil, fileExtension: "mp3")
+        #expect(path == String(repeating: try Self.date("%c"), count: 50) + ".mp3")
+    }
+
     @Test func anExtensionWithoutAContainerIsRefused() {
         #expect(throws: RecordingError.self) { try PieceNameTemplate("rec/{stream}.wma") }
         #expect(throws: RecordingError.self) { try PieceNameTemplate("rec/") }
