@@ -60,6 +60,7 @@ struct InputFile {
     private func fill(_ buffer: UnsafeMutableRawBufferPointer, upTo size: Int) throws -> Int {
         var filled = 0
         while filled < size {
+            guard Interrupt.waitForInput(on: descriptor) else { break }
             let count = read(descriptor, buffer.baseAddress! + filled, size - filled)
             if count == 0 { break }
             if count < 0 {

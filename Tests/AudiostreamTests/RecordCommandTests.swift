@@ -191,6 +191,10 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: part))
         // The tool waits in a read for the rest of its chunk: Ctrl-C ends it there, the pipe still open.
         kill(process.processIdentifier, SIGINT)
+        let stopBy = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < stopBy { usleep(20_000) }
+        #expect(!process.isRunning, "Ctrl-C did not end the tool")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try input.fileHandleForWriting.close()
         #expect(process.terminationStatus == 0)
