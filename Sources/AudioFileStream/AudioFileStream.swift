@@ -99,18 +99,18 @@ public final class AudioFileStream {
     /// its headers read afresh. The stream goes on: offsets keep counting the bytes fed (positions the new file
     /// states, such as MP4 chunk offsets, are placed from where it starts), packets keep their numbering,
     /// properties are announced again only when their value changes, and a discontinuity event (reason `.input`)
-    /// marks where the new file starts. A discontinuity cannot say this: after one, a container's reader looks
-    /// for the rest of the file it was reading.
+    /// marks where the new file starts: `reason`, `.input` unless the caller says why. A discontinuity cannot say
+    /// this: after one, a container's reader looks for the rest of the file it was reading.
     /// - Throws: `.illegalOperation` after `finish()`, the failure that ended the stream, or
     ///   `.unsupportedFileType` when the bytes so far were too few to tell their type and are not one supported.
-    public func markNewFile() throws {
+    public func markNewFile(reason: Discontinuity.Reason = .input) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
         if let failure = output.failure { throw failure }
         try endInput()
         reader = nil
         sniffer = try FormatSniffer(hint: fileTypeHint)
         fileStart = pendingOffset + Int64(pending.count)
-        output.discontinuity(at: fileStart, skippedBytes: 0, reason: .input)
+        output.discontinuity(at: fileStart, skippedBytes: 0, reason: reason)
         if let failure = output.failure { throw failure }
     }
 

@@ -83,6 +83,9 @@ public struct Discontinuity: Equatable, Sendable {
         /// A whole frame that cannot be cut into packets of its format was left out (an ADTS frame of several
         /// raw data blocks: their boundaries are not in the stream).
         case unsupportedFrame
+        /// The caller's composition went on to its next segment: a new file, or a time range of one, starts
+        /// (`markNewFile(reason:)`), and the PacketTableInfo that follows says how to trim it.
+        case newSegment
     }
 
     /// The absolute stream offset where parsing continues.

@@ -173,6 +173,17 @@ final class StreamCore {
         case .bytes(let bytes, let restartsFile):
             let parsed = bytes.withUnsafeBytes { parse($0, restartsFile: restartsFile) }
             return parsed ? pipeline.audioSeconds : nil
+        case .segment(let item):
+            do {
+                try pipeline.beginSegment(item)
+            } catch {
+                end(.unsupportedFormat(error: "\(error)"))
+                return nil
+            }
+            return pipeline.audioSeconds
+        case .warning(let message):
+            pipeline.skipped(message)
+            return pipeline.audioSeconds
         case .end(let failure):
             end(.sourceEnded(failure: failure))
             return nil

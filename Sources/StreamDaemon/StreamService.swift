@@ -135,6 +135,7 @@ extension SourceConfig: CustomStringConvertible {
         case .standardInput: "stdin"
         case .file(let path, _, _): "file:\(path)"
         case .http(let http): http.url.withoutCredentials.absoluteString
+        case .playlist(let playlist): playlist.description
         }
     }
 }

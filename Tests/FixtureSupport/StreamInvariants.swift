@@ -330,7 +330,7 @@ final class CheckedParse {
         case .resync, .unsupportedFrame:
             guard gap.skippedBytes > 0 else { return fail("a \(gap.reason) at \(gap.offset) that skipped nothing") }
             _ = occupy(gap.offset - gap.skippedBytes..<gap.offset, as: "skipped run", holding: nil)
-        case .input, .reconnect:
+        case .input, .reconnect, .newSegment:
             guard let expected = expectedDiscontinuity, expected.offset == gap.offset, expected.reason == gap.reason,
                   gap.skippedBytes >= 0 else {
                 return fail("an unexpected \(gap.reason) discontinuity at \(gap.offset), \(gap.skippedBytes) bytes skipped")

@@ -249,4 +249,6 @@ bash "$FIX/make_writing_fixtures.sh"
 # ---- Programs (programs/): a small executable built from C, whose bytes pass
 # for MPEG audio headers; needs cc.
 bash "$FIX/make_program_fixtures.sh"
+# ---- Compositions (playlist/): two short tagged FLAC files to play around record/cbr.mp3.
+bash "$FIX/make_playlist_fixtures.sh"
 echo "make-fixtures: done ($(du -sh "$FIX" | cut -f1) in $FIX)"

@@ -6,6 +6,12 @@ import Yams
 extension ConfigLoader {
     func source(_ fields: [String: Node], in node: Node, key: String) throws -> SourceConfig {
         let sourceNode = try required(fields, "source", in: node, key: key)
+        if sourceNode.mapping != nil {
+            for option in Self.fileKeys + Self.httpKeys where fields[option] != nil {
+                throw error(fields[option]!, "\(key).\(option)", "does not apply to a playlist (pace and loop go in source:)")
+            }
+            return try composition(sourceNode, key: "\(key).source")
+        }
         let text = try string(sourceNode, key: "\(key).source")
         let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
         let isFile = text.hasPrefix("file:")

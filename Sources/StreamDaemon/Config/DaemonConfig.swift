@@ -71,6 +71,8 @@ public enum SourceConfig: Equatable, Sendable {
     case file(path: String, pace: Pace, loop: Bool)
     /// An HTTP or HTTPS stream, such as an internet radio station.
     case http(HTTPSourceConfig)
+    /// Files, or time ranges of them, one after another.
+    case playlist(PlaylistConfig)
 }
 
 /// An HTTP(S) source: where it is and how hard to try.

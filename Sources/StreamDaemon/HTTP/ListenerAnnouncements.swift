@@ -18,6 +18,9 @@ struct ListenerAnnouncements {
     private var header: [UInt8]?
     private var mountInfo: MountInfo?
     private var nowPlaying: NowPlaying?
+    /// The playlist segment under way, and whether it is yet to start a framing (an Ogg link) of its own.
+    private var segment: ListenerSegment?
+    private var segmentStartsLink = false
     /// The serial number of the next Ogg stream made for listeners.
     private var nextSerial = UInt32.random(in: .min ... .max)
 
@@ -39,6 +42,14 @@ struct ListenerAnnouncements {
     mutating func note(_ metadata: Metadata) {
         guard metadata.source == .vorbisComment else { return }
         comments = metadata.raw
+        isFramingStale = true
+    }
+
+    /// A playlist's segment starts at the stream's frame `startFrame`, trimmed as `table` says: listeners of an
+    /// Ogg mount get it as a link of its own.
+    mutating func noteSegment(_ table: PacketTableInfo, startingAt startFrame: Int64) {
+        segment = ListenerSegment(table: table, startFrame: startFrame)
+        segmentStartsLink = true
         isFramingStale = true
     }
 
@@ -75,10 +86,12 @@ struct ListenerAnnouncements {
         isFramingStale = false
         var previous = framing
         framing = format.flatMap {
-            ListenerFramings.framing(for: $0, cookie: cookie, comments: comments, serial: nextSerial)
+            ListenerFramings.framing(for: $0, cookie: cookie, comments: comments, serial: nextSerial, segment: segment)
         }
         var announcements = updatedMountInfo().map { [$0] } ?? []
-        guard framing?.header != header else { return announcements }
+        let startsLink = segmentStartsLink && framing?.header != nil
+        segmentStartsLink = false
+        guard framing?.header != header || startsLink else { return announcements }
         header = framing?.header
         nextSerial &+= 1
         if let trailer = previous?.trailer() {

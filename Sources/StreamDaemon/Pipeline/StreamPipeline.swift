@@ -44,6 +44,10 @@ final class StreamPipeline {
     private var pcmDelivery: PCMDelivery
     /// The stream's recording, if it has one: it gets every event of the parser, a chunk's at a time.
     private var recording: RecordingTap
+    /// The segments of a playlist, cut from the parser's events.
+    private var composition = Composition()
+    /// Whether the stream is a playlist, whose segments each state a PacketTableInfo.
+    private var isComposition = false
 
     init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics,
          recording: RecordingWorker? = nil) {
@@ -78,6 +82,27 @@ final class StreamPipeline {
         if restartsFile { try parser.markNewFile() }
         try parser.parse(bytes)
         audioBytes += Int64(bytes.count)
+    }
+
+    /// The playlist's next segment, `item`, starts with the next bytes: after earlier ones, as a new file
+    /// that a `newSegment` discontinuity marks.
+    /// - Throws: the parser's error when the bytes so far cannot be ended as a file.
+    func beginSegment(_ item: PlaylistItem) throws {
+        eventLoop.preconditionInEventLoop()
+        defer { flush() }
+        isComposition = true
+        let joins = audioBytes > 0
+        composition.begin(item, awaitsJoin: joins)
+        if joins { try ensureParser().markNewFile(reason: .newSegment) }
+    }
+
+    /// An item of the playlist was skipped: subscribers are told why, in a warning event.
+    func skipped(_ message: String) {
+        eventLoop.preconditionInEventLoop()
+        logger.warning("\(message)")
+        let json = Composition.skippedItemJSON(message, at: audioBytes)
+        send(.event(WireEncoding.message(.event, json: json, allocator: allocator)))
+        flush()
     }
 
     /// A network source began a response: after earlier audio its bytes are a `reconnect` discontinuity. The
@@ -166,8 +191,19 @@ final class StreamPipeline {
         recording.flush()
     }
 
-    /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
+    /// Passes the parser's event on, as a playlist's segment gives it when the stream is one.
     private func handle(_ event: AudioFileStreamEvent) {
+        if case .discontinuity(let discontinuity) = event, discontinuity.reason == .newSegment { restartDecoder() }
+        composition.pass(event) { event, startsSegment in
+            if startsSegment, case .property(_, .packetTableInfo(let table)) = event {
+                listenerAnnouncements.noteSegment(table, startingAt: timestamp)
+            }
+            route(event)
+        }
+    }
+
+    /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
+    private func route(_ event: AudioFileStreamEvent) {
         defer { updateDecoder(with: event) }
         recording.collect(event)
         switch event {
@@ -176,7 +212,7 @@ final class StreamPipeline {
         case .property(let id, let value):
             // A source that starts again (a reconnect, a loop) repeats its header: only news is announced.
             let text = EventJSON.value(value).text
-            guard announced[id] != text else { return }
+            guard announced[id] != text || (id == .packetTableInfo && isComposition) else { return }
             announced[id] = text
             statistics.note(id, value)
             send(.property(id, message(event)))
@@ -263,13 +299,25 @@ final class StreamPipeline {
     /// parser announced. Its PacketTableInfo is not replayed, since positions in the stream's segment are not
     /// known from the middle.
     private func startDecoder() -> StreamDecoder {
+        pcmTimestamp = timestamp
+        return makeDecoder()
+    }
+
+    private func makeDecoder() -> StreamDecoder {
         let decoder = StreamDecoder(sampleFormat: .float32) { [unowned self] in decoded($0) }
         for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData] {
             if let value = try? parser?.property(id) { decoder.consume(.property(id, value)) }
         }
         self.decoder = decoder
-        pcmTimestamp = timestamp
         return decoder
+    }
+
+    /// A playlist's segment is decoded afresh, trimmed by its own PacketTableInfo alone; its PCM follows the last
+    /// segment's, without a gap.
+    private func restartDecoder() {
+        guard let decoder else { return }
+        decoder.finish()
+        _ = makeDecoder()
     }
 
     private func decodeFailed(_ error: DecodeError) {

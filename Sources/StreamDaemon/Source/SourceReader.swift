@@ -9,6 +9,10 @@ final class SourceReader: Sendable {
     enum Output {
         /// Bytes that follow the previous ones, or with `restartsFile` the file's first bytes again (a loop).
         case bytes([UInt8], restartsFile: Bool)
+        /// The bytes that follow are a new file of a composition, of which `item` is to be played.
+        case segment(PlaylistItem)
+        /// A problem worth telling subscribers that does not stop the source (an item skipped).
+        case warning(String)
         /// The source is exhausted, with the reason if it failed.
         case end(failure: String?)
     }
@@ -16,15 +20,16 @@ final class SourceReader: Sendable {
     /// Takes one output; for bytes, answers the seconds of audio parsed so far, or nil to stop reading.
     typealias Deliver = @Sendable (Output) -> Double?
 
-    /// The file to read, or nil for standard input.
-    private let file: (path: String, pace: Pace, loop: Bool)?
+    /// What to read.
+    private let input: Input
     private let stopped = NIOLockedValueBox(false)
 
     /// A reader for standard input or a file; nil for sources it does not read (network ones).
     init?(config: SourceConfig) {
         switch config {
-        case .standardInput: file = nil
-        case .file(let path, let pace, let loop): file = (path, pace, loop)
+        case .standardInput: input = .standardInput
+        case .file(let path, let pace, let loop): input = .file(path: path, pace: pace, loop: loop)
+        case .playlist(let playlist): input = .playlist(playlist)
         case .http: return nil
         }
     }
@@ -44,12 +49,16 @@ final class SourceReader: Sendable {
         stopped.withLockedValue { $0 = true }
     }
 
-    private var isStopped: Bool { stopped.withLockedValue { $0 } }
+    var isStopped: Bool { stopped.withLockedValue { $0 } }
 
     /// Reads until the end, a failure or `stop()`; returns the failure, if any.
     private func read(deliver: Deliver) -> String? {
-        guard let (path, pace, loop) = file else {
+        let (path, pace, loop): (String, Pace, Bool)
+        switch input {
+        case .standardInput:
             return read(descriptor: 0, chunkSize: 65536, pace: nil, deliver: deliver, restartsFile: false).failure
+        case .playlist(let playlist): return PlaylistReader(config: playlist, reader: self).read(deliver: deliver)
+        case .file(let filePath, let filePace, let fileLoop): (path, pace, loop) = (filePath, filePace, fileLoop)
         }
         let clock = PaceClock(speed: pace)
         var audioSeconds = 0.0
@@ -58,9 +67,7 @@ final class SourceReader: Sendable {
             let descriptor = open(path, restartsFile ? 5 : 0)
             guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
             defer { close(descriptor) }
-            // Small chunks when paced, so packets leave evenly rather than in bursts.
-            let result = read(descriptor: descriptor, chunkSize: clock == nil ? 65536 : 1024, pace: clock,
-                              deliver: deliver, restartsFile: restartsFile)
+            let result = read(descriptor: descriptor, pace: clock, deliver: deliver, restartsFile: restartsFile)
             if let failure = result.failure { return failure }
             // Looping a file that holds no audio would spin for ever.
             guard result.audioSeconds > audioSeconds else { return isStopped ? nil : "no audio in \(path)" }
@@ -79,6 +86,14 @@ final class SourceReader: Sendable {
             descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         }
         return descriptor
+    }
+
+    /// Reads a file's bytes (small chunks when paced, so packets leave evenly rather than in bursts) until its
+    /// end, a failure or `stop()`; answers the failure and the seconds of audio parsed by then.
+    func read(descriptor: Int32, pace: PaceClock?, deliver: Deliver, restartsFile: Bool)
+        -> (failure: String?, audioSeconds: Double) {
+        read(descriptor: descriptor, chunkSize: pace == nil ? 65536 : 1024, pace: pace, deliver: deliver,
+             restartsFile: restartsFile)
     }
 
     private func read(
@@ -106,7 +121,7 @@ final class SourceReader: Sendable {
 }
 
 /// Sleeps so that audio leaves at `speed` times real time, measured from the clock's creation.
-private struct PaceClock {
+struct PaceClock {
     let speed: Double
     let start = DispatchTime.now()
 
@@ -119,5 +134,13 @@ private struct PaceClock {
         let due = start.uptimeNanoseconds + UInt64(audioSeconds / speed * 1e9)
         let now = DispatchTime.now().uptimeNanoseconds
         if due > now { usleep(UInt32(min(due - now, 1_000_000_000) / 1000)) }
+    }
+}
+
+extension SourceReader {
+    enum Input {
+        case standardInput
+        case file(path: String, pace: Pace, loop: Bool)
+        case playlist(PlaylistConfig)
     }
 }

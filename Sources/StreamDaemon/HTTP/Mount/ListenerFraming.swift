@@ -29,9 +29,10 @@ extension ListenerFraming {
 /// Chooses a stream's framing from what the parser announced.
 enum ListenerFramings {
     /// The framing for packets of `format`, with the stream's magic cookie and the fields of its latest Vorbis
-    /// comments (which Ogg and FLAC headers carry); nil when listeners cannot be served this codec.
+    /// comments (which Ogg and FLAC headers carry), in the playlist `segment` if any; nil when listeners cannot be
+    /// served this codec.
     static func framing(for format: AudioStreamBasicDescription, cookie: [UInt8], comments: [RawTagField],
-                        serial: UInt32) -> (any ListenerFraming)? {
+                        serial: UInt32, segment: ListenerSegment?) -> (any ListenerFraming)? {
         switch format.formatID {
         case AudioFormatID.mpegLayer1, AudioFormatID.mpegLayer2, AudioFormatID.mpegLayer3:
             SelfFramedPackets(contentType: "audio/mpeg")
@@ -39,7 +40,8 @@ enum ListenerFramings {
         case AudioFormatID.enhancedAC3: SelfFramedPackets(contentType: "audio/eac3")
         case AudioFormatID.mpeg4AAC: ADTSFraming(format: format)
         case AudioFormatID.opus, AudioFormatID.vorbis:
-            OggFraming(track: TrackFormat(format: format, cookie: cookie), comments: comments, serial: serial)
+            OggFraming(track: TrackFormat(format: format, cookie: cookie), comments: comments, serial: serial,
+                       segment: segment)
         case AudioFormatID.flac: FLACStreamFraming(streamInfo: cookie, comments: comments)
         default: nil
         }
@@ -52,4 +54,10 @@ struct SelfFramedPackets: ListenerFraming {
     let contentType: String
 
     func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64) -> [UInt8]? { nil }
+}
+
+/// A playlist's segment as listeners get it: where it starts among the stream's frames, and its trims.
+struct ListenerSegment {
+    let table: PacketTableInfo
+    let startFrame: Int64
 }

@@ -13,17 +13,27 @@ struct OggFraming: ListenerFraming {
     private var writer: OggPageWriter
     /// Added to the stream's frame counts to give granule positions: Opus counts its pre-skip.
     private let granuleOffset: Int64
+    /// The granule position no page goes past: a playlist segment's end, which its last page states.
+    private let lastGranule: Int64
 
     /// `track` holds the parser's cookie for the codec: Opus' identification header, or Vorbis' three headers.
-    init?(track: TrackFormat, comments: [RawTagField], serial: UInt32) {
+    /// An Opus playlist segment is a link of its own, trimmed as its table says: its priming as the pre-skip,
+    /// and its end by the last page's granule position (RFC 7845 §4.2, §4.5). A Vorbis segment starts a link
+    /// without trims.
+    init?(track: TrackFormat, comments: [RawTagField], serial: UInt32, segment: ListenerSegment? = nil) {
         let cookie = track.cookie
+        let isOpus = track.format.formatID == AudioFormatID.opus
         // The source's pre-skip is kept (RFC 7845 §4.2): OpusHead holds it at bytes 10–11.
-        let preSkip = track.format.formatID == AudioFormatID.opus && cookie.count >= 12
-            ? Int64(cookie[10]) | Int64(cookie[11]) << 8 : 0
-        guard let headers = try? OggHeaders(track: track, comments: VorbisCommentWriter.block(fields: comments),
-                                            leadingTrim: preSkip)
+        let preSkip = isOpus && cookie.count >= 12 ? Int64(cookie[10]) | Int64(cookie[11]) << 8 : 0
+        let trims = isOpus ? segment : nil
+        guard let headers = try? OggHeaders(
+            track: track, comments: VorbisCommentWriter.block(fields: comments),
+            leadingTrim: trims.map { Int64($0.table.primingFrames) } ?? preSkip)
         else { return nil }
-        granuleOffset = preSkip
+        // A segment's granules count its frames from its own start, priming included.
+        granuleOffset = segment.map { -$0.startFrame } ?? preSkip
+        lastGranule = trims.flatMap { $0.table.validFrames > 0 ? Int64($0.table.primingFrames) + $0.table.validFrames : nil }
+            ?? .max
         writer = OggPageWriter(serial: serial)
         var pages: [UInt8] = []
         headers.write(to: &writer, pages: &pages)
@@ -33,7 +43,7 @@ struct OggFraming: ListenerFraming {
     mutating func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64) -> [UInt8]? {
         var page: [UInt8] = []
         page.reserveCapacity(packet.count + 28 + packet.count / 255)
-        writer.append(packet, granulePosition: endFrame + granuleOffset, to: &page)
+        writer.append(packet, granulePosition: min(endFrame + granuleOffset, lastGranule), to: &page)
         return page
     }
 

@@ -1,0 +1,199 @@
+import AudioStreamProtocol
+import FixtureSupport
+import Foundation
+import Testing
+
+/// A playlist of time ranges across a change of codec (FLAC, MP3, FLAC) end to end. The PCM a subscriber gets is
+/// ffmpeg's `atrim` of each lossless range, sample for sample, and the MP3 range within the difference between
+/// mpg123's and ffmpeg's decodes of it (measured here); packet subscribers get a `newSegment` discontinuity and a
+/// PacketTableInfo per segment, whose trims leave each range's exact length; a missing item is skipped with a
+/// warning.
+@Suite struct DaemonCompositionTests {
+    static let mp3 = Fixtures.directory.appendingPathComponent("record/cbr.mp3").path
+    static let alpha = Fixtures.directory.appendingPathComponent("playlist/alpha.flac").path
+    static let gamma = Fixtures.directory.appendingPathComponent("playlist/gamma.flac").path
+    static let rate = 44_100.0
+
+    /// A segment: its file and its range in samples, as ffmpeg's `atrim` takes them.
+    struct Segment {
+        let path: String
+        let from: Double
+        let to: Double
+        var rate = DaemonCompositionTests.rate
+        var startSample: Int { Int((from * rate).rounded()) }
+        var endSample: Int { Int((to * rate).rounded()) }
+        var frames: Int { endSample - startSample }
+        var yaml: String { "{file: \(path), from: \(from), to: \(to)}" }
+    }
+
+    /// What the subscriber got, split at each `newSegment` discontinuity.
+    struct Received {
+        var pcm: [Float] = []
+        var tables: [[[String: Any]]] = [[]]
+        var packetFrames: [Int] = [0]
+        var packets: [[[UInt8]]] = [[]]
+        var warnings: [String] = []
+        /// The titles of each part's tags.
+        var titles: [[String]] = [[]]
+        var pcmFormats: Set<[Int]> = []
+        var end: [String: Any]?
+    }
+
+    @Test func aCompositionOfRangesAcrossFormatsIsCutAndJoinedExactly() throws {
+        let segments = [
+            Segment(path: Self.alpha, from: 0.5, to: 2.25), Segment(path: Self.mp3, from: 4.25, to: 6.5),
+            Segment(path: Self.gamma, from: 1, to: 2),
+        ]
+        // The first item plays while the subscriber joins; the missing one is skipped.
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            streams:
+              - name: show
+                socket: show.sock
+                source:
+                  playlist:
+                    - {file: \(Self.mp3), to: 8}
+                    - \(segments[0].yaml)
+                    - {file: missing.flac}
+                    - \(segments[1].yaml)
+                    - \(segments[2].yaml)
+                  pace: 2
+            """)
+        let received = try Self.receive(from: daemon)
+        #expect(received.end?["reason"] as? String == "sourceEnded", "\(daemon.log)")
+        #expect(received.pcmFormats == [[44_100, 2]])
+        #expect(received.warnings.count == 1 && received.warnings[0].contains("missing.flac"), "\(received.warnings)")
+        #expect(daemon.log.contains("missing.flac"))
+        // Each FLAC's own title, as ffprobe reads it, is the segment's now playing.
+        for (index, segment) in segments.enumerated() where segment.path.hasSuffix(".flac") {
+            #expect(received.titles[index + 1] == [try Self.title(of: segment.path)], "segment \(index + 1)")
+        }
+
+        // Packets: the joins, each segment's table, and packets that hold the stated frames.
+        #expect(received.tables.count == 4, "one part before the first join, then one per segment")
+        for (index, segment) in segments.enumerated() {
+            let tables = received.tables[index + 1]
+            try #require(tables.count == 1, "segment \(index + 1): \(tables)")
+            let table = tables[0]
+            let priming = try #require(table["primingFrames"] as? Int)
+            let valid = try #require(table["validFrames"] as? Int)
+            let remainder = try #require(table["remainderFrames"] as? Int)
+            #expect(valid == segment.frames, "segment \(index + 1)")
+            #expect(priming + valid + remainder == received.packetFrames[index + 1], "segment \(index + 1)")
+        }
+
+        // PCM: the composition is the last frames the subscriber got, gapless, to the end of the stream.
+        var expected: [Float] = []
+        for segment in segments {
+            let trimmed = try Self.ffmpegDecode(segment)
+            #expect(trimmed.count == segment.frames * 2)
+            expected += trimmed
+        }
+        try #require(received.pcm.count >= expected.count)
+        let ours = Array(received.pcm.suffix(expected.count))
+        var start = 0
+        for (index, segment) in segments.enumerated() {
+            let range = start..<start + segment.frames * 2
+            start = range.upperBound
+            if segment.path.hasSuffix(".flac") {
+                #expect(Array(ours[range]) == Array(expected[range]), "segment \(index + 1), lossless")
+            } else {
+                let mpg123 = try Self.mpg123Decode(segment)
+                let toolsDiffer = Self.largestDifference(mpg123, Array(expected[range]))
+                let ourError = Self.largestDifference(Array(ours[range]), Array(expected[range]))
+                #expect(toolsDiffer < 0.01, "mpg123 and ffmpeg agree on the range")
+                #expect(ourError <= toolsDiffer, "segment \(index + 1): \(ourError) against ffmpeg, mpg123 \(toolsDiffer)")
+            }
+        }
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+    }
+
+    /// Subscribes to everything and reads to the stream's end, splitting what came at each join.
+    static func receive(from daemon: DaemonHarness) throws -> Received {
+        try daemon.waitForSocket("show.sock")
+        let client = WireClient(descriptor: try connect(daemon.path("show.sock")))
+        let hello = Hello(kinds: [.packets, .pcm, .properties, .metadata], pcm: PCMRequest(encoding: .f32))
+        try client.send(.hello, json: hello.json)
+        var received = Received()
+        while received.end == nil, let message = try client.receive() {
+            switch message {
+            case .packet(let packet):
+                received.packetFrames[received.packetFrames.count - 1] += packet.frames
+                received.packets[received.packets.count - 1].append(Array(packet.bytes))
+            case .pcm(let pcm):
+                received.pcmFormats.insert([pcm.sampleRate, pcm.channels])
+                pcm.samples.withUnsafeBytes { received.pcm += $0.bindMemory(to: Float.self) }
+            case .json(.event, let text):
+                let event = DaemonStdinTests.object(text) ?? [:]
+                switch (event["event"] as? String, event["reason"] as? String, event["id"] as? String) {
+                case ("discontinuity", "newSegment", _):
+                    received.tables.append([])
+                    received.packetFrames.append(0)
+                    received.packets.append([])
+                    received.titles.append([])
+                case ("property", _, "pnfo"):
+                    received.tables[received.tables.count - 1].append(event["value"] as? [String: Any] ?? [:])
+                case ("warning", _, _): received.warnings.append(event["message"] as? String ?? "")
+                case ("metadata", _, _):
+                    if let title = (event["tags"] as? [String: Any])?["title"] as? String {
+                        received.titles[received.titles.count - 1].append(title)
+                    }
+                case ("end", _, _): received.end = event
+                default: break
+                }
+            default:
+                break
+            }
+        }
+        return received
+    }
+
+    /// A connection to a subscriber socket that gives up a read after 60 seconds, so that a daemon that hangs
+    /// fails the test rather than holding it.
+    static func connect(_ path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix($0.count - 1)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return descriptor
+    }
+
+    /// ffmpeg's decode of the segment's range, cut by `atrim`, as 32-bit floats.
+    static func ffmpegDecode(_ segment: Segment) throws -> [Float] {
+        let output = try FFmpegTool.run("ffmpeg", [
+            "-v", "error", "-i", segment.path, "-af", "atrim=start_sample=\(segment.startSample):end_sample=\(segment.endSample)",
+            "-f", "f32le", "-",
+        ]).output
+        return output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// mpg123's decode of the whole file (trimmed as its LAME tag says), cut to the segment's range.
+    static func mpg123Decode(_ segment: Segment) throws -> [Float] {
+        let output = try FFmpegTool.run("mpg123", ["-q", "-e", "f32", "-s", segment.path]).output
+        let samples = output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return Array(samples[segment.startSample * 2..<segment.endSample * 2])
+    }
+
+    static func title(of path: String) throws -> String {
+        let output = try FFmpegTool.run("ffprobe", [
+            "-v", "error", "-show_entries", "format_tags=title", "-of", "default=noprint_wrappers=1:nokey=1", path,
+        ]).output
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func largestDifference(_ first: [Float], _ second: [Float]) -> Float {
+        guard first.count == second.count else { return .infinity }
+        return zip(first, second).map { abs($0 - $1) }.max() ?? 0
+    }
+}
