@@ -3,15 +3,17 @@ import Foundation
 import Testing
 
 /// A playlist of two Opus ranges on an Ogg mount: each segment a link of the chain, its pre-skip and last granule
-/// position trimming it, so that ffmpeg, playing the mount, gives the two ranges joined: as long as they are,
-/// sample for sample, and each within Opus' decoder error of ffmpeg's `atrim` of the file.
+/// position trimming it, so that players join them gaplessly: Xiph's decoder plays the two ranges joined,
+/// each within Opus' decoder error of the whole file's samples, and as long as ffmpeg plays them.
 @Suite struct CompositionMountTests {
     static let opus = Fixtures.directory.appendingPathComponent("record/opus.opus").path
 
     @Test func anOggMountJoinsOpusSegmentsGaplessly() throws {
         let segments = [DaemonCompositionTests.Segment(path: Self.opus, from: 2, to: 3.5, rate: 48_000),
                         DaemonCompositionTests.Segment(path: Self.opus, from: 7.25, to: 9, rate: 48_000)]
-        // The first item plays while the listener joins.
+        // The first item plays while the listener joins; the last, one second, follows, so that both segments
+        // are compared across a join at each end.
+        let last = DaemonCompositionTests.Segment(path: Self.opus, from: 0, to: 1, rate: 48_000)
         let (daemon, port) = try DaemonHarness.withHTTP("""
             - name: show
               socket: show.sock
@@ -20,6 +22,7 @@ import Testing
                   - {file: \(Self.opus), to: 8}
                   - \(segments[0].yaml)
                   - \(segments[1].yaml)
+                  - \(last.yaml)
                 pace: 2
             """)
         try daemon.waitForMount(port: port, "show")
@@ -30,19 +33,32 @@ import Testing
         #expect(try daemon.waitForExit(timeout: 60) == 0, "\(daemon.log)")
         #expect(curl.finish().status == 0)
 
-        let expected = try segments.flatMap { try DaemonCompositionTests.ffmpegDecode($0) }
+        // Xiph's reference decoder (libopus) plays the mount: the segments are the end of what it plays, before the
+        // last item, each within Opus' decoder error of the same decoder's output for the whole file. A frame too
+        // many or too few at a join would put the first segment out of place.
+        let whole = try Self.opusdec(Self.opus, folder: daemon.folder)
+        let expected = segments.flatMap { whole[$0.startSample * 2..<$0.endSample * 2] }
         #expect(expected.count == segments.reduce(0) { $0 + $1.frames } * 2)
-        let played = try FFmpegTool.decode(body.path)
-        try #require(played.count > expected.count, "the warm-up's end, then the segments")
-        // The segments are the end of what was played: where the first starts, its samples must match.
-        let ours = Array(played.suffix(expected.count))
+        let played = try Self.opusdec(body.path, folder: daemon.folder)
+        try #require(played.count > expected.count + last.frames * 2, "the warm-up's end, then the segments")
+        let ours = Array(played.dropLast(last.frames * 2).suffix(expected.count))
         let error = DaemonCompositionTests.largestDifference(ours, expected)
-        // Opus' decoder, fed a lead-in of 480 ms before each cut, gives the whole's samples within 1e-6 of full
-        // scale (measured for the writers' cuts); a frame out of place would differ by far more.
+        // Measured: under 1e-5 of full scale, as the writers' cuts with a lead-in of 480 ms.
         #expect(error < 1e-4, "largest difference \(error)")
-        // A link for the warm-up, then one per segment, as Xiph's own reader counts them.
-        let info = try FFmpegTool.run("opusinfo", [body.path])
+        // ffmpeg plays the links as long: each trimmed at both ends. (Its own decoder's resampler, drained at a
+        // link's end, changes the last 0.5 ms of a SILK link, so its samples are not compared.)
+        #expect(try FFmpegTool.decode(body.path).count == played.count)
+        // A link for the warm-up, then one per item, as Xiph's own reader counts them (it complains of the
+        // pages missed before the listener joined, as of any live stream).
+        let info = try FFmpegTool.runToEnd("opusinfo", [body.path])
         let links = String(decoding: info.output, as: UTF8.self).components(separatedBy: "New logical stream").count - 1
-        #expect(links == 3, "\(info.errors)")
+        #expect(links == 4, "\(info.errors)")
+    }
+
+    /// libopus' decode of the Ogg Opus file at `path` (every link, each trimmed as it says), as 32-bit floats.
+    static func opusdec(_ path: String, folder: URL) throws -> [Float] {
+        let wave = folder.appendingPathComponent(UUID().uuidString + ".wav").path
+        _ = try FFmpegTool.run("opusdec", ["--quiet", "--float", "--rate", "48000", path, wave])
+        return try FFmpegTool.decode(wave)
     }
 }

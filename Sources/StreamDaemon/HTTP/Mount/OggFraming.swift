@@ -15,6 +15,8 @@ struct OggFraming: ListenerFraming {
     private let granuleOffset: Int64
     /// The granule position no page goes past: a playlist segment's end, which its last page states.
     private let lastGranule: Int64
+    /// The link's end-of-stream page is written.
+    private var hasEnded = false
 
     /// `track` holds the parser's cookie for the codec: Opus' identification header, or Vorbis' three headers.
     /// An Opus playlist segment is a link of its own, trimmed as its table says: its priming as the pre-skip,
@@ -43,11 +45,17 @@ struct OggFraming: ListenerFraming {
     mutating func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64) -> [UInt8]? {
         var page: [UInt8] = []
         page.reserveCapacity(packet.count + 28 + packet.count / 255)
-        writer.append(packet, granulePosition: min(endFrame + granuleOffset, lastGranule), to: &page)
+        // A segment's last packet ends the link on its own page, whose granule position trims it: players
+        // (ffmpeg) apply an end trim on the end-of-stream page only (RFC 7845 §4.5).
+        let granulePosition = endFrame + granuleOffset
+        let endsSegment = granulePosition >= lastGranule
+        writer.append(packet, granulePosition: min(granulePosition, lastGranule), isLast: endsSegment, to: &page)
+        hasEnded = endsSegment
         return page
     }
 
     mutating func trailer() -> [UInt8]? {
+        guard !hasEnded else { return nil }
         var page: [UInt8] = []
         writer.endPage(isLast: true, to: &page)
         return page
