@@ -42,6 +42,10 @@ struct PlaylistReader {
         let descriptor = open(item.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return "cannot open \(item.path): \(String(cString: strerror(errno)))" }
         defer { close(descriptor) }
+        // A file the parser cannot read would end the stream once fed to it: its first megabyte is tried first.
+        guard ConfigLoader.dataFormat(ofFile: item.path) != nil else {
+            return "\(item.path) holds no audio the parser reads"
+        }
         guard let before = deliver(.segment(item)) else { return nil }
         let result = reader.read(descriptor: descriptor, pace: clock, deliver: deliver, restartsFile: false)
         if let failure = result.failure { return "\(item.path): \(failure)" }
