@@ -31,7 +31,7 @@ import Testing
         var pcm: [Float] = []
         var tables: [[[String: Any]]] = [[]]
         var packetFrames: [Int] = [0]
-        var packets: [[[UInt8]]] = [[]]
+        var packetTimestamps: [(timestamp: Int64, frames: Int)] = []
         var warnings: [String] = []
         /// The titles of each part's tags.
         var titles: [[String]] = [[]]
@@ -133,7 +133,7 @@ import Testing
     }
 
     /// Subscribes to everything and reads to the stream's end, splitting what came at each join.
-    static func receive(from daemon: DaemonHarness) throws -> Received {
+    static func receive(from daemon: DaemonHarness, onFirstPacket: () throws -> Void = {}) throws -> Received {
         try daemon.waitForSocket("show.sock")
         let client = WireClient(descriptor: try connect(daemon.path("show.sock")))
         let hello = Hello(kinds: [.packets, .pcm, .properties, .metadata], pcm: PCMRequest(encoding: .f32))
@@ -142,8 +142,9 @@ import Testing
         while received.end == nil, let message = try client.receive() {
             switch message {
             case .packet(let packet):
+                if received.packetTimestamps.isEmpty { try onFirstPacket() }
+                received.packetTimestamps.append((packet.timestamp, packet.frames))
                 received.packetFrames[received.packetFrames.count - 1] += packet.frames
-                received.packets[received.packets.count - 1].append(Array(packet.bytes))
             case .pcm(let pcm):
                 received.pcmFormats.insert([pcm.sampleRate, pcm.channels])
                 pcm.samples.withUnsafeBytes { received.pcm += $0.bindMemory(to: Float.self) }
@@ -153,7 +154,6 @@ import Testing
                 case ("discontinuity", "newSegment", _):
                     received.tables.append([])
                     received.packetFrames.append(0)
-                    received.packets.append([])
                     received.titles.append([])
                 case ("property", _, "pnfo"):
                     received.tables[received.tables.count - 1].append(event["value"] as? [String: Any] ?? [:])
