@@ -99,8 +99,9 @@ public final class AudioFileStream {
     /// its headers read afresh. The stream goes on: offsets keep counting the bytes fed (positions the new file
     /// states, such as MP4 chunk offsets, are placed from where it starts), packets keep their numbering,
     /// properties are announced again only when their value changes, and a discontinuity event (reason `.input`)
-    /// marks where the new file starts: `reason`, `.input` unless the caller says why. A discontinuity cannot say
-    /// this: after one, a container's reader looks for the rest of the file it was reading.
+    /// marks where the new file starts: `reason`, `.input` unless the caller says why; after `.newSegment` the new
+    /// file's PacketTableInfo is announced even when it equals the last file's. A discontinuity cannot say this:
+    /// after one, a container's reader looks for the rest of the file it was reading.
     /// - Throws: `.illegalOperation` after `finish()`, the failure that ended the stream, or
     ///   `.unsupportedFileType` when the bytes so far were too few to tell their type and are not one supported.
     public func markNewFile(reason: Discontinuity.Reason = .input) throws {
@@ -110,6 +111,9 @@ public final class AudioFileStream {
         reader = nil
         sniffer = try FormatSniffer(hint: fileTypeHint)
         fileStart = pendingOffset + Int64(pending.count)
+        // A segment is trimmed by its own file's table: one equal to the last file's is announced again, and a
+        // file without one leaves none.
+        if reason == .newSegment { output.forget(.packetTableInfo) }
         output.discontinuity(at: fileStart, skippedBytes: 0, reason: reason)
         if let failure = output.failure { throw failure }
     }

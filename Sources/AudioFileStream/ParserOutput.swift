@@ -139,6 +139,11 @@ final class ParserOutput {
         announce(.readyToProducePackets, .uint32(1))
     }
 
+    /// Forgets a property's value: the next announcement of it is news, whatever its value.
+    func forget(_ id: AudioFileStreamPropertyID) {
+        properties[id] = nil
+    }
+
     /// Stores a property and announces it when it is new or changed, or always when `force` is set.
     func announce(_ id: AudioFileStreamPropertyID, _ value: AudioFileStreamPropertyValue, force: Bool = false) {
         guard force || properties[id] != value else { return }

@@ -132,14 +132,21 @@ import Testing
         #expect(daemon.log.contains("missing.flac") && daemon.log.contains("config.yaml holds no audio"))
     }
 
-    /// Subscribes to everything and reads to the stream's end, splitting what came at each join.
-    static func receive(from daemon: DaemonHarness, onFirstPacket: () throws -> Void = {}) throws -> Received {
+    /// Subscribes to everything and reads to the stream's end, splitting what came at each join; calls
+    /// `onFirstPacket` at the first packet, and stops the daemon once `stopsWhen` holds of what came.
+    static func receive(from daemon: DaemonHarness, onFirstPacket: () throws -> Void = {},
+                        stopsWhen: (Received) -> Bool = { _ in false }) throws -> Received {
         try daemon.waitForSocket("show.sock")
         let client = WireClient(descriptor: try connect(daemon.path("show.sock")))
         let hello = Hello(kinds: [.packets, .pcm, .properties, .metadata], pcm: PCMRequest(encoding: .f32))
         try client.send(.hello, json: hello.json)
         var received = Received()
+        var stopping = false
         while received.end == nil, let message = try client.receive() {
+            if !stopping, stopsWhen(received) {
+                stopping = true
+                daemon.signal(SIGTERM)
+            }
             switch message {
             case .packet(let packet):
                 if received.packetTimestamps.isEmpty { try onFirstPacket() }

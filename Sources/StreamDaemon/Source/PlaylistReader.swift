@@ -21,6 +21,8 @@ struct PlaylistReader {
             } catch {
                 return "\(error)"
             }
+            // A list emptied (its folder, its file) would have a looping pass spin without end.
+            guard !items.isEmpty else { return "the playlist lists no item" }
             guard let item = pass.next(of: items) else {
                 guard config.loop else { return nil }
                 pass = Pass(shuffle: config.shuffle)
