@@ -18,11 +18,11 @@ struct ListenerAnnouncements {
     private var header: [UInt8]?
     private var mountInfo: MountInfo?
     private var nowPlaying: NowPlaying?
+    /// The serial number of the next Ogg stream made for listeners.
+    private var nextSerial = UInt32.random(in: .min ... .max)
     /// The playlist segment under way, and whether it is yet to start a framing (an Ogg link) of its own.
     private var segment: ListenerSegment?
     private var segmentStartsLink = false
-    /// The serial number of the next Ogg stream made for listeners.
-    private var nextSerial = UInt32.random(in: .min ... .max)
 
     init(streamName: String) {
         self.streamName = streamName

@@ -4,7 +4,7 @@ import Testing
 
 /// A composition's list as the configuration and the playlist reader read it: listed items with their ranges,
 /// M3U/M3U8 and PLS files (relative entries from the playlist file's folder) and folders (audio files by name).
-@Suite struct PlaylistTests {
+@Suite struct PlaylistSourceTests {
     /// A folder that goes away with the test.
     final class Folder {
         let url: URL
