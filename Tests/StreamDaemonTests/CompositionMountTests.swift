@@ -55,6 +55,45 @@ import Testing
         #expect(links == 4, "\(info.errors)")
     }
 
+    /// An MP3 mount, whose listeners are told no trims, gets each segment from the packet that holds its start:
+    /// the lead-in that packet subscribers get for their decoders would play before it. Packets as ffprobe
+    /// lists them, the start and end placed after the encoder delay ffprobe reads from the LAME tag.
+    @Test func anMP3MountGetsEachSegmentFromItsStart() throws {
+        let mp3 = DaemonCompositionTests.mp3
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: show
+              socket: show.sock
+              source: {playlist: [{file: \(mp3), to: 8}, {file: \(mp3), from: 4.25, to: 6.5}], pace: 2}
+            """)
+        try daemon.waitForMount(port: port, "show")
+        let body = daemon.folder.appendingPathComponent("listener.mp3")
+        let curl = try ToolProcess("curl", ["-sS", "--max-time", "60", "-o", body.path, "http://127.0.0.1:\(port)/show"],
+                                   folder: daemon.folder, name: "curl")
+        defer { curl.stop() }
+        #expect(try daemon.waitForExit(timeout: 60) == 0, "\(daemon.log)")
+        #expect(curl.finish().status == 0)
+
+        let probe = try FFmpegTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=start_time:packet=pos,size",
+                                                   "-of", "csv=p=0", mp3]).output
+        let lines = String(decoding: probe, as: UTF8.self).split(separator: "\n")
+        let packets = lines.compactMap { line -> Range<Int>? in
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            return fields.count == 2 ? fields[1]..<fields[1] + fields[0] : nil
+        }
+        let startTime = try #require(lines.first { $0.contains(".") }.flatMap { Double($0.prefix { $0 != "," }) })
+        let delay = Int((startTime * 44_100).rounded())
+        // The packets that hold a range's first frame and its last.
+        let first = { (seconds: Double) in (Int((seconds * 44_100).rounded()) + delay) / 1152 }
+        let last = { (seconds: Double) in (Int((seconds * 44_100).rounded()) + delay - 1) / 1152 }
+        let file = try Data(contentsOf: URL(fileURLWithPath: mp3))
+        let bytes = { (indexes: ClosedRange<Int>) in indexes.reduce(Data()) { $0 + file[packets[$1]] } }
+        // The warm-up's last packet, then the segment's packets from the one that holds its start.
+        let expected = bytes(last(8)...last(8)) + bytes(first(4.25)...last(6.5))
+        let received = try Data(contentsOf: body)
+        #expect(received.count > expected.count && received.suffix(expected.count) == expected,
+                "\(received.count) bytes")
+    }
+
     /// libopus' decode of the Ogg Opus file at `path` (every link, each trimmed as it says), as 32-bit floats.
     static func opusdec(_ path: String, folder: URL) throws -> [Float] {
         let wave = folder.appendingPathComponent(UUID().uuidString + ".wav").path

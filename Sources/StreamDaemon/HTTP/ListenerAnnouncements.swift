@@ -67,12 +67,19 @@ struct ListenerAnnouncements {
     }
 
     /// The bytes listeners get for a packet holding the stream's frames up to `endFrame` (nil when they are the
-    /// packet's own), after what the hubs must hear first: a new mount head or header when the framing changed.
+    /// packet's own, none for a segment's lead-in they are not told to trim), after what the hubs must hear
+    /// first: a new mount head or header when the framing changed.
     mutating func frame(_ packet: UnsafeRawBufferPointer, endFrame: Int64, allocator: ByteBufferAllocator)
         -> (announcements: [HubMessage], bytes: ByteBuffer?)
     {
         var announcements: [HubMessage] = []
         if isFramingStale { announcements = chooseFraming(allocator: allocator) }
+        // A segment's lead-in (its packets wholly inside its priming) is for decoders that trim it: listeners who
+        // are not told the trims would hear it, from before the segment's start.
+        if let segment, framing?.statesSegmentTrims != true,
+           endFrame <= segment.startFrame + Int64(segment.table.primingFrames) {
+            return (announcements, ByteBuffer())
+        }
         let bytes = framing?.frame(packet, endFrame: endFrame).map { allocator.buffer(bytes: $0) }
         return (announcements, bytes)
     }

@@ -18,10 +18,14 @@ protocol ListenerFraming {
     /// What ends the bytes a listener got, before another header or the end of the stream (an Ogg link's
     /// end-of-stream page); nil when nothing needs to.
     mutating func trailer() -> [UInt8]?
+    /// Whether listeners are told a playlist segment's trims (an Ogg Opus link's pre-skip), so they may get the
+    /// packets its priming drops.
+    var statesSegmentTrims: Bool { get }
 }
 
 extension ListenerFraming {
     var carriesICYMetadata: Bool { true }
+    var statesSegmentTrims: Bool { false }
     var header: [UInt8]? { nil }
     func trailer() -> [UInt8]? { nil }
 }

@@ -17,6 +17,7 @@ struct OggFraming: ListenerFraming {
     private let lastGranule: Int64
     /// The link's end-of-stream page is written.
     private var hasEnded = false
+    let statesSegmentTrims: Bool
 
     /// `track` holds the parser's cookie for the codec: Opus' identification header, or Vorbis' three headers.
     /// An Opus playlist segment is a link of its own, trimmed as its table says: its priming as the pre-skip,
@@ -28,6 +29,7 @@ struct OggFraming: ListenerFraming {
         // The source's pre-skip is kept (RFC 7845 §4.2): OpusHead holds it at bytes 10–11.
         let preSkip = isOpus && cookie.count >= 12 ? Int64(cookie[10]) | Int64(cookie[11]) << 8 : 0
         let trims = isOpus ? segment : nil
+        statesSegmentTrims = trims != nil
         guard let headers = try? OggHeaders(
             track: track, comments: VorbisCommentWriter.block(fields: comments),
             leadingTrim: trims.map { Int64($0.table.primingFrames) } ?? preSkip)
