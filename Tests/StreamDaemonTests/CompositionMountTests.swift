@@ -25,13 +25,7 @@ import Testing
                   - \(last.yaml)
                 pace: 2
             """)
-        try daemon.waitForMount(port: port, "show")
-        let body = daemon.folder.appendingPathComponent("listener.ogg")
-        let curl = try ToolProcess("curl", ["-sS", "--max-time", "60", "-o", body.path, "http://127.0.0.1:\(port)/show"],
-                                   folder: daemon.folder, name: "curl")
-        defer { curl.stop() }
-        #expect(try daemon.waitForExit(timeout: 60) == 0, "\(daemon.log)")
-        #expect(curl.finish().status == 0)
+        let body = try Self.listen(to: daemon, port: port, saving: "listener.ogg")
 
         // Xiph's reference decoder (libopus) plays the mount: the segments are the end of what it plays, before the
         // last item, each within Opus' decoder error of the same decoder's output for the whole file. A frame too
@@ -65,13 +59,7 @@ import Testing
               socket: show.sock
               source: {playlist: [{file: \(mp3), to: 8}, {file: \(mp3), from: 4.25, to: 6.5}], pace: 2}
             """)
-        try daemon.waitForMount(port: port, "show")
-        let body = daemon.folder.appendingPathComponent("listener.mp3")
-        let curl = try ToolProcess("curl", ["-sS", "--max-time", "60", "-o", body.path, "http://127.0.0.1:\(port)/show"],
-                                   folder: daemon.folder, name: "curl")
-        defer { curl.stop() }
-        #expect(try daemon.waitForExit(timeout: 60) == 0, "\(daemon.log)")
-        #expect(curl.finish().status == 0)
+        let body = try Self.listen(to: daemon, port: port, saving: "listener.mp3")
 
         let probe = try FFmpegTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=start_time:packet=pos,size",
                                                    "-of", "csv=p=0", mp3]).output
@@ -92,6 +80,18 @@ import Testing
         let received = try Data(contentsOf: body)
         #expect(received.count > expected.count && received.suffix(expected.count) == expected,
                 "\(received.count) bytes")
+    }
+
+    /// What a listener of the mount `show` got, from once it serves audio to the end of the stream.
+    static func listen(to daemon: DaemonHarness, port: UInt16, saving name: String) throws -> URL {
+        try daemon.waitForMount(port: port, "show")
+        let body = daemon.folder.appendingPathComponent(name)
+        let curl = try ToolProcess("curl", ["-sS", "--max-time", "60", "-o", body.path, "http://127.0.0.1:\(port)/show"],
+                                   folder: daemon.folder, name: "curl")
+        defer { curl.stop() }
+        #expect(try daemon.waitForExit(timeout: 60) == 0, "\(daemon.log)")
+        #expect(curl.finish().status == 0)
+        return body
     }
 
     /// libopus' decode of the Ogg Opus file at `path` (every link, each trimmed as it says), as 32-bit floats.
