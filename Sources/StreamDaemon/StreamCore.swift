@@ -6,7 +6,7 @@ import NIOCore
 /// A stream's state and work on its event loop, behind its `StreamService`: the configuration, the listening
 /// socket, the source, the pipeline and the outputs.
 ///
-/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its HTTP
+/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its network
 /// source calls it there.
 final class StreamCore {
     /// The stream's configuration; `adjust(to:)` changes it.
@@ -18,8 +18,8 @@ final class StreamCore {
     private let pipeline: StreamPipeline
     /// Reads standard input or a file on a thread of its own.
     private let reader: SourceReader?
-    /// Receives an HTTP source on the stream's loop.
-    private var httpSource: HTTPSource?
+    /// Receives an HTTP source, or source clients pushing to the mount, on the stream's loop.
+    private var networkSource: NetworkSource?
     /// The Icecast mounts the stream pushes itself to, on the stream's loop.
     private let outputs: [IcecastOutput]
     /// Writes the stream's pieces when it is recorded.
@@ -56,9 +56,14 @@ final class StreamCore {
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
-        if case .http(let http) = config.source {
-            httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
-                                    delegate: self)
+        switch config.source {
+        case .http(let http):
+            networkSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger,
+                                       reconnects: metrics.reconnects, delegate: self)
+        case .push(let push):
+            networkSource = PushSource(config: push, eventLoop: eventLoop, logger: logger,
+                                       reconnects: metrics.reconnects, delegate: self)
+        case .standardInput, .file: break
         }
     }
 
@@ -83,7 +88,7 @@ final class StreamCore {
                 core.logger.info(
                     "listening on \(core.config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
                 core.reader?.start { output in service.deliver(output) }
-                core.httpSource?.start()
+                core.networkSource?.start()
                 for output in core.outputs { output.start() }
             }
             .flatMapErrorThrowing { error in
@@ -96,7 +101,7 @@ final class StreamCore {
     /// to `grace` to take what is queued, then closes everything and removes the socket.
     func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
         eventLoop.preconditionInEventLoop()
-        httpSource?.stop()
+        networkSource?.stop()
         for output in outputs { output.stop() }
         // Stop listening before subscribers hear `end`: one that connects again at once (as after
         // `restartedByReload`) must find no socket, or the new stream's, never this listener's backlog,
@@ -155,13 +160,16 @@ final class StreamCore {
     }
 
     /// Whether a network source is away.
-    var isWaitingForSource: Bool { httpSource.map { !$0.isConnected } ?? false }
+    var isWaitingForSource: Bool { networkSource.map { !$0.isConnected } ?? false }
+
+    /// The push source that source clients connect to, if the stream has one.
+    var pushSource: PushSource? { networkSource as? PushSource }
 
     /// A network source's connection, reconnects and last error; nothing for stdin and files.
     private var sourceStatus: [(String, JSON)] {
-        guard let httpSource else { return [] }
+        guard let networkSource else { return [] }
         return [
-            ("connected", .bool(httpSource.isConnected)), ("reconnects", .number(httpSource.reconnects)),
+            ("connected", .bool(networkSource.isConnected)), ("reconnects", .number(networkSource.reconnects)),
             ("lastSourceError", .optional(lastSourceError, JSON.string)),
         ]
     }
@@ -195,7 +203,7 @@ final class StreamCore {
     private func end(_ reason: EndReason) {
         guard state == .running else { return }
         reader?.stop()
-        httpSource?.stop()
+        networkSource?.stop()
         for output in outputs { output.stop() }
         switch reason {
         case .unsupportedFormat(let error): logger.error("cannot parse the stream: \(error)")

@@ -107,6 +107,15 @@ final class StreamService: Sendable {
         }
     }
 
+    /// Offers the stream an Icecast source client on `channel`, with its `credentials` and station `info`: see
+    /// `PushSource.admit(_:info:channel:)`.
+    func admitSource(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+        -> EventLoopFuture<Result<PushSession, PushRefusal>> {
+        eventLoop.submit { [core] in
+            core.value.pushSource?.admit(credentials, info: info, channel: channel) ?? .failure(.notPush)
+        }
+    }
+
     /// Runs on the reader's thread: has the output parsed on the event loop and waits for it.
     /// - Returns: the seconds of audio parsed so far, or nil to stop reading.
     func deliver(_ output: SourceReader.Output) -> Double? {
@@ -135,6 +144,7 @@ extension SourceConfig: CustomStringConvertible {
         case .standardInput: "stdin"
         case .file(let path, _, _): "file:\(path)"
         case .http(let http): http.url.withoutCredentials.absoluteString
+        case .push: "push"
         }
     }
 }

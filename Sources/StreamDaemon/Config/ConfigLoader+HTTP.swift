@@ -3,10 +3,11 @@ import Yams
 /// The `http:` section: the listener's address, limits and timeouts, and the mounts its streams take.
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
-        "listen", "relayPassword", "headerTimeout", "formatWait", "maxListeners",
+        "listen", "relayPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
     ]
 
-    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …, maxListeners: …}`.
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, sourcePassword: …, headerTimeout: …, formatWait: …,
+    /// maxListeners: …}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -15,11 +16,8 @@ extension ConfigLoader {
             throw error(listenNode, "http.listen", "expected IP:PORT or NAME:PORT such as 127.0.0.1:8000; got '\(text)'")
         }
         var config = HTTPServerConfig(host: host, port: port)
-        if let passwordNode = fields["relayPassword"] {
-            let password = try string(passwordNode, key: "http.relayPassword")
-            guard !password.isEmpty else { throw error(passwordNode, "http.relayPassword", "expected a password") }
-            config.relayPassword = password
-        }
+        config.relayPassword = try fields["relayPassword"].map { try password($0, key: "http.relayPassword") }
+        config.sourcePassword = try fields["sourcePassword"].map { try password($0, key: "http.sourcePassword") }
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
         if let maximumNode = fields["maxListeners"] {
@@ -29,6 +27,13 @@ extension ConfigLoader {
             config.maxListeners = maximum
         }
         return config
+    }
+
+    /// A password written in the configuration: any text but an empty one.
+    func password(_ node: Node, key: String) throws -> String {
+        let password = try string(node, key: key)
+        guard !password.isEmpty else { throw error(node, key, "expected a password") }
+        return password
     }
 
     /// A mount is a path of its own: one stream each, and not one the server answers itself.

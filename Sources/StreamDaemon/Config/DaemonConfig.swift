@@ -71,6 +71,8 @@ public enum SourceConfig: Equatable, Sendable {
     case file(path: String, pace: Pace, loop: Bool)
     /// An HTTP or HTTPS stream, such as an internet radio station.
     case http(HTTPSourceConfig)
+    /// Icecast source clients, one at a time, pushing to the stream's mount on the HTTP server.
+    case push(PushSourceConfig)
 }
 
 /// An HTTP(S) source: where it is and how hard to try.
@@ -83,7 +85,10 @@ public struct HTTPSourceConfig: Equatable, Sendable {
     /// How to connect again after a failure, or nil to end the stream at the first one.
     public var reconnect: ReconnectPolicy?
 
-    public init(url: URL, connectTimeout: Double = 10, stallTimeout: Double = 15,
+    /// `stallTimeout` unless configured; a push source's too.
+    public static let defaultStallTimeout: Double = 15
+
+    public init(url: URL, connectTimeout: Double = 10, stallTimeout: Double = defaultStallTimeout,
                 reconnect: ReconnectPolicy? = ReconnectPolicy()) {
         self.url = url
         self.connectTimeout = connectTimeout

@@ -6,6 +6,8 @@ public struct HTTPServerConfig: Equatable, Sendable {
     /// The password Icecast's master/slave relaying sends for `/admin/streamlist.txt`, or nil to refuse that
     /// request.
     public var relayPassword: String?
+    /// The password of Icecast source clients pushing to `source: push` streams that set none of their own.
+    public var sourcePassword: String?
     /// Seconds a client may take to send its request head before its connection is closed.
     public var headerTimeout: Double
     /// Seconds a listener that comes before its stream's format is known waits for it before a 503.

@@ -14,8 +14,10 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     private let server: HTTPServer
     private let socket: SubscriberSocket
-    /// The handler that reads requests, which leaves with this one once a listener is served.
-    private let decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// The handler that reads requests, which leaves with this one once a listener or a source is served.
+    let decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// Cuts what the client sends at the end of its request head, for a source client's body.
+    let gate: RequestHeadGate
     /// The client's time to send its request head.
     private var requestDeadline: RequestDeadline
     /// Set once the request head is read, or refused: anything the client sends later is ignored.
@@ -24,22 +26,25 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
 
-    /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: NIOHTTP1's
-    /// decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
+    /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: a gate at the end
+    /// of the head, NIOHTTP1's decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
     static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, server: HTTPServer,
                           socket: SubscriberSocket) throws {
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = HTTPRequest.maximumHeadSize
         limits.maxHeaderListSize = HTTPRequest.maximumHeadSize
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: limits))
-        try pipeline.addHandler(decoder)
-        try pipeline.addHandler(HTTPConnection(server: server, socket: socket, decoder: decoder))
+        let gate = RequestHeadGate()
+        try pipeline.addHandlers(gate, decoder)
+        try pipeline.addHandler(HTTPConnection(server: server, socket: socket, decoder: decoder, gate: gate))
     }
 
-    private init(server: HTTPServer, socket: SubscriberSocket, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+    private init(server: HTTPServer, socket: SubscriberSocket, decoder: ByteToMessageHandler<HTTPRequestDecoder>,
+                 gate: RequestHeadGate) {
         self.server = server
         self.socket = socket
         self.decoder = decoder
+        self.gate = gate
         requestDeadline = RequestDeadline(timeout: server.headerTimeout)
     }
 
@@ -89,6 +94,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
         case .mount(let stream):
             listen(to: stream, request, context: context)
+        case .source(let stream):
+            takeSource(for: stream, request, context: context)
         }
     }
 
@@ -164,7 +171,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Writes a whole answer, then closes.
-    private func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
+    func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
     }

@@ -7,10 +7,19 @@ enum HTTPRoute {
     case streamList
     /// `GET` of a stream's mount: its audio, for players and relays.
     case mount(StreamService)
+    /// `PUT`, or Icecast's legacy `SOURCE`, to a stream's mount: an Icecast source client pushing to it.
+    case source(StreamService)
 
     /// The route of `request` among the server's own paths and `mounts`.
     /// - Throws: `HTTPRefusal`: 405 for a method the server does not take, 404 for a path with nothing at it.
     init(_ request: HTTPRequest, mounts: HTTPMounts) throws(HTTPRefusal) {
+        if request.head.method == .PUT || request.head.method == .SOURCE {
+            guard let stream = mounts.stream(at: request.path) else {
+                throw HTTPRefusal(.notFound, "no stream at \(request.path)", http11: request.isHTTP11)
+            }
+            self = .source(stream)
+            return
+        }
         guard request.head.method == .GET || request.isHead else {
             throw HTTPRefusal(.methodNotAllowed, "only GET and HEAD are served", fields: [("Allow", "GET, HEAD")])
         }

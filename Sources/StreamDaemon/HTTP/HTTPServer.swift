@@ -50,16 +50,8 @@ final class HTTPServer: Sendable {
     /// name is accepted, as Icecast's `<master-username>` may be set to anything.
     func acceptsRelay(authorization: String?) -> Bool {
         guard let password = config.relayPassword, let authorization,
-              authorization.lowercased().hasPrefix("basic "),
-              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-              let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
+              let credentials = BasicCredentials(authorization: authorization)
         else { return false }
-        return Self.constantTimeEqual(Array(decoded[decoded.index(after: colon)...]), Array(password.utf8))
-    }
-
-    /// Compares without stopping at the first difference, so the time taken tells nothing of the password.
-    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return credentials.hasPassword(password)
     }
 }

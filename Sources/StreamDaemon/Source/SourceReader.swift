@@ -25,7 +25,7 @@ final class SourceReader: Sendable {
         switch config {
         case .standardInput: file = nil
         case .file(let path, let pace, let loop): file = (path, pace, loop)
-        case .http: return nil
+        case .http, .push: return nil
         }
     }
 
