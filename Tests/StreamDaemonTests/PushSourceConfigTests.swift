@@ -27,6 +27,7 @@ import Testing
         #expect(config.streams[0].source == .push(PushSourceConfig(password: "own")))
     }
 
+    /// Refusals of push streams, checked with the others by `ConfigLoaderTests`.
     static let refusals = [
         ConfigLoaderTests.Refusal(name: "push without a password", yaml: """
             http: {listen: "127.0.0.1:8000"}
@@ -80,19 +81,6 @@ import Testing
               - {name: live, source: push, socket: live.sock}
             """, mentions: "expected a password"),
     ]
-
-    @Test(arguments: refusals)
-    func aRefusalNamesTheFileLineAndKey(_ refusal: ConfigLoaderTests.Refusal) throws {
-        let folder = try DaemonHarness.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("config.yaml").path
-        try refusal.yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: ConfigError.self) { try ConfigLoader(file: path).load() }
-        let expected = refusal.expectedLocation
-        #expect(error.line == expected.line)
-        #expect(error.key == expected.key)
-        #expect(error.problem.contains(refusal.mentions), "\(error)")
-    }
 
     static func load(_ yaml: String) throws -> DaemonConfig {
         let folder = try DaemonHarness.makeFolder()

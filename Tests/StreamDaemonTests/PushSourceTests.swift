@@ -15,8 +15,9 @@ import Testing
         let folder = daemon.folder
         // The bytes ffmpeg's mp3 muxer makes of the song played twice, and their packets as ffprobe cuts them.
         let reference = folder.appendingPathComponent("reference.mp3")
-        let made = try ToolProcess.run("ffmpeg", ["-v", "error", "-stream_loop", "1", "-i", Self.song.path, "-c", "copy",
-                                                  "-f", "mp3", reference.path], folder: folder, name: "reference")
+        let made = try ToolProcess.run("ffmpeg", ["-v", "error", "-stream_loop", "1", "-i", Self.song.path,
+                                                  "-c", "copy", "-f", "mp3", reference.path],
+                                       folder: folder, name: "reference")
         try #require(made.status == 0, "\(made.errors)")
         let packets = try HTTPStreamCheck.ffprobePackets(reference, folder: folder)
         let subscriber = try daemon.subscribe("live", kinds: "packets,metadata,properties")

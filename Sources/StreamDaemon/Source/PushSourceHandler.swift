@@ -36,7 +36,9 @@ final class PushSourceHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard case IdleStateHandler.IdleStateEvent.read = event else { return context.fireUserInboundEventTriggered(event) }
+        guard case IdleStateHandler.IdleStateEvent.read = event else {
+            return context.fireUserInboundEventTriggered(event)
+        }
         outcome = .stalled
         context.close(promise: nil)
     }
