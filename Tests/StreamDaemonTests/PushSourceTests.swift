@@ -98,6 +98,8 @@ import Testing
             == "HTTP/1.1 403 Forbidden")
         #expect(try Self.curlPut(port: port, "/nowhere", password: Self.password, folder: folder).status
             == "HTTP/1.1 404 Not Found")
+        #expect(try Self.curlPut(port: port, "/live", password: Self.password, folder: folder,
+                                 headers: ["Transfer-Encoding: chunked"]).status == "HTTP/1.1 501 Not Implemented")
         let status = try daemon.streamStatus("live")
         #expect(status?["connected"] as? Bool == true)
         #expect(status?["reconnects"] as? Int == 0)
@@ -174,12 +176,12 @@ import Testing
     }
 
     /// What curl gets for a `PUT` of a song to `path` as an Icecast 2.4 source client sends it.
-    static func curlPut(port: UInt16, _ path: String, password: String, folder: URL) throws
+    static func curlPut(port: UInt16, _ path: String, password: String, folder: URL, headers: [String] = []) throws
         -> (status: String?, headers: [String: String], body: String) {
         let result = try ToolProcess.run("curl", [
             "-sS", "--max-time", "20", "-D", "-", "-X", "PUT", "-u", "source:\(password)", "-H", "Expect: 100-continue",
             "-H", "Content-Type: audio/mpeg", "--data-binary", "@\(short.path)", "http://127.0.0.1:\(port)\(path)",
-        ], folder: folder, name: "put")
+        ] + headers.flatMap { ["-H", $0] }, folder: folder, name: "put")
         let text = String(decoding: result.output, as: UTF8.self)
         let parts = text.components(separatedBy: "\r\n\r\n")
         let headers = HTTPStreamCheck.headers(Data(parts[0].utf8))

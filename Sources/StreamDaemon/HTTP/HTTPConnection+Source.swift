@@ -7,8 +7,14 @@ import NIOHTTP1
 /// raw stream until it closes, with neither a length nor chunks.
 extension HTTPConnection {
     /// Offers the client to the stream; once taken, answered as Icecast answers, NIOHTTP1's handlers leave and its
-    /// bytes go to the stream; else refused as Icecast refuses (401, or 403 when the mount is in use).
+    /// bytes go to the stream; else refused as Icecast refuses (401, or 403 when the mount is in use). A chunked
+    /// body, which no source client sends, gets a 501.
     func takeSource(for stream: StreamService, _ request: HTTPRequest, context: ChannelHandlerContext) {
+        guard !request.head.headers.contains(name: "transfer-encoding") else {
+            let refusal = HTTPRefusal(.notImplemented, "a source's body is the raw stream, without a transfer encoding",
+                                      http11: request.isHTTP11)
+            return finish(with: refusal.answer, context: context)
+        }
         // Nothing past the head reaches the decoder, and nothing more is read until the stream answers.
         gate.hold()
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
