@@ -12,7 +12,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
 
-    private let server: HTTPServer
+    let server: HTTPServer
     private let socket: SubscriberSocket
     /// The handler that reads requests, which leaves with this one once a listener is served.
     private let decoder: ByteToMessageHandler<HTTPRequestDecoder>
@@ -89,6 +89,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
         case .mount(let stream):
             listen(to: stream, request, context: context)
+        case .statusPage, .icecastStatus, .adminMetadata, .playlist:
+            try answerIcecast(route, request, context: context)
         }
     }
 
@@ -143,28 +145,17 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answerStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        server.status().hop(to: context.eventLoop).whenComplete { result in
-            let (handler, context) = loopBound.value
-            switch result {
-            case .success(let json):
-                handler.finish(with: handler.complete(request, contentType: "application/json", body: json.text),
-                               context: context)
-            case .failure(let error):
-                let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
-                handler.finish(with: refusal.answer, context: context)
-            }
-        }
+        finish(request, after: server.status().map { $0.text }, contentType: "application/json", context: context)
     }
 
     /// A complete answer to `request`: a HEAD gets the head alone.
-    private func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
+    func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
         HTTPResponse.complete(.ok, http11: request.isHTTP11, contentType: contentType, body: body,
                               headOnly: request.isHead)
     }
 
     /// Writes a whole answer, then closes.
-    private func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
+    func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
     }

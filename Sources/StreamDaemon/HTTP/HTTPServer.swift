@@ -20,6 +20,9 @@ final class HTTPServer: Sendable {
     /// playback starts without waiting for the buffer to fill in real time.
     let burstSeconds = 2.0
 
+    /// When the server started, for Icecast's statistics.
+    let started = Date()
+
     init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
         self.status = status
@@ -49,12 +52,30 @@ final class HTTPServer: Sendable {
     /// Whether `authorization` (the header's value) is Basic authentication with the relay password; any user
     /// name is accepted, as Icecast's `<master-username>` may be set to anything.
     func acceptsRelay(authorization: String?) -> Bool {
-        guard let password = config.relayPassword, let authorization,
-              authorization.lowercased().hasPrefix("basic "),
+        guard let password = config.relayPassword, let credentials = Self.basicCredentials(authorization) else {
+            return false
+        }
+        return Self.constantTimeEqual(credentials.password, Array(password.utf8))
+    }
+
+    /// Whether `authorization` (the header's value) is Basic authentication of user `admin` with the admin
+    /// password, as Icecast's admin interface takes it.
+    func acceptsAdmin(authorization: String?) -> Bool {
+        guard let password = config.adminPassword, let credentials = Self.basicCredentials(authorization) else {
+            return false
+        }
+        // Both compared, so the time taken tells nothing of which was wrong.
+        let user = Self.constantTimeEqual(credentials.user, Array("admin".utf8))
+        return Self.constantTimeEqual(credentials.password, Array(password.utf8)) && user
+    }
+
+    /// The user and password of a Basic `Authorization` header's value.
+    private static func basicCredentials(_ authorization: String?) -> (user: [UInt8], password: [UInt8])? {
+        guard let authorization, authorization.lowercased().hasPrefix("basic "),
               let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
               let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
-        else { return false }
-        return Self.constantTimeEqual(Array(decoded[decoded.index(after: colon)...]), Array(password.utf8))
+        else { return nil }
+        return (Array(decoded[..<colon]), Array(decoded[decoded.index(after: colon)...]))
     }
 
     /// Compares without stopping at the first difference, so the time taken tells nothing of the password.
