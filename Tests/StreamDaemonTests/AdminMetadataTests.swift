@@ -63,6 +63,11 @@ import Testing
         let blocks = HTTPStreamCheck.splitICY(listened.body, metaint: metaint).blocks
         #expect(blocks.first.flatMap(HTTPStreamCheck.streamTitle) == title, "\(blocks)")
 
+        // One mount: Icecast's statistics list its source as an object, not an array.
+        let stats = try IcecastStatusTests.stats(port: port)
+        #expect(IcecastStatusTests.source(stats, url: "http://127.0.0.1:\(port)/radio")?["title"] as? String == title)
+        #expect(stats["source"] is [String: Any])
+
         // The piece under way ended at the title; the next is named for it.
         try daemon.waitUntil("a piece named for the title") {
             let recording = try daemon.streamStatus("radio")?["recording"] as? [String: Any]

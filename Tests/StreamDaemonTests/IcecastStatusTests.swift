@@ -26,6 +26,10 @@ import Testing
             "-u", "source:\(icecast.sourcePassword)", icecast.url(mount: "/live.mp3"),
         ], folder: folder, name: "curl-source")
         defer { upload.stop() }
+        let deadline = Date().addingTimeInterval(20)
+        while try icecast.mountStatus("/live.mp3") == nil, Date() < deadline { usleep(50_000) }
+        // Icecast 2.4 lists one source as an object, several as an array.
+        #expect(try Self.stats(port: icecast.port)["source"] is [String: Any])
         try icecast.startSource(file: HTTPListenerTests.demo, mount: "/other.mp3")
         try icecast.setTitle("Artist - Song", mount: "/live.mp3")
 
@@ -55,7 +59,6 @@ import Testing
         let theirs = try Self.stats(port: icecast.port)
         let ourStats = try ours()
 
-        // Icecast 2.4 lists one source as an object and several as an array.
         #expect(Set(ourStats.keys) == Set(theirs.keys))
         #expect((ourStats["source"] as? [Any])?.count == 2 && (theirs["source"] as? [Any])?.count == 2)
         for key in theirs.keys where key != "source" {
