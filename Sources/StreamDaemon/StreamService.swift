@@ -88,13 +88,23 @@ final class StreamService: Sendable {
 
     /// The stream's entry in the HTTP server's `/status.json`.
     func mountStatus() -> EventLoopFuture<JSON> {
-        let shards = hubs.map { hub in
-            (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo)
-        }
-        return shards.map { [core] shards in
+        listenerShards().map { [core] shards in
             core.value.mountStatus(listeners: shards.reduce(0) { $0 + $1.listeners },
                                    contentType: shards.first?.info?.contentType)
         }
+    }
+
+    /// What Icecast's statistics and the status page tell of the stream.
+    func mountFacts() -> EventLoopFuture<MountFacts> {
+        listenerShards().map { [core, hubs, started] shards in
+            core.value.mountFacts(listeners: shards.reduce(0) { $0 + $1.listeners },
+                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info, started: started)
+        }
+    }
+
+    /// Each hub's HTTP listeners and mount info.
+    private func listenerShards() -> EventLoopFuture<[(listeners: Int, info: MountInfo?)]> {
+        hubs.map { hub in (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo) }
     }
 
     /// Sets what plays, as an ICY `StreamTitle` from the source would: subscribers get it as metadata, ICY
@@ -103,15 +113,6 @@ final class StreamService: Sendable {
     func setTitle(_ title: String) -> EventLoopFuture<Void> {
         let metadata = ICYMetadata(text: "StreamTitle='\(title)';")
         return eventLoop.submit { [core] in core.value.sourceReceived(metadata) }
-    }
-
-    /// What Icecast's statistics and the status page tell of the stream.
-    func mountFacts() -> EventLoopFuture<MountFacts> {
-        let infos = hubs.map { hub in (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo) }
-        return infos.map { [core, hubs, started] shards in
-            core.value.mountFacts(listeners: shards.reduce(0) { $0 + $1.listeners },
-                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info, started: started)
-        }
     }
 
     /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.

@@ -68,7 +68,8 @@ import Testing
         let our = try #require(Self.source(ourStats, url: ourURL), "no source at \(ourURL)")
         #expect(Set(our.keys) == Set(their.keys), "ours \(our.keys.sorted()), Icecast's \(their.keys.sorted())")
         for key in their.keys {
-            #expect(Self.kind(our[key]) == Self.kind(their[key]), "\(key): \(our[key] ?? "none") against \(their[key]!)")
+            #expect(Self.kind(our[key]) == Self.kind(their[key]),
+                    "\(key): ours \(Self.text(our[key])), Icecast's \(Self.text(their[key]))")
         }
         for key in ["listeners", "samplerate", "channels", "bitrate", "server_name", "genre", "server_description",
                     "server_type", "title"] {

@@ -9,9 +9,7 @@ import Testing
 /// browser reports, so a slow machine only takes longer; and the page needs no script of its own for the test.
 @Suite struct StatusPageTests {
     @Test func theStatusPageListsTheMountsAndItsPlayerPlays() throws {
-        guard let chromium = IcecastServer.tool(["chromium", "chromium-browser"]) else {
-            throw IcecastServer.Failure.toolMissing("chromium")
-        }
+        let chromium = try BrowserPlaybackTests.chromium()
         let (daemon, port) = try DaemonHarness.withHTTP("""
             - name: radio
               source: file:\(HTTPListenerTests.demo.path)

@@ -3,24 +3,25 @@ import NIOCore
 /// The answers to Icecast's conventions: the status page, `/status-json.xsl`, `/admin/metadata` and a mount's
 /// playlists.
 extension HTTPConnection {
-    func answerIcecast(_ route: HTTPRoute, _ request: HTTPRequest, context: ChannelHandlerContext) throws(HTTPRefusal) {
-        let serverURL = request.serverURL(fallback: server.config.address)
-        switch route {
-        case .statusPage:
-            answer(request, context: context, contentType: "text/html; charset=utf-8") { StatusPage.html(mounts: $0) }
-        case .icecastStatus:
-            let started = server.started
-            answer(request, context: context, contentType: "application/json; charset=utf-8") {
-                IcecastStatus.json(mounts: $0, serverURL: serverURL, started: started).text
-            }
-        case .adminMetadata:
-            try setTitle(request, context: context)
-        case .playlist(let stream, let mount, let kind):
-            let text = Playlist.text(kind, url: serverURL + mount, title: stream.name)
-            finish(with: complete(request, contentType: kind.contentType, body: text), context: context)
-        case .status, .streamList, .mount:
-            preconditionFailure("not one of Icecast's routes: \(route)")
+    /// `/`: the status page.
+    func answerStatusPage(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        answer(request, context: context, contentType: "text/html; charset=utf-8") { StatusPage.html(mounts: $0) }
+    }
+
+    /// `/status-json.xsl`: Icecast's statistics.
+    func answerIcecastStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        let (serverURL, started) = (request.serverURL(fallback: server.config.address), server.started)
+        answer(request, context: context, contentType: "application/json; charset=utf-8") {
+            IcecastStatus.json(mounts: $0, serverURL: serverURL, started: started).text
         }
+    }
+
+    /// `/MOUNT.m3u`, `/MOUNT.pls`: the mount's playlist.
+    func answerPlaylist(_ kind: Playlist.Kind, of stream: StreamService, at mount: String, _ request: HTTPRequest,
+                        context: ChannelHandlerContext) {
+        let text = Playlist.text(kind, url: request.serverURL(fallback: server.config.address) + mount,
+                                 title: stream.name)
+        finish(with: complete(request, contentType: kind.contentType, body: text), context: context)
     }
 
     /// Answers with `body` of every mount's facts, once the streams have told them.
@@ -32,7 +33,7 @@ extension HTTPConnection {
     }
 
     /// Sets a stream's title for Icecast's admin call, with the admin password.
-    private func setTitle(_ request: HTTPRequest, context: ChannelHandlerContext) throws(HTTPRefusal) {
+    func setTitle(_ request: HTTPRequest, context: ChannelHandlerContext) throws(HTTPRefusal) {
         guard server.config.adminPassword != nil else {
             throw HTTPRefusal(.forbidden, "no admin password is configured (http.adminPassword)",
                               http11: request.isHTTP11)

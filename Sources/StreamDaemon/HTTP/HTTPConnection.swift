@@ -89,8 +89,14 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
         case .mount(let stream):
             listen(to: stream, request, context: context)
-        case .statusPage, .icecastStatus, .adminMetadata, .playlist:
-            try answerIcecast(route, request, context: context)
+        case .statusPage:
+            answerStatusPage(request, context: context)
+        case .icecastStatus:
+            answerIcecastStatus(request, context: context)
+        case .adminMetadata:
+            try setTitle(request, context: context)
+        case .playlist(let stream, let mount, let kind):
+            answerPlaylist(kind, of: stream, at: mount, request, context: context)
         }
     }
 
