@@ -103,6 +103,15 @@ import Testing
         #expect(try Self.call(port, "mount=/radio&mode=stats&song=x", folder: folder).status == 400)
         #expect(try Self.call(port, "mount=/elsewhere&mode=updinfo&song=x", folder: folder).status == 404)
         #expect(try daemon.streamStatus("radio")?["state"] as? String == "running", "the stream goes on")
+
+        // `+` is a space, `%2B` a plus; a line break becomes a space, so that the ICY block stays one line.
+        #expect(try Self.call(port, "mount=/radio&mode=updinfo&song=1+%2B+1%0A%3D+2&song=ignored",
+                              folder: folder).status == 200)
+        try daemon.waitUntil("the title") {
+            let stats = try IcecastStatusTests.stats(port: port)
+            return IcecastStatusTests.source(stats, url: "http://127.0.0.1:\(port)/radio")?["title"] as? String
+                == "1 + 1 = 2"
+        }
     }
 
     @Test func withoutAnAdminPasswordTheCallIsRefused() throws {
