@@ -17,9 +17,9 @@ extension HTTPConnection {
     }
 
     /// `/MOUNT.m3u`, `/MOUNT.pls`: the mount's playlist.
-    func answerPlaylist(_ kind: Playlist.Kind, of stream: StreamService, at mount: String, _ request: HTTPRequest,
+    func answerPlaylist(_ kind: MountPlaylist.Kind, of stream: StreamService, at mount: String, _ request: HTTPRequest,
                         context: ChannelHandlerContext) {
-        let text = Playlist.text(kind, url: request.serverURL(fallback: server.config.address) + mount,
+        let text = MountPlaylist.text(kind, url: request.serverURL(fallback: server.config.address) + mount,
                                  title: stream.name)
         finish(with: complete(request, contentType: kind.contentType, body: text), context: context)
     }

@@ -14,7 +14,7 @@ enum HTTPRoute {
     /// `GET /admin/metadata`: Icecast's admin call that sets a stream's title.
     case adminMetadata
     /// `GET /MOUNT.m3u` or `/MOUNT.pls`: a playlist of a stream's mount.
-    case playlist(StreamService, mount: String, Playlist.Kind)
+    case playlist(StreamService, mount: String, MountPlaylist.Kind)
 
     /// The route of `request` among the server's own paths and `mounts`.
     /// - Throws: `HTTPRefusal`: 405 for a method the server does not take, 404 for a path with nothing at it.
@@ -30,7 +30,7 @@ enum HTTPRoute {
             self = route
         } else if let stream = mounts.stream(at: request.path) {
             self = .mount(stream)
-        } else if let playlist = Playlist.mount(of: request.path), let stream = mounts.stream(at: playlist.mount) {
+        } else if let playlist = MountPlaylist.mount(of: request.path), let stream = mounts.stream(at: playlist.mount) {
             self = .playlist(stream, mount: playlist.mount, playlist.kind)
         } else {
             throw HTTPRefusal(.notFound, "no stream at \(request.path)", http11: request.isHTTP11)

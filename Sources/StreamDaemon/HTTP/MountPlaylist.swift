@@ -1,6 +1,6 @@
 /// A playlist of one mount, as Icecast serves `/MOUNT.m3u` (and SHOUTcast `.pls`), for players that open
 /// playlists rather than streams.
-enum Playlist {
+enum MountPlaylist {
     enum Kind {
         case m3u, pls
 
