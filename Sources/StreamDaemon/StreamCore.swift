@@ -10,12 +10,12 @@ import NIOCore
 /// source calls it there.
 final class StreamCore {
     /// The stream's configuration; `adjust(to:)` changes it.
-    private var config: StreamConfig
+    private(set) var config: StreamConfig
     private let logger: Logger
     private let eventLoop: EventLoop
     private let group: EventLoopGroup
     private let hubs: HubGroup
-    private let pipeline: StreamPipeline
+    let pipeline: StreamPipeline
     /// Reads standard input or a file on a thread of its own.
     private let reader: SourceReader?
     /// Receives an HTTP source, or source clients pushing to the mount, on the stream's loop.

@@ -1,4 +1,5 @@
 import AudioStreamProtocol
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -13,6 +14,8 @@ final class StreamService: Sendable {
     let logger: Logger
     let eventLoop: EventLoop
     let hubs: HubGroup
+    /// When the stream started, for Icecast's statistics.
+    let started = Date()
     /// Reads standard input or a file on a thread of its own.
     private let reader: SourceReader?
     private let core: NIOLoopBoundBox<StreamCore>
@@ -85,13 +88,31 @@ final class StreamService: Sendable {
 
     /// The stream's entry in the HTTP server's `/status.json`.
     func mountStatus() -> EventLoopFuture<JSON> {
-        let shards = hubs.map { hub in
-            (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo)
-        }
-        return shards.map { [core] shards in
+        listenerShards().map { [core] shards in
             core.value.mountStatus(listeners: shards.reduce(0) { $0 + $1.listeners },
                                    contentType: shards.first?.info?.contentType)
         }
+    }
+
+    /// What Icecast's statistics and the status page tell of the stream.
+    func mountFacts() -> EventLoopFuture<MountFacts> {
+        listenerShards().map { [core, hubs, started] shards in
+            core.value.mountFacts(listeners: shards.reduce(0) { $0 + $1.listeners },
+                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info, started: started)
+        }
+    }
+
+    /// Each hub's HTTP listeners and mount info.
+    private func listenerShards() -> EventLoopFuture<[(listeners: Int, info: MountInfo?)]> {
+        hubs.map { hub in (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo) }
+    }
+
+    /// Sets what plays, as an ICY `StreamTitle` from the source would: subscribers get it as metadata, ICY
+    /// listeners as their title, and a recording that splits on titles splits there, before the next packet.
+    /// Succeeds once the stream has taken it.
+    func setTitle(_ title: String) -> EventLoopFuture<Void> {
+        let metadata = ICYMetadata(text: "StreamTitle='\(title)';")
+        return eventLoop.submit { [core] in core.value.sourceReceived(metadata) }
     }
 
     /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.

@@ -3,11 +3,11 @@ import Yams
 /// The `http:` section: the listener's address, limits and timeouts, and the mounts its streams take.
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
-        "listen", "relayPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
+        "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
     ]
 
-    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, sourcePassword: …, headerTimeout: …, formatWait: …,
-    /// maxListeners: …}`.
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
+    /// formatWait: …, maxListeners: …}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -16,8 +16,9 @@ extension ConfigLoader {
             throw error(listenNode, "http.listen", "expected IP:PORT or NAME:PORT such as 127.0.0.1:8000; got '\(text)'")
         }
         var config = HTTPServerConfig(host: host, port: port)
-        config.relayPassword = try fields["relayPassword"].map { try password($0, key: "http.relayPassword") }
-        config.sourcePassword = try fields["sourcePassword"].map { try password($0, key: "http.sourcePassword") }
+        config.relayPassword = try password(fields["relayPassword"], key: "http.relayPassword")
+        config.adminPassword = try password(fields["adminPassword"], key: "http.adminPassword")
+        config.sourcePassword = try password(fields["sourcePassword"], key: "http.sourcePassword")
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
         if let maximumNode = fields["maxListeners"] {
@@ -29,8 +30,9 @@ extension ConfigLoader {
         return config
     }
 
-    /// A password written in the configuration: any text but an empty one.
-    func password(_ node: Node, key: String) throws -> String {
+    /// A password that is not empty, if given.
+    func password(_ node: Node?, key: String) throws -> String? {
+        guard let node else { return nil }
         let password = try string(node, key: key)
         guard !password.isEmpty else { throw error(node, key, "expected a password") }
         return password

@@ -7,7 +7,7 @@ extension ConfigLoader {
     /// `source: push`, with the stream's own `sourcePassword`, if any, and its `stallTimeout`.
     func push(_ fields: [String: Node], key: String) throws -> PushSourceConfig {
         var config = PushSourceConfig()
-        config.password = try fields["sourcePassword"].map { try password($0, key: "\(key).sourcePassword") }
+        config.password = try password(fields["sourcePassword"], key: "\(key).sourcePassword")
         config.stallTimeout = try seconds(fields["stallTimeout"], key: "\(key).stallTimeout") ?? config.stallTimeout
         return config
     }

@@ -6,6 +6,8 @@ public struct HTTPServerConfig: Equatable, Sendable {
     /// The password Icecast's master/slave relaying sends for `/admin/streamlist.txt`, or nil to refuse that
     /// request.
     public var relayPassword: String?
+    /// The password of user `admin` for Icecast's `/admin/metadata`, or nil to refuse that request.
+    public var adminPassword: String?
     /// The password of Icecast source clients pushing to `source: push` streams that set none of their own.
     public var sourcePassword: String?
     /// Seconds a client may take to send its request head before its connection is closed.
@@ -20,11 +22,13 @@ public struct HTTPServerConfig: Equatable, Sendable {
     /// `headerTimeout` unless configured; the metrics endpoint's too.
     public static let defaultHeaderTimeout: Double = 10
 
-    public init(host: String, port: Int, relayPassword: String? = nil, headerTimeout: Double = defaultHeaderTimeout,
-                formatWait: Double = 10, maxListeners: Int = defaultMaxListeners) {
+    public init(host: String, port: Int, relayPassword: String? = nil, adminPassword: String? = nil,
+                headerTimeout: Double = defaultHeaderTimeout, formatWait: Double = 10,
+                maxListeners: Int = defaultMaxListeners) {
         self.host = host
         self.port = port
         self.relayPassword = relayPassword
+        self.adminPassword = adminPassword
         self.headerTimeout = headerTimeout
         self.formatWait = formatWait
         self.maxListeners = maxListeners

@@ -18,9 +18,7 @@ extension HTTPConnection {
         // Nothing past the head reaches the decoder, and nothing more is read until the stream answers.
         gate.hold()
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
-        let credentials = request.head.headers.first(name: "authorization").flatMap {
-            BasicCredentials(authorization: $0)
-        }
+        let credentials = BasicCredentials(authorization: request.head.headers.first(name: "authorization"))
         let info = HTTPStreamInfo(sourceHeaders: request.head.headers)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         stream.admitSource(credentials, info: info, channel: context.channel).hop(to: context.eventLoop)

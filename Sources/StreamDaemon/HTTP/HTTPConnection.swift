@@ -12,7 +12,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
 
-    private let server: HTTPServer
+    let server: HTTPServer
     private let socket: SubscriberSocket
     /// The handler that reads requests, which leaves with this one once a listener or a source is served.
     let decoder: ByteToMessageHandler<HTTPRequestDecoder>
@@ -94,6 +94,14 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
         case .mount(let stream):
             listen(to: stream, request, context: context)
+        case .statusPage:
+            answerStatusPage(request, context: context)
+        case .icecastStatus:
+            answerIcecastStatus(request, context: context)
+        case .adminMetadata:
+            try setTitle(request, context: context)
+        case .playlist(let stream, let mount, let kind):
+            answerPlaylist(kind, of: stream, at: mount, request, context: context)
         case .source(let stream):
             takeSource(for: stream, request, context: context)
         }
@@ -150,22 +158,11 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answerStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        server.status().hop(to: context.eventLoop).whenComplete { result in
-            let (handler, context) = loopBound.value
-            switch result {
-            case .success(let json):
-                handler.finish(with: handler.complete(request, contentType: "application/json", body: json.text),
-                               context: context)
-            case .failure(let error):
-                let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
-                handler.finish(with: refusal.answer, context: context)
-            }
-        }
+        finish(request, after: server.status().map { $0.text }, contentType: "application/json", context: context)
     }
 
     /// A complete answer to `request`: a HEAD gets the head alone.
-    private func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
+    func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
         HTTPResponse.complete(.ok, http11: request.isHTTP11, contentType: contentType, body: body,
                               headOnly: request.isHead)
     }

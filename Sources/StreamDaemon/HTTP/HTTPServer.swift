@@ -20,6 +20,9 @@ final class HTTPServer: Sendable {
     /// playback starts without waiting for the buffer to fill in real time.
     let burstSeconds = 2.0
 
+    /// When the server started, for Icecast's statistics.
+    let started = Date()
+
     init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
         self.status = status
@@ -49,9 +52,18 @@ final class HTTPServer: Sendable {
     /// Whether `authorization` (the header's value) is Basic authentication with the relay password; any user
     /// name is accepted, as Icecast's `<master-username>` may be set to anything.
     func acceptsRelay(authorization: String?) -> Bool {
-        guard let password = config.relayPassword, let authorization,
-              let credentials = BasicCredentials(authorization: authorization)
+        guard let password = config.relayPassword, let credentials = BasicCredentials(authorization: authorization)
         else { return false }
         return credentials.hasPassword(password)
+    }
+
+    /// Whether `authorization` (the header's value) is Basic authentication of user `admin` with the admin
+    /// password, as Icecast's admin interface takes it.
+    func acceptsAdmin(authorization: String?) -> Bool {
+        guard let password = config.adminPassword, let credentials = BasicCredentials(authorization: authorization)
+        else { return false }
+        // Both compared, so the time taken tells nothing of which was wrong.
+        let user = credentials.user == "admin"
+        return credentials.hasPassword(password) && user
     }
 }

@@ -56,6 +56,9 @@ final class StreamPipeline {
         statistics = StreamStatistics(metrics: metrics)
     }
 
+    /// What HTTP listeners were last told plays, from any source of metadata.
+    var nowPlaying: NowPlaying? { listenerAnnouncements.nowPlaying }
+
     /// Seconds of audio parsed so far, for pacing a file.
     var audioSeconds: Double { statistics.audioSeconds }
 

@@ -20,10 +20,10 @@ struct BasicCredentials: Equatable, Sendable {
         self.init(user: user, password: components.password ?? "")
     }
 
-    /// The credentials of an `Authorization` header's value, or nil when it is not Basic authentication with a
-    /// user name and password in UTF-8.
-    init?(authorization: String) {
-        guard authorization.lowercased().hasPrefix("basic "),
+    /// The credentials of an `Authorization` header's value, or nil when there is none or it is not Basic
+    /// authentication with a user name and password in UTF-8.
+    init?(authorization: String?) {
+        guard let authorization, authorization.lowercased().hasPrefix("basic "),
               let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
               let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
               let user = String(validating: decoded[..<colon], as: UTF8.self),
