@@ -200,11 +200,6 @@ public final class StreamRecorder {
                 "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
                     + "cannot hold \(track.format.formatID) audio"))
         }
-        // The decoded output of the piece's packets starts where the lead-in's does.
-        let statesTrims = container.statesTrims(for: track.format)
-        let leadInPackets = statesTrims ? window.count : 0
-        let outputStart = position - (statesTrims ? window.decodedFrames : 0)
-        let keptStart = statesTrims ? max(position, source.primingEnd) : position
         let start = clock.origin + seconds(position)
         number += 1
         let title = tags.current.title
@@ -216,23 +211,21 @@ public final class StreamRecorder {
         } catch {
             return fail(error)
         }
+        let opening: PieceOpening
         do {
-            var writer = try container.makeWriter(track: track, tags: tags.forPiece(start: start, dated: settings.datesPieces),
-                                                  leadingTrim: max(0, keptStart - outputStart), to: &file.target)
-            digest = (writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
-            if statesTrims {
-                try window.forEach { packet in
-                    try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &file.target) }
-                }
-            }
-            self.writer = writer
+            opening = try PieceOpening(container: container, track: track,
+                                       tags: tags.forPiece(start: start, dated: settings.datesPieces), window: window,
+                                       position: position, start: position, primingEnd: source.primingEnd,
+                                       to: &file.target)
+            digest = (opening.writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
+            self.writer = opening.writer
             self.file = file
         } catch {
             file.abandon()
             return fail(error)
         }
-        piece = OpenPiece(start: start, keptStart: keptStart, title: title, packets: leadInPackets,
-                          leadInPackets: leadInPackets, statesTrims: statesTrims,
+        piece = OpenPiece(start: start, keptStart: opening.keptStart, title: title, packets: opening.leadInPackets,
+                          leadInPackets: opening.leadInPackets, statesTrims: opening.statesTrims,
                           clockSplit: clock.split(after: start, every: settings.every, rate: track.format.sampleRate),
                           followsLoss: lostPackets)
         lostPackets = false

@@ -1,0 +1,139 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `audiostream cut`: each 12 s fixture cut at 5.25–11.5 s decodes (ffmpeg) to what `atrim` makes of the whole's
+/// decode, frames round(5.25 × rate) to round(11.5 × rate).
+@Suite struct CutCommandTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        enum Match: Sendable {
+            case identical
+            /// Opus' decoder state, which a lead-in only brings close (`DecoderLeadIn`).
+            case within(Float)
+            /// The container states no trims: OUT's packets are a run of the whole's, holding the range.
+            case packets
+            /// The container states no trims, and frames decode on their own (FLAC): OUT decodes to a run of the
+            /// whole's samples, holding the range.
+            case samplesRun
+            /// libvorbis' decode (oggdec) is the range of its decode of the whole: ffmpeg 5.1 honours no start
+            /// trim of Ogg Vorbis (the first page's granule position, Vorbis I §A.2).
+            case oggdec
+        }
+
+        let fixture: String
+        let match: Match
+        var testDescription: String { fixture }
+    }
+
+    static let cases = [
+        Case(fixture: "cbr.mp3", match: .identical),
+        Case(fixture: "vbr.mp3", match: .identical),
+        Case(fixture: "aac.m4a", match: .identical),
+        Case(fixture: "opus.opus", match: .within(1e-4)),
+        Case(fixture: "vorbis.ogg", match: .oggdec),
+        Case(fixture: "pcm.wav", match: .identical),
+        Case(fixture: "flac.flac", match: .samplesRun),
+        Case(fixture: "aac.aac", match: .packets),
+    ]
+
+    @Test func casesCoverEveryCodec() {
+        #expect(Self.cases.count == 8)
+    }
+
+    @Test(arguments: cases)
+    func cutDecodesToTheRange(_ test: Case) throws {
+        let folder = try makeTemporaryFolder("cut")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = RecordCommandTests.fixture(test.fixture)
+        let output = folder.appendingPathComponent("cut." + test.fixture.split(separator: ".").last!).path
+        let result = try AudiostreamRunner.run(["cut", source, "--from", "5.25", "--to", "00:00:11.500", "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        let rate = Double(try FFmpegTool.sampleRate(source))
+        let channels = try FFmpegTool.channels(source)
+        let (start, end) = (Int((5.25 * rate).rounded()), Int((11.5 * rate).rounded()))
+        let samples = try FFmpegTool.decode(output)
+        switch test.match {
+        case .packets:
+            #expect(result.standardError.contains("states no trims"), "\(result.standardError)")
+            let whole = try FFmpegTool.packetHashes(source)
+            let cut = try FFmpegTool.packetHashes(output)
+            let first = try #require(whole.firstIndex(of: cut[0]))
+            #expect(Array(whole[first..<first + cut.count]) == cut)
+            return
+        case .samplesRun:
+            #expect(result.standardError.contains("states no trims"), "\(result.standardError)")
+            let whole = try FFmpegTool.decode(source)
+            let first = try #require(stride(from: 0, through: start * channels, by: channels).reversed().first { offset in
+                whole[offset..<offset + 64].elementsEqual(samples.prefix(64))
+            })
+            #expect(first + samples.count >= end * channels)
+            #expect(Array(whole[first..<first + samples.count]) == samples)
+            return
+        case .oggdec:
+            #expect(result.standardError.isEmpty, "\(result.standardError)")
+            let cut = try Self.oggdec(output)
+            let whole = try Self.oggdec(source)
+            #expect(cut == Array(whole[start * channels..<end * channels]))
+            return
+        case .identical, .within:
+            #expect(result.standardError.isEmpty, "\(result.standardError)")
+        }
+        let reference = try FFmpegTool.run("ffmpeg", [
+            "-v", "error", "-i", source, "-af", "atrim=start_sample=\(start):end_sample=\(end)", "-f", "f32le", "-",
+        ]).output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        try #require(reference.count == (end - start) * channels)
+        var decoded = samples
+        if test.fixture.hasSuffix(".m4a") {
+            // ffmpeg 5.1 honours an edit list's end only to the packet (RecordCommandTests): the frames stated
+            // are ffprobe's, and the decode holds them and less than a packet more.
+            #expect(Int(try FFmpegTool.streamEntry("duration_ts", of: output)) == end - start)
+            #expect((0..<1024 * channels).contains(decoded.count - reference.count))
+            decoded = Array(decoded.prefix(reference.count))
+        }
+        #expect(decoded.count == reference.count)
+        switch test.match {
+        case .identical:
+            #expect(decoded == reference)
+        case .within(let error):
+            let difference = zip(decoded, reference).map { abs($0 - $1) }.max() ?? 1
+            #expect(difference <= error, "largest difference \(difference)")
+        case .packets, .samplesRun, .oggdec:
+            break
+        }
+    }
+
+    /// libvorbis' decode of `path`, as 16-bit samples.
+    static func oggdec(_ path: String) throws -> [Int16] {
+        try FFmpegTool.run("oggdec", ["--quiet", "--raw", "--output", "-", path]).output
+            .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// Bad ranges and unreadable input: one line on standard error, nothing written.
+    @Test(arguments: [
+        (["--from", "20"], "--from 20.0 s is past the end of the audio"),
+        (["--from", "2", "--to", "30"], "--to 30.0 s is past the end of the audio"),
+        (["--from", "8", "--to", "6"], "--from 8.0 s is not before --to 6.0 s"),
+        (["--from", "1:75"], "--from"),
+    ])
+    func refusals(_ options: [String], message: String) throws {
+        let folder = try makeTemporaryFolder("cut-bad")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AudiostreamRunner.run(["cut", RecordCommandTests.fixture("cbr.mp3")] + options
+            + ["-o", folder.appendingPathComponent("out.mp3").path])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    /// An MP4 whose index follows its audio cannot be cut from a pipe: the error `probe` gives.
+    @Test func moovAtEndFromAPipe() throws {
+        let folder = try makeTemporaryFolder("cut-pipe")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Data(contentsOf: URL(fileURLWithPath: AudiostreamRunner.fixture("mp4/aac-lc-moov-at-end.m4a")))
+        let probe = try AudiostreamRunner.run(["probe", "-"], standardInput: input)
+        let cut = try AudiostreamRunner.run(["cut", "-", "--to", "1", "-o", folder.path + "/out.m4a"], standardInput: input)
+        #expect(probe.status != 0 && cut.status != 0)
+        #expect(!probe.standardError.isEmpty && cut.standardError == probe.standardError)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
