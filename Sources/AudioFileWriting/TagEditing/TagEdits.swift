@@ -37,7 +37,7 @@ public enum CommonTagKey: String, CaseIterable, Sendable {
 
     /// Sets this key of `tags` from `text`.
     /// - Throws: `TagEditError.badValue` when a number key is given something else.
-    func set(_ text: String?, in tags: inout NormalizedTags) throws {
+    public func set(_ text: String?, in tags: inout NormalizedTags) throws {
         func number() throws -> Int? {
             guard let text else { return nil }
             guard let value = Int(text), value >= 0 else { throw TagEditError.badValue("\(rawValue) takes a number, not '\(text)'") }
