@@ -3,8 +3,9 @@ import AudioFileWriting
 
 /// Writes a time range of a stream into one file of its own codec, without re-encoding: the packets from the
 /// lead-in its decoder needs to the one holding the range's last frame, with the trims the container can
-/// state, so that the file decodes to the range's very frames. A container that states no trims (ADTS, AC-3,
-/// MPEG Layer I/II, FLAC) holds the whole packets the range touches.
+/// state, so that the file decodes to the range's very frames. FLAC, whose files state no trims, has the frames
+/// the range splits made anew, losslessly, with the range's samples alone (`FLACVerbatimFrame`). Any other
+/// container that states no trims (ADTS, AC-3, MPEG Layer I/II) holds the whole packets the range touches.
 ///
 /// Takes the parser's events in stream order (`handle`), then `finish`. Times count frames of the stream's
 /// decoded output, after the source's own priming trim: the range is frames round(from × rate) to
@@ -40,6 +41,11 @@ public final class StreamCut {
     private var writtenEnd: Int64?
     /// The range's end as a stream position, when known.
     private var end: Int64?
+    /// For FLAC written as FLAC, which cannot state trims: the frames the range splits are made anew, holding
+    /// the range's samples alone.
+    private var flacFrames: FLACFrameSamples? {
+        container == .flac ? track.flatMap(FLACFrameSamples.init(track:)) : nil
+    }
 
     /// Cuts from `from` seconds (≥ 0) to `to` (the end when nil) into a file of `container` at `file`.
     public init(from: Double, to: Double?, container: Container, file: PieceFile) {
@@ -55,7 +61,7 @@ public final class StreamCut {
         switch event {
         case .property(.dataFormat, .format(let format)):
             fileStart = position
-            try update { $0 = TrackFormat(format: format) }
+            try update { $0.format = format }
         case .property(.magicCookieData, .data(let cookie)):
             try update { $0.cookie = cookie }
         case .property(.channelLayout, .channelLayout(let layout)):
@@ -93,9 +99,9 @@ public final class StreamCut {
             }
             try writer.finish(trailingTrim: streamEnd - keptEnd, to: &file.target)
             try file.complete(replacing: true)
-            // PCM is cut at any frame: its packets are frames.
+            // PCM is cut at any frame, its packets being frames, and FLAC where its frames are made anew.
             return Result(frames: opening.keptStart - source.primingEnd..<keptEnd - source.primingEnd, sampleRate: rate,
-                          isExact: opening.statesTrims || track.format.framesPerPacket == 1)
+                          isExact: opening.statesTrims || track.format.framesPerPacket == 1 || flacFrames != nil)
         } catch {
             file.discard()
             throw error
@@ -126,7 +132,11 @@ public final class StreamCut {
             let packet = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
             let frames = Int64(description.variableFramesInPacket > 0
                 ? description.variableFramesInPacket : batch.format.framesPerPacket)
-            try cut(packet, frames: frames)
+            if let flacFrames {
+                try cutPart(of: frames) { $0 == 0..<frames ? Array(packet) : try flacFrames.frame(packet, frames: frames, keeping: $0) }
+            } else {
+                try cut(packet, frames: frames)
+            }
         }
     }
 
@@ -134,17 +144,22 @@ public final class StreamCut {
     private func cutConstantPackets(_ batch: PacketBatch) throws {
         let bytesPerFrame = Int64(batch.format.bytesPerPacket)
         guard bytesPerFrame > 0, batch.format.framesPerPacket == 1 else { return }
-        let frames = Int64(batch.bytes.count) / bytesPerFrame
+        try cutPart(of: Int64(batch.bytes.count) / bytesPerFrame) { kept in
+            Array(batch.bytes[Int(kept.lowerBound * bytesPerFrame)..<Int(kept.upperBound * bytesPerFrame)])
+        }
+    }
+
+    /// Writes the part of the next `frames` frames within the range, as `part` makes it of the frames kept.
+    private func cutPart(of frames: Int64, _ part: (Range<Int64>) throws -> [UInt8]) throws {
         let (start, _) = range()
         let first = max(0, start - position)
         let last = min(frames, (end ?? .max) - position)
-        if first < last {
-            try cut(UnsafeRawBufferPointer(rebasing: batch.bytes[Int(first * bytesPerFrame)..<Int(last * bytesPerFrame)]),
-                    frames: last - first, skipping: first)
-            position += frames - last
-        } else {
+        guard first < last else {
             position += frames
+            return
         }
+        try part(first..<last).withUnsafeBytes { try cut($0, frames: last - first, skipping: first) }
+        position += frames - last
     }
 
     private func cut(_ packet: UnsafeRawBufferPointer, frames: Int64, skipping skipped: Int64 = 0) throws {
@@ -159,6 +174,10 @@ public final class StreamCut {
             opening = try PieceOpening(container: container, track: track, tags: tags, window: window,
                                        position: position, start: start, primingEnd: source.primingEnd,
                                        to: &file.target)
+            if flacFrames != nil, var flac = opening!.writer as? FLACWriter {
+                flac.variableBlockSize = true
+                opening!.writer = flac
+            }
             digest = (opening!.writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
         }
         try opening!.writer.append(packet, frames: frames, to: &file.target)

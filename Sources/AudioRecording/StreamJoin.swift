@@ -71,7 +71,7 @@ public final class StreamJoin {
     public func handle(_ event: AudioFileStreamEvent) throws {
         switch event {
         case .property(.dataFormat, .format(let format)):
-            try update { $0 = TrackFormat(format: format) }
+            try update { $0.format = format }
         case .property(.magicCookieData, .data(let cookie)):
             try update { $0.cookie = cookie }
         case .property(.channelLayout, .channelLayout(let layout)):

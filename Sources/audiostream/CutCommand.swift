@@ -11,8 +11,8 @@ struct CutCommand: ParsableCommand {
         discussion: """
             OUT's extension chooses the container (.mp3, .m4a or .aac for AAC, .ogg/.opus, .flac, .ac3, .wav). \
             The file decodes to the range's very samples where the container states trims (MP3, M4A, Opus, \
-            Vorbis, WAVE); ADTS, AC-3, MPEG Layer I/II and FLAC hold the whole packets the range touches, which \
-            standard error tells.
+            Vorbis), for PCM, and for FLAC, whose frames the range splits are made anew losslessly; ADTS, AC-3 \
+            and MPEG Layer I/II hold the whole packets the range touches, which standard error tells.
             """)
 
     @OptionGroup var input: InputOptions

@@ -9,9 +9,6 @@ import Testing
         enum Match: Sendable {
             /// ffmpeg's decode of the join is its decode of the whole.
             case whole
-            /// ffmpeg's decode of the join is its decodes of the cuts, one after the other (FLAC, whose cuts
-            /// hold whole frames).
-            case cuts
             /// libvorbis' decode (oggdec) of the join is its decode of the whole: ffmpeg honours no Vorbis start trim.
             case oggdec
             /// libopus' decode (opusdec, at 48 kHz) of the join is within 1e-6 of its decode of the whole.
@@ -27,7 +24,7 @@ import Testing
 
     static let cases = [
         Case(fixture: "pcm.wav", match: .whole),
-        Case(fixture: "flac.flac", match: .cuts),
+        Case(fixture: "flac.flac", match: .whole),
         Case(fixture: "aac.m4a", match: .whole),
         Case(fixture: "vorbis.ogg", match: .oggdec),
         Case(fixture: "opus.opus", match: .opusdec),
@@ -57,9 +54,7 @@ import Testing
         switch test.match {
         case .whole:
             #expect(try FFmpegTool.decode(joined) == FFmpegTool.decode(source))
-        case .cuts:
-            _ = try FFmpegTool.run("flac", ["--test", "--silent", joined])
-            #expect(try FFmpegTool.decode(joined) == FFmpegTool.decode(first) + FFmpegTool.decode(second))
+            if ext == "flac" { _ = try FFmpegTool.run("flac", ["--test", "--silent", joined]) }
         case .oggdec:
             #expect(try CutCommandTests.oggdec(joined) == CutCommandTests.oggdec(source))
         case .opusdec:
