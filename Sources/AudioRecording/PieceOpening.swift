@@ -5,7 +5,7 @@ import AudioFileWriting
 /// states trims, the decoder's lead-in written before the packet with a leading trim that makes the file's
 /// decoded output start at the first frame kept. Recording pieces and cuts start their files alike.
 struct PieceOpening {
-    var writer: any ContainerWriter
+    var writer: PieceWriter
     /// Whether the container states trims: else the file holds whole packets from the next one.
     let statesTrims: Bool
     /// The packets of the lead-in written.
@@ -23,8 +23,8 @@ struct PieceOpening {
         // The decoded output of the file's packets starts where the lead-in's does.
         let outputStart = position - (statesTrims ? window.decodedFrames : 0)
         keptStart = statesTrims ? max(start, primingEnd) : position
-        writer = try container.makeWriter(track: track, tags: tags, leadingTrim: max(0, keptStart - outputStart),
-                                          to: &target)
+        writer = try PieceWriter(container: container, track: track, tags: tags,
+                                 leadingTrim: max(0, keptStart - outputStart), to: &target)
         if statesTrims {
             try window.forEach { packet in
                 try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &target) }

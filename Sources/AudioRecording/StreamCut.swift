@@ -36,7 +36,6 @@ public final class StreamCut {
     private var window = LeadInWindow()
     private var position: Int64 = 0
     private var opening: PieceOpening?
-    private var digest: FLACPieceDigest?
     /// The stream position past the last frame written, once the range's last packet is in.
     private var writtenEnd: Int64?
     /// The range's end as a stream position, when known.
@@ -93,10 +92,6 @@ public final class StreamCut {
             }
             let keptEnd = opening.statesTrims ? min(end ?? streamEnd, streamEnd) : streamEnd
             var writer = opening.writer
-            if let digest, var flac = writer as? FLACWriter {
-                flac.samplesDigest = digest.finish()
-                writer = flac
-            }
             try writer.finish(trailingTrim: streamEnd - keptEnd, to: &file.target)
             try file.complete(replacing: true)
             // PCM is cut at any frame, its packets being frames, and FLAC where its frames are made anew.
@@ -114,8 +109,7 @@ public final class StreamCut {
     }
 
     private func update(_ change: (inout TrackFormat) -> Void) throws {
-        var next = track ?? TrackFormat(format: AudioStreamBasicDescription(
-            sampleRate: 0, formatID: "    ", framesPerPacket: 0, channelsPerFrame: 0))
+        var next = track ?? .unknown
         change(&next)
         guard next != track else { return }
         guard opening == nil else {
@@ -174,14 +168,9 @@ public final class StreamCut {
             opening = try PieceOpening(container: container, track: track, tags: tags, window: window,
                                        position: position, start: start, primingEnd: source.primingEnd,
                                        to: &file.target)
-            if flacFrames != nil, var flac = opening!.writer as? FLACWriter {
-                flac.variableBlockSize = true
-                opening!.writer = flac
-            }
-            digest = (opening!.writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
+            if flacFrames != nil { opening!.writer.numberFLACFramesBySample() }
         }
         try opening!.writer.append(packet, frames: frames, to: &file.target)
-        digest?.add(packet, frames: frames)
         if let end, position + frames >= end { writtenEnd = position + frames }
     }
 

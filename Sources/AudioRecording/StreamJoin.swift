@@ -30,8 +30,7 @@ public final class StreamJoin {
     private var table: PacketTableInfo?
     private var streamTags = NormalizedTags()
     private var position: Int64 = 0
-    private var writer: (any ContainerWriter)?
-    private var digest: FLACPieceDigest?
+    private var writer: PieceWriter?
     private var joins: [Int64?] = []
     /// The end trim of the stream before, for the join that follows it.
     private var previousRemainder: Int64??
@@ -107,10 +106,6 @@ public final class StreamJoin {
         do {
             guard let track else { throw StreamCut.Failure(description: "no input") }
             if var writer {
-                if let digest, var flac = writer as? FLACWriter {
-                    flac.samplesDigest = digest.finish()
-                    writer = flac
-                }
                 let statesTrims = container.statesTrims(for: track.format)
                 try writer.finish(trailingTrim: statesTrims ? (previousRemainder ?? nil) ?? 0 : 0, to: &file.target)
             }
@@ -128,8 +123,7 @@ public final class StreamJoin {
     }
 
     private func update(_ change: (inout TrackFormat) -> Void) throws {
-        var next = track ?? TrackFormat(format: AudioStreamBasicDescription(
-            sampleRate: 0, formatID: "    ", framesPerPacket: 0, channelsPerFrame: 0))
+        var next = track ?? .unknown
         change(&next)
         guard next != track else { return }
         guard position == 0 else { throw StreamCut.Failure(description: "\(name): the format changes mid-way") }
@@ -153,7 +147,6 @@ public final class StreamJoin {
 
     private func append(_ packet: UnsafeRawBufferPointer, frames: Int64) throws {
         try writer!.append(packet, frames: frames, to: &file.target)
-        digest?.add(packet, frames: frames)
         position += frames
     }
 
@@ -174,14 +167,12 @@ public final class StreamJoin {
         if !joins.isEmpty, joining != .run || DecoderLeadIn.of(track.format) == DecoderLeadIn() {
             joins[joins.count - 1] = 0
         }
-        if var m4a = writer as? M4AWriter {
-            m4a.startSegment(leadingTrim: priming ?? 0, endingTheLastWith: (previousRemainder ?? nil) ?? 0)
-            writer = m4a
+        if joining == .edits {
+            writer?.startSegment(leadingTrim: priming ?? 0, endingTheLastWith: (previousRemainder ?? nil) ?? 0)
         }
         guard writer == nil else { return }
-        writer = try container.makeWriter(track: track, tags: tags ?? first!.tags,
-                                          leadingTrim: container.statesTrims(for: track.format) ? priming ?? 0 : 0,
-                                          to: &file.target)
-        digest = (writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
+        writer = try PieceWriter(container: container, track: track, tags: tags ?? first!.tags,
+                                 leadingTrim: container.statesTrims(for: track.format) ? priming ?? 0 : 0,
+                                 to: &file.target)
     }
 }

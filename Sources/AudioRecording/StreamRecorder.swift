@@ -30,10 +30,8 @@ public final class StreamRecorder {
     private var fileStart: Int64 = 0
     private var window = LeadInWindow()
     private var piece: OpenPiece?
-    private var writer: (any ContainerWriter)?
+    private var writer: PieceWriter?
     private var file: PieceFile?
-    /// The decoded samples' MD5 of a FLAC piece, which its header states.
-    private var digest: FLACPieceDigest?
     private var tags = TrackTags()
     private var number = 0
     /// After a failure, the position from which a new piece may be tried.
@@ -105,8 +103,7 @@ public final class StreamRecorder {
     // MARK: Packets
 
     private func update(_ change: (inout TrackFormat) -> Void) {
-        var next = track ?? TrackFormat(format: AudioStreamBasicDescription(
-            sampleRate: 0, formatID: "    ", framesPerPacket: 0, channelsPerFrame: 0))
+        var next = track ?? .unknown
         change(&next)
         guard next != track else { return }
         if piece != nil || track?.format != next.format { trackChanged = true }
@@ -165,7 +162,6 @@ public final class StreamRecorder {
         if piece != nil {
             do {
                 try writer!.append(packet, frames: frames, to: &file!.target)
-                digest?.add(packet, frames: frames)
                 piece!.packets += 1
             } catch {
                 fail(error)
@@ -217,7 +213,6 @@ public final class StreamRecorder {
                                        tags: tags.forPiece(start: start, dated: settings.datesPieces), window: window,
                                        position: position, start: position, primingEnd: source.primingEnd,
                                        to: &file.target)
-            digest = (opening.writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
             self.writer = opening.writer
             self.file = file
         } catch {
@@ -237,11 +232,6 @@ public final class StreamRecorder {
         self.piece = nil
         self.writer = nil
         self.file = nil
-        if let digest, var flac = writer as? FLACWriter {
-            flac.samplesDigest = digest.finish()
-            writer = flac
-        }
-        digest = nil
         do {
             try writer.finish(trailingTrim: trailingTrim, to: &file.target)
         } catch {
@@ -262,7 +252,6 @@ public final class StreamRecorder {
     /// Leaves the piece under way as `.part` and waits `retryFrames` before trying a new one.
     private func fail(_ error: any Error) {
         file?.abandon()
-        digest = nil
         piece = nil
         writer = nil
         file = nil

@@ -49,20 +49,12 @@ struct ConcatCommand: ParsableCommand {
 
     func run() throws {
         let join = StreamJoin(container: Container(fileName: output)!, file: try PieceFile(path: output), tags: try tags())
-        var failure: (any Error)?
         Interrupt.install()
         do {
             for input in inputs {
                 join.beginStream(named: input)
                 // Each input as `audiostream probe INPUT` reads it, with its errors.
-                try InputOptions.parse([input]).parse { event in
-                    guard failure == nil else { return }
-                    do { try join.handle(event) } catch { failure = error }
-                } eachChunk: {
-                    if let failure { throw failure }
-                    if Interrupt.requested { throw CommandFailure("interrupted: \(output) was not written") }
-                }
-                if let failure { throw failure }
+                try InputOptions.parse([input]).parse(writing: output, join.handle)
                 try join.endStream()
             }
         } catch {

@@ -38,17 +38,9 @@ struct CutCommand: ParsableCommand {
     func run() throws {
         let container = Container(fileName: output)!
         let cut = StreamCut(from: from?.seconds ?? 0, to: to?.seconds, container: container, file: try PieceFile(path: output))
-        var failure: (any Error)?
         Interrupt.install()
         do {
-            try input.parse { event in
-                guard failure == nil else { return }
-                do { try cut.handle(event) } catch { failure = error }
-            } eachChunk: {
-                if let failure { throw failure }
-                if Interrupt.requested { throw CommandFailure("interrupted: \(output) was not written") }
-            }
-            if let failure { throw failure }
+            try input.parse(writing: output, cut.handle)
         } catch {
             cut.cancel()
             throw error
