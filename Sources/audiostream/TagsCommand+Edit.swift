@@ -35,6 +35,7 @@ extension TagsCommand {
         var edits = try edits()
         if let artworkPath { edits.artwork = .replace(try Self.picture(at: artworkPath)) }
         let (found, stream) = try Self.read(input, limits: MetadataLimits())
+        guard stream.counted.packets > 0 else { throw CommandFailure.noPacket(in: input) }
         guard case .fileType(let fileType) = try stream.property(.fileFormat) else {
             throw CommandFailure("\(input): the file type is not known")
         }

@@ -98,6 +98,55 @@ import Testing
         }
     }
 
+    /// A file cut short before its first packet: cut, concat and tags -o fail as probe does, writing nothing.
+    @Test func aTruncatedFile() throws {
+        let folder = try makeTemporaryFolder("cut-truncated")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("short.m4a").path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: AudiostreamRunner.fixture("mp4/aac-tagged.m4a")))
+        try bytes.prefix(3000).write(to: URL(fileURLWithPath: input))
+        let probe = try AudiostreamRunner.run(["probe", input])
+        #expect(probe.status == 1 && probe.standardError.contains("no whole audio packet"), "\(probe.standardError)")
+        for command in [["cut", input, "--to", "1"], ["concat", input, input], ["tags", input, "--set", "title=x"]] {
+            let result = try AudiostreamRunner.run(command + ["-o", folder.path + "/out.m4a"])
+            #expect(result.status == 1 && result.standardError == probe.standardError, "\(command[0]): \(result.standardError)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["short.m4a"])
+    }
+
+    /// Ctrl-C while the input is read leaves nothing: no OUT, no `.part`.
+    @Test func anInterruptLeavesNoFile() throws {
+        let folder = try makeTemporaryFolder("cut-interrupt")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = AudiostreamRunner.executable
+        process.arguments = ["cut", "-", "--from", "1", "-o", folder.path + "/out.mp3"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // More than the tool's 64 KB chunk, and the pipe left open: an input that has not ended.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: RecordCommandTests.fixture("cbr.mp3")))
+        input.fileHandleForWriting.write(bytes.prefix(80_000))
+        let part = folder.path + "/out.mp3.part"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: part), Date() < deadline { usleep(20_000) }
+        try #require(FileManager.default.fileExists(atPath: part))
+        kill(process.processIdentifier, SIGINT)
+        let stopBy = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < stopBy { usleep(20_000) }
+        #expect(!process.isRunning, "Ctrl-C did not end the tool")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("interrupted"), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// libvorbis' decode of `path`, as 16-bit samples.
     static func oggdec(_ path: String) throws -> [Int16] {
         try FFmpegTool.run("oggdec", ["--quiet", "--raw", "--output", "-", path]).output
