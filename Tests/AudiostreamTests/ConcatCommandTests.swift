@@ -75,6 +75,21 @@ import Testing
         }
     }
 
+    /// OUT takes the first input's tags, or those --set names instead.
+    @Test(arguments: [([], "Tïtle — v2.4"), (["--set", "title=Neu", "artist=Ана"], "Neu")])
+    func tagsComeFromTheFirstInput(_ options: [String], title: String) throws {
+        let folder = try makeTemporaryFolder("concat-tags")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, output) = (AudiostreamRunner.fixture("tags-id3v24.mp3"), folder.path + "/out.mp3")
+        let result = try AudiostreamRunner.run(["concat", input, input] + options + ["-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        let tags = try TagsEditCommandTests.mutagen(output).tags
+        #expect(tags["TIT2"] as? [String] == [title])
+        // The common keys carry several values joined with "; ".
+        let artists = try TagsEditCommandTests.mutagen(input).tags["TPE1"] as? [String] ?? []
+        #expect(tags["TPE1"] as? [String] == (options.isEmpty ? [artists.joined(separator: "; ")] : ["Ана"]))
+    }
+
     /// Files of another codec or parameters: the first difference named, nothing written.
     @Test(arguments: [
         ("record/l2.mp2", "differs from", "in codec"),
