@@ -47,4 +47,26 @@ extension TrackFormat {
     /// A track of which nothing is known yet, for the parser's properties to fill in.
     static let unknown = TrackFormat(format: AudioStreamBasicDescription(
         sampleRate: 0, formatID: "    ", framesPerPacket: 0, channelsPerFrame: 0))
+
+    /// `track` (or an unknown one) with what `event` announces of it: its DataFormat, MagicCookieData or
+    /// ChannelLayout; nil for any other event.
+    static func announced(by event: AudioFileStreamEvent, over track: TrackFormat?) -> TrackFormat? {
+        var next = track ?? .unknown
+        switch event {
+        case .property(.dataFormat, .format(let format)): next.format = format
+        case .property(.magicCookieData, .data(let cookie)): next.cookie = cookie
+        case .property(.channelLayout, .channelLayout(let layout)): next.channelLayout = layout
+        default: return nil
+        }
+        return next
+    }
+}
+
+extension NormalizedTags {
+    /// Takes the keys of `later` that are not set: the first tag of a file to state a key wins.
+    mutating func fill(from later: NormalizedTags) {
+        var merged = later
+        merged.merge(self)
+        self = merged
+    }
 }

@@ -57,20 +57,15 @@ public final class StreamCut {
     /// Takes one parser event.
     /// - Throws: `Failure` when the stream changes format within the range; the writer's error.
     public func handle(_ event: AudioFileStreamEvent) throws {
+        if let next = TrackFormat.announced(by: event, over: track) {
+            if case .property(.dataFormat, _) = event { fileStart = position }
+            return try use(next)
+        }
         switch event {
-        case .property(.dataFormat, .format(let format)):
-            fileStart = position
-            try update { $0.format = format }
-        case .property(.magicCookieData, .data(let cookie)):
-            try update { $0.cookie = cookie }
-        case .property(.channelLayout, .channelLayout(let layout)):
-            try update { $0.channelLayout = layout }
         case .property(.packetTableInfo, .packetTableInfo(let table)):
             source = SourceTrims(table, at: fileStart)
         case .metadata(let metadata) where opening == nil:
-            var merged = metadata.metadata.tags
-            merged.merge(tags)
-            tags = merged
+            tags.fill(from: metadata.metadata.tags)
         case .packets(let batch) where writtenEnd == nil:
             try cut(batch)
         default:
@@ -108,9 +103,7 @@ public final class StreamCut {
         file.discard()
     }
 
-    private func update(_ change: (inout TrackFormat) -> Void) throws {
-        var next = track ?? .unknown
-        change(&next)
+    private func use(_ next: TrackFormat) throws {
         guard next != track else { return }
         guard opening == nil else {
             throw Failure(description: "the format changes within the range: a cut holds one format")

@@ -68,20 +68,13 @@ public final class StreamJoin {
     /// Takes one event of the stream under way.
     /// - Throws: `StreamCut.Failure` naming the first difference from the first stream; the writer's error.
     public func handle(_ event: AudioFileStreamEvent) throws {
+        if let next = TrackFormat.announced(by: event, over: track) { return try use(next) }
         switch event {
-        case .property(.dataFormat, .format(let format)):
-            try update { $0.format = format }
-        case .property(.magicCookieData, .data(let cookie)):
-            try update { $0.cookie = cookie }
-        case .property(.channelLayout, .channelLayout(let layout)):
-            try update { $0.channelLayout = layout }
         case .property(.packetTableInfo, .packetTableInfo(let table)):
             self.table = table
             source = SourceTrims(table, at: 0)
         case .metadata(let metadata):
-            var merged = metadata.metadata.tags
-            merged.merge(streamTags)
-            streamTags = merged
+            streamTags.fill(from: metadata.metadata.tags)
         case .packets(let batch):
             try join(batch)
         default:
@@ -122,9 +115,7 @@ public final class StreamJoin {
         file.discard()
     }
 
-    private func update(_ change: (inout TrackFormat) -> Void) throws {
-        var next = track ?? .unknown
-        change(&next)
+    private func use(_ next: TrackFormat) throws {
         guard next != track else { return }
         guard position == 0 else { throw StreamCut.Failure(description: "\(name): the format changes mid-way") }
         track = next

@@ -118,32 +118,10 @@ import Testing
     @Test func anInterruptLeavesNoFile() throws {
         let folder = try makeTemporaryFolder("cut-interrupt")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = AudiostreamRunner.executable
-        process.arguments = ["cut", "-", "--from", "1", "-o", folder.path + "/out.mp3"]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        // More than the tool's 64 KB chunk, and the pipe left open: an input that has not ended.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: RecordCommandTests.fixture("cbr.mp3")))
-        input.fileHandleForWriting.write(bytes.prefix(80_000))
-        let part = folder.path + "/out.mp3.part"
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: part), Date() < deadline { usleep(20_000) }
-        try #require(FileManager.default.fileExists(atPath: part))
-        kill(process.processIdentifier, SIGINT)
-        let stopBy = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < stopBy { usleep(20_000) }
-        #expect(!process.isRunning, "Ctrl-C did not end the tool")
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 1)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("interrupted"), "\(message)")
+        let result = try AudiostreamRunner.interrupt(["cut", "-", "--from", "1", "-o", folder.path + "/out.mp3"],
+                                                     once: folder.path + "/out.mp3.part")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("interrupted"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
