@@ -7,7 +7,7 @@ import NIOCore
 /// and goes on to the switch naming this input, so that the switch knows whose it is (and ignores a source it has
 /// stopped). While the source is not on the air, what it said is kept here until it is.
 final class SourceInput {
-    enum Role: String {
+    enum Role {
         case main, fallback
     }
 
