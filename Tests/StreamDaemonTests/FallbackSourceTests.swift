@@ -89,6 +89,42 @@ import Testing
         #expect(offsets == offsets.sorted())
     }
 
+    /// A station that comes back with noise instead of audio never takes the air from the fallback: its answer is
+    /// parsed on the side, refused at its bound, and only the next answer, audio again, hands back.
+    @Test func aStationBackWithNoiseLeavesTheFallbackOnTheAir() throws {
+        let audio = LocalRadioServer.Reply(statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")],
+                                           body: Fixtures.named("l3-cbr128-joint.mp3").bytes)
+        var noise = audio
+        noise.body = Array(String(repeating: "not audio, only noise; ", count: 5000).utf8)
+        let server = try LocalRadioServer(replies: [audio, noise, audio], held: true)
+        defer { server.stop() }
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            streams:
+              - name: radio
+                source: \(server.url)
+                socket: radio.sock
+                queueSeconds: 60
+                reconnect: {initialDelay: 0.2, maxDelay: 0.5}
+                fallback: {source: "file:\(Self.fallbackFile)", loop: true}
+            """)
+        let subscriber = try daemon.subscribe("radio", kinds: "packets,properties,metadata")
+        server.open()
+        try daemon.waitUntil("the station to be back") { Self.states(subscriber.events).contains("restored") }
+
+        let events = subscriber.events
+        #expect(Self.states(events).prefix(4) == ["connected", "lost", "fallback", "restored"], "\(daemon.log)")
+        let log = daemon.log
+        let refused = try #require(log.range(of: "source lost: no audio frames in the first 64 KiB"), "\(log)")
+        let back = try #require(log.range(of: "main source back on the air"))
+        #expect(refused.upperBound < back.lowerBound)
+        // Between the switches, nothing but the fallback's packets.
+        let fallback = try #require(events.firstIndex { $0["state"] as? String == "fallback" })
+        let restored = try #require(events.firstIndex { $0["state"] as? String == "restored" })
+        let rates = events[fallback..<restored].compactMap { ($0["value"] as? [String: Any])?["sampleRate"] as? Int }
+        #expect(rates == [48000])
+    }
+
     /// A file that ends is not lost, but with a fallback the stream does not end with it: the fallback plays on,
     /// paced by its own audio, from its first frame.
     @Test func aFileThatEndsHandsOverToItsFallbackForGood() throws {
