@@ -125,6 +125,32 @@ import Testing
         #expect(rates == [48000])
     }
 
+    /// A fallback that fails (here a file of text, which holds no frame) leaves the stream off the air, as if it had
+    /// none: a new listener gets the 503, and the stream runs on, waiting for its station.
+    @Test func aFallbackThatFailsLeavesTheStreamOffTheAir() throws {
+        let audio = LocalRadioServer.Reply(statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")],
+                                           body: Fixtures.named("l3-cbr128-joint.mp3").bytes)
+        let server = try LocalRadioServer(replies: [audio, .status("404 Not Found")])
+        defer { server.stop() }
+        let folder = try DaemonHarness.makeFolder()
+        try String(repeating: "no audio here\n", count: 2000).write(
+            to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: \(server.url)
+              socket: radio.sock
+              reconnect: {initialDelay: 0.2, maxDelay: 0.5}
+              fallback: {source: "file:notes.txt", loop: true, pace: none}
+            """, folder: folder)
+        try daemon.waitUntil("the fallback to fail") { daemon.log.contains("fallback failed: no audio in") }
+        let answer = try RawConnection.exchange(port: port, "GET /radio HTTP/1.0\r\n\r\n")
+        #expect(answer.text.hasPrefix("HTTP/1.0 503 Service Unavailable\r\n"), "\(answer.text.prefix(300))")
+        let status = try #require(try daemon.streamStatus("radio"))
+        #expect(status["state"] as? String == "running")
+        #expect(status["onAir"] as? String == "away")
+        #expect(daemon.process.isRunning)
+    }
+
     /// A file that ends is not lost, but with a fallback the stream does not end with it: the fallback plays on,
     /// paced by its own audio, from its first frame.
     @Test func aFileThatEndsHandsOverToItsFallbackForGood() throws {
