@@ -29,7 +29,9 @@ import Testing
               fallback: {source: "file:\(Self.fallbackFile)", loop: true}
             """, http: "deadAirTimeout: 1", folder: folder)
         let subscriber = try daemon.subscribe("radio", kinds: "packets,properties,metadata")
-        try daemon.waitUntil("the station's packets") { subscriber.events.count { $0["event"] as? String == "packet" } > 50 }
+        try daemon.waitUntil("the station's packets") {
+            subscriber.events.count { $0["event"] as? String == "packet" } > 50
+        }
         let listenerFile = folder.appendingPathComponent("listener.mp3")
         let listener = try ToolProcess("curl", ["-s", "-N", "-o", listenerFile.path, "http://127.0.0.1:\(port)/radio"],
                                        folder: folder, name: "listener")
@@ -39,7 +41,9 @@ import Testing
 
         kill(station.process.processIdentifier, SIGKILL)
         station.process.waitUntilExit()
-        try daemon.waitUntil("the fallback to cover", timeout: 10) { Self.states(subscriber.events).contains("fallback") }
+        try daemon.waitUntil("the fallback to cover", timeout: 10) {
+            Self.states(subscriber.events).contains("fallback")
+        }
         // Over 2 s of the fallback's 320 kb/s, twice the dead-air timeout: the listener stays all along.
         let covered = heard()
         try daemon.waitUntil("the fallback to reach the listener") { heard() > covered + 100_000 }
@@ -50,7 +54,9 @@ import Testing
         station = try Self.station(port: stationPort, folder: folder, name: "station-2")
         try daemon.waitUntil("the station to be back", timeout: 30) {
             let events = subscriber.events
-            guard let restored = events.firstIndex(where: { $0["state"] as? String == "restored" }) else { return false }
+            guard let restored = events.firstIndex(where: { $0["state"] as? String == "restored" }) else {
+                return false
+            }
             return events[restored...].count { $0["event"] as? String == "packet" } > 40
         }
         let back = heard()

@@ -6,7 +6,8 @@ enum StreamReload: Equatable {
     /// to the running stream, whose subscribers stay connected.
     case adjust(to: StreamConfig)
     /// The source, its fallback, the outputs or the socket's path changed, or a socket setting went back to its
-    /// default (which only a new socket file gets): the stream ends, its subscribers told `restartedByReload`, and starts again.
+    /// default (which only a new socket file gets): the stream ends, its subscribers told `restartedByReload`, and
+    /// starts again.
     case restart
     /// The stream is gone from the configuration: it ends, its subscribers told `removedByReload`.
     case remove
