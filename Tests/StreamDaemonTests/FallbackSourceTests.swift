@@ -184,6 +184,32 @@ import Testing
         #expect(try daemon.waitForExit() == 0)
     }
 
+    /// A live DJ over an AutoDJ: the fallback plays until a source client pushes to the mount, the DJ takes over
+    /// at its first frame, and the fallback is back once the DJ leaves.
+    @Test func aPushedSourceTakesOverFromTheFallbackAndHandsBack() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: live
+              source: push
+              socket: live.sock
+              queueSeconds: 60
+              fallback: {source: "file:\(Self.fallbackFile)", loop: true}
+            """, http: "sourcePassword: hackme")
+        let subscriber = try daemon.subscribe("live", kinds: "packets,properties,metadata")
+        try daemon.waitUntil("the fallback to play") { Self.states(subscriber.events) == ["fallback"] }
+        let pusher = try ToolProcess("ffmpeg", [
+            "-nostdin", "-v", "error", "-re", "-stream_loop", "2", "-i", Self.stationFile, "-c", "copy", "-f", "mp3",
+            "icecast://source:hackme@127.0.0.1:\(port)/live",
+        ], folder: daemon.folder, name: "pusher")
+        defer { pusher.stop(timeout: 0) }
+        try daemon.waitUntil("the DJ to leave and the fallback to be back", timeout: 30) {
+            Self.states(subscriber.events).count >= 4
+        }
+        let events = subscriber.events
+        #expect(Self.states(events).prefix(4) == ["fallback", "restored", "lost", "fallback"], "\(daemon.log)")
+        let rates = events.compactMap { ($0["value"] as? [String: Any])?["sampleRate"] as? Int }
+        #expect(rates.prefix(3) == [48000, 44100, 48000])
+    }
+
     /// With no fallback, a lost station leaves the stream off the air: a new listener gets a 503 that says so, not
     /// stale audio, and a listener that was hearing it is closed once the dead-air timeout has passed.
     @Test func aLostStationWithoutFallbackRefusesNewListenersAndClosesSilentOnes() throws {

@@ -54,9 +54,11 @@ final class SourceSwitch {
         self.main.input.owner = self
     }
 
+    /// Starts the main source, and the fallback if the main one has nothing to play until a client comes.
     func start() {
         eventLoop.preconditionInEventLoop()
         main.source.start()
+        if main.source.isAwayAtStart && fallbackConfig != nil { mainLost() }
     }
 
     /// Stops every source: nothing more reaches the pipeline.
@@ -245,7 +247,7 @@ final class SourceSwitch {
         onAir = .away
         deadAir.began()
         guard let fallbackConfig, fallback == nil, !stopped else { return }
-        logger.info("main source lost: starting the fallback, \(fallbackConfig.description)")
+        logger.info("main source away: starting the fallback, \(fallbackConfig.description)")
         let fallback = SourceInput.make(fallbackConfig, role: .fallback, eventLoop: eventLoop, logger: logger,
                                         reconnects: nil)
         fallback.input.owner = self

@@ -12,6 +12,13 @@ protocol StreamSource: AnyObject {
     var isConnected: Bool { get }
     /// Its own part of `audiostream status`.
     var status: [(String, JSON)] { get }
+    /// Whether it has nothing to play until someone connects to it (a push source before its first client): a
+    /// fallback plays from the start.
+    var isAwayAtStart: Bool { get }
+}
+
+extension StreamSource {
+    var isAwayAtStart: Bool { false }
 }
 
 extension NetworkSource {
@@ -20,7 +27,9 @@ extension NetworkSource {
 }
 
 extension HTTPSource: StreamSource {}
-extension PushSource: StreamSource {}
+extension PushSource: StreamSource {
+    var isAwayAtStart: Bool { true }
+}
 
 /// What reads a source on a thread of its own (standard input, a file) and hands each chunk over as
 /// `SourceReader.Deliver` says.
