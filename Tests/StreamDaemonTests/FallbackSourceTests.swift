@@ -32,11 +32,8 @@ import Testing
         try daemon.waitUntil("the station's packets") {
             subscriber.events.count { $0["event"] as? String == "packet" } > 50
         }
-        let listenerFile = folder.appendingPathComponent("listener.mp3")
-        let listener = try ToolProcess("curl", ["-s", "-N", "-o", listenerFile.path, "http://127.0.0.1:\(port)/radio"],
-                                       folder: folder, name: "listener")
+        let (listener, heard) = try Self.listen(port: port, folder: folder)
         defer { listener.stop(timeout: 0) }
-        let heard = { (try? FileManager.default.attributesOfItem(atPath: listenerFile.path)[.size] as? Int) ?? 0 }
         try daemon.waitUntil("the station to reach the listener") { heard() > 16_000 }
 
         kill(station.process.processIdentifier, SIGKILL)
@@ -98,8 +95,7 @@ import Testing
     /// A station that comes back with noise instead of audio never takes the air from the fallback: its answer is
     /// parsed on the side, refused at its bound, and only the next answer, audio again, hands back.
     @Test func aStationBackWithNoiseLeavesTheFallbackOnTheAir() throws {
-        let audio = LocalRadioServer.Reply(statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")],
-                                           body: Fixtures.named("l3-cbr128-joint.mp3").bytes)
+        let audio = Self.stationReply
         var noise = audio
         noise.body = Array(String(repeating: "not audio, only noise; ", count: 5000).utf8)
         let server = try LocalRadioServer(replies: [audio, noise, audio], held: true)
@@ -134,8 +130,7 @@ import Testing
     /// A fallback that fails (here a file of text, which holds no frame) leaves the stream off the air, as if it had
     /// none: a new listener gets the 503, and the stream runs on, waiting for its station.
     @Test func aFallbackThatFailsLeavesTheStreamOffTheAir() throws {
-        let audio = LocalRadioServer.Reply(statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")],
-                                           body: Fixtures.named("l3-cbr128-joint.mp3").bytes)
+        let audio = Self.stationReply
         let server = try LocalRadioServer(replies: [audio, .status("404 Not Found")])
         defer { server.stop() }
         let folder = try DaemonHarness.makeFolder()
@@ -224,9 +219,7 @@ import Testing
               reconnect: {initialDelay: 0.2, maxDelay: 0.5}
             """, http: "deadAirTimeout: 1.5", folder: folder)
         try daemon.waitForHTTP()
-        let listenerFile = folder.appendingPathComponent("listener.mp3")
-        let listener = try ToolProcess("curl", ["-s", "-N", "-o", listenerFile.path, "http://127.0.0.1:\(port)/radio"],
-                                       folder: folder, name: "listener")
+        let (listener, heard) = try Self.listen(port: port, folder: folder)
         defer { listener.stop(timeout: 0) }
         try daemon.waitUntil("the listener to wait for audio") {
             try daemon.streamStatus("radio")?["waitingListeners"] as? Int == 1
@@ -238,7 +231,7 @@ import Testing
         #expect(answer.text.contains("the stream is off the air: its source is lost"))
 
         try daemon.waitUntil("the silent listener to be closed", timeout: 15) { !listener.process.isRunning }
-        #expect((try? Data(contentsOf: listenerFile).count) ?? 0 > 0)
+        #expect(heard() > 0)
         #expect(daemon.log.contains("closed 1 HTTP listeners: off the air for 1.5 s"))
         server.stop()
     }
@@ -264,6 +257,19 @@ import Testing
         #expect(timeout.http?.deadAirTimeout == 4.5)
         #expect(throws: (any Error).self) { try load("fallback: stdin") }
         #expect(throws: (any Error).self) { try load("fallback: {source: \"http://127.0.0.1:9/x\", loop: true}") }
+    }
+
+    /// The station's file as one HTTP answer, sent at once.
+    static let stationReply = LocalRadioServer.Reply(
+        statusLine: "HTTP/1.1 200 OK", headers: [("content-type", "audio/mpeg")],
+        body: [UInt8](FileManager.default.contents(atPath: stationFile)!))
+
+    /// curl listening to the mount of `radio`, and how many bytes it has heard so far.
+    static func listen(port: UInt16, folder: URL) throws -> (ToolProcess, heard: () -> Int) {
+        let file = folder.appendingPathComponent("listener.mp3")
+        let curl = try ToolProcess("curl", ["-s", "-N", "-o", file.path, "http://127.0.0.1:\(port)/radio"],
+                                   folder: folder, name: "listener")
+        return (curl, { (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 })
     }
 
     /// ffmpeg serving the station's file, looped, in real time, to one client.
