@@ -16,15 +16,15 @@ final class StreamService: Sendable {
     let hubs: HubGroup
     /// When the stream started, for Icecast's statistics.
     let started = Date()
-    /// Reads standard input or a file on a thread of its own.
-    private let reader: SourceReader?
+    /// Whether the stream is off the air, and how long: its HTTP listeners are refused, then closed.
+    let deadAir: DeadAir
     private let core: NIOLoopBoundBox<StreamCore>
 
     /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
     /// `onEnd` is called on that loop, with the failure if any, once the source has ended and the subscribers have
-    /// been served.
+    /// been served. Its HTTP listeners are closed after `deadAirTimeout` seconds off the air, if set.
     init(config: StreamConfig, group: EventLoopGroup, sendRings: SendRings, inherited: InheritedSockets,
-         onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
+         deadAirTimeout: Double? = nil, onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         name = config.name
         eventLoop = group.next()
         var logger = Logger(label: "audiostreamd")
@@ -33,9 +33,9 @@ final class StreamService: Sendable {
         let metrics = StreamMetrics(stream: config.name)
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
                         metrics: metrics, sendRings: sendRings)
-        reader = SourceReader(config: config.source)
+        deadAir = DeadAir(hubs: hubs, timeout: deadAirTimeout, eventLoop: eventLoop, logger: logger)
         core = .makeBoxSendingValue(
-            StreamCore(config: config, group: group, eventLoop: eventLoop, hubs: hubs, reader: reader,
+            StreamCore(config: config, group: group, eventLoop: eventLoop, hubs: hubs, deadAir: deadAir,
                        inherited: inherited, metrics: metrics, logger: logger, onEnd: onEnd),
             eventLoop: eventLoop)
     }
@@ -48,8 +48,7 @@ final class StreamService: Sendable {
     /// Stops the source, sends the end event with `reason`, gives subscribers up to `grace` to take what is
     /// queued, then closes everything and removes the socket.
     func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
-        reader?.stop()
-        return eventLoop.flatSubmit { [core] in core.value.stop(grace: grace, reason: reason) }
+        eventLoop.flatSubmit { [core] in core.value.stop(grace: grace, reason: reason) }
     }
 
     /// Applies a reload that changed only the subscriber limits or the socket's mode and owner (see
@@ -112,7 +111,7 @@ final class StreamService: Sendable {
     /// Succeeds once the stream has taken it.
     func setTitle(_ title: String) -> EventLoopFuture<Void> {
         let metadata = ICYMetadata(text: "StreamTitle='\(title)';")
-        return eventLoop.submit { [core] in core.value.sourceReceived(metadata) }
+        return eventLoop.submit { [core] in core.value.pipeline.received(.icy(metadata)) }
     }
 
     /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.
@@ -135,12 +134,6 @@ final class StreamService: Sendable {
         eventLoop.submit { [core] in
             core.value.pushSource?.admit(credentials, info: info, channel: channel) ?? .failure(.notPush)
         }
-    }
-
-    /// Runs on the reader's thread: has the output parsed on the event loop and waits for it.
-    /// - Returns: the seconds of audio parsed so far, or nil to stop reading.
-    func deliver(_ output: SourceReader.Output) -> Double? {
-        (try? eventLoop.submit { [core] in core.value.deliver(output) }.wait()) ?? nil
     }
 }
 

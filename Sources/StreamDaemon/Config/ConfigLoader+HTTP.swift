@@ -4,6 +4,7 @@ import Yams
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
         "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
+        "deadAirTimeout",
     ]
 
     /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
@@ -21,6 +22,8 @@ extension ConfigLoader {
         config.sourcePassword = try password(fields["sourcePassword"], key: "http.sourcePassword")
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
+        config.deadAirTimeout = try seconds(fields["deadAirTimeout"], key: "http.deadAirTimeout")
+            ?? config.deadAirTimeout
         if let maximumNode = fields["maxListeners"] {
             guard maximumNode.scalar != nil, let maximum = maximumNode.int, maximum > 0 else {
                 throw error(maximumNode, "http.maxListeners", "expected a whole number of connections, 1 or more")

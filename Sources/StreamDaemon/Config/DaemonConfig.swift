@@ -48,10 +48,12 @@ public struct StreamConfig: Equatable, Sendable {
     public var outputs: [IcecastOutputConfig]
     /// Where the stream is recorded, if it is.
     public var record: RecordConfig?
+    /// What plays while the source is lost, if anything.
+    public var fallback: SourceConfig?
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
                 mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
-                record: RecordConfig? = nil) {
+                record: RecordConfig? = nil, fallback: SourceConfig? = nil) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -60,6 +62,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.http = http
         self.outputs = outputs
         self.record = record
+        self.fallback = fallback
     }
 }
 

@@ -107,8 +107,14 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers once the stream can be served, or with a 503 when it ends first or after the server's `formatWait`.
+    /// Answers once the stream can be served, or with a 503 when it is off the air, or ends first, or is not
+    /// servable after the server's `formatWait`.
     private func listen(to stream: StreamService, _ request: HTTPRequest, context: ChannelHandlerContext) {
+        guard !stream.deadAir.isOffAir else {
+            let reason = "the stream is off the air: its source is lost; try again later"
+            let refusal = HTTPRefusal(.serviceUnavailable, reason, http11: request.isHTTP11)
+            return finish(with: refusal.answer, context: context)
+        }
         let hub = stream.hubs.hub(on: context.eventLoop)
         guard hub.mountInfo == nil else { return serve(stream, request, context: context) }
         guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }

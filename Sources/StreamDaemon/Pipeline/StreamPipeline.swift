@@ -72,6 +72,8 @@ final class StreamPipeline {
         statistics.note(bytesIn: bytes.count)
         defer { flush() }
         let parser = try ensureParser()
+        // A new file's own discontinuity says that the bytes do not follow: one event, not a reconnect's too.
+        if restartsFile { pendingDiscontinuity = nil }
         if let reason = pendingDiscontinuity {
             pendingDiscontinuity = nil
             droppedWhileMarking = 0
