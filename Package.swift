@@ -69,6 +69,7 @@ let package = Package(
             dependencies: [
                 "AudioFileStream",
                 "AudioDecoding",
+                "AudioFileWriting",
                 "AudioRecording",
                 "AudioStreamProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -5,15 +5,15 @@ import AudioFileWriting
 
 /// A piece's file while it is written: `NAME.part`, renamed to `NAME` once complete, so that a name without
 /// `.part` is always a whole file.
-struct PieceFile {
+public struct PieceFile {
     /// The name the file takes when complete.
-    let path: String
-    var target: FileTarget
+    public let path: String
+    public var target: FileTarget
 
     static let partSuffix = ".part"
 
     /// Creates `path.part`, and the folders it needs.
-    init(path: String) throws {
+    public init(path: String) throws {
         try Self.makeFolders(for: path)
         self.path = path
         target = try FileTarget(creating: path + Self.partSuffix)
@@ -23,11 +23,14 @@ struct PieceFile {
     /// Puts the file's bytes on the disk and gives it its name; a name already taken gets `-2`, `-3` … before its
     /// extension rather than losing the older file.
     /// - Returns: the path the file now has.
-    mutating func complete() throws -> String {
+    /// With `replacing`, the file takes its name whatever was there, in one rename: a file replaced is
+    /// whole before and after.
+    @discardableResult
+    public mutating func complete(replacing: Bool = false) throws -> String {
         defer { OpenPieces.remove(path) }
         try target.synchronize()
         target.close()
-        let final = Self.freeName(for: path)
+        let final = replacing ? path : Self.freeName(for: path)
         guard rename(target.path, final) == 0 else {
             throw WriteError.system(operation: "rename", path: target.path, errno: errno)
         }
@@ -38,6 +41,12 @@ struct PieceFile {
     func abandon() {
         OpenPieces.remove(path)
         target.close()
+    }
+
+    /// Closes and removes the file: what was written is not wanted.
+    public func discard() {
+        abandon()
+        unlink(target.path)
     }
 
     static func freeName(for path: String) -> String {

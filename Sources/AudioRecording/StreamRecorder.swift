@@ -30,10 +30,8 @@ public final class StreamRecorder {
     private var fileStart: Int64 = 0
     private var window = LeadInWindow()
     private var piece: OpenPiece?
-    private var writer: (any ContainerWriter)?
+    private var writer: PieceWriter?
     private var file: PieceFile?
-    /// The decoded samples' MD5 of a FLAC piece, which its header states.
-    private var digest: FLACPieceDigest?
     private var tags = TrackTags()
     private var number = 0
     /// After a failure, the position from which a new piece may be tried.
@@ -105,8 +103,7 @@ public final class StreamRecorder {
     // MARK: Packets
 
     private func update(_ change: (inout TrackFormat) -> Void) {
-        var next = track ?? TrackFormat(format: AudioStreamBasicDescription(
-            sampleRate: 0, formatID: "    ", framesPerPacket: 0, channelsPerFrame: 0))
+        var next = track ?? .unknown
         change(&next)
         guard next != track else { return }
         if piece != nil || track?.format != next.format { trackChanged = true }
@@ -165,7 +162,6 @@ public final class StreamRecorder {
         if piece != nil {
             do {
                 try writer!.append(packet, frames: frames, to: &file!.target)
-                digest?.add(packet, frames: frames)
                 piece!.packets += 1
             } catch {
                 fail(error)
@@ -200,11 +196,6 @@ public final class StreamRecorder {
                 "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
                     + "cannot hold \(track.format.formatID) audio"))
         }
-        // The decoded output of the piece's packets starts where the lead-in's does.
-        let statesTrims = container.statesTrims(for: track.format)
-        let leadInPackets = statesTrims ? window.count : 0
-        let outputStart = position - (statesTrims ? window.decodedFrames : 0)
-        let keptStart = statesTrims ? max(position, source.primingEnd) : position
         let start = clock.origin + seconds(position)
         number += 1
         let title = tags.current.title
@@ -216,23 +207,20 @@ public final class StreamRecorder {
         } catch {
             return fail(error)
         }
+        let opening: PieceOpening
         do {
-            var writer = try container.makeWriter(track: track, tags: tags.forPiece(start: start, dated: settings.datesPieces),
-                                                  leadingTrim: max(0, keptStart - outputStart), to: &file.target)
-            digest = (writer as? FLACWriter).map { FLACPieceDigest(track: track, bitsPerSample: $0.bitsPerSample) }
-            if statesTrims {
-                try window.forEach { packet in
-                    try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &file.target) }
-                }
-            }
-            self.writer = writer
+            opening = try PieceOpening(container: container, track: track,
+                                       tags: tags.forPiece(start: start, dated: settings.datesPieces), window: window,
+                                       position: position, start: position, primingEnd: source.primingEnd,
+                                       to: &file.target)
+            self.writer = opening.writer
             self.file = file
         } catch {
             file.abandon()
             return fail(error)
         }
-        piece = OpenPiece(start: start, keptStart: keptStart, title: title, packets: leadInPackets,
-                          leadInPackets: leadInPackets, statesTrims: statesTrims,
+        piece = OpenPiece(start: start, keptStart: opening.keptStart, title: title, packets: opening.leadInPackets,
+                          leadInPackets: opening.leadInPackets, statesTrims: opening.statesTrims,
                           clockSplit: clock.split(after: start, every: settings.every, rate: track.format.sampleRate),
                           followsLoss: lostPackets)
         lostPackets = false
@@ -244,11 +232,6 @@ public final class StreamRecorder {
         self.piece = nil
         self.writer = nil
         self.file = nil
-        if let digest, var flac = writer as? FLACWriter {
-            flac.samplesDigest = digest.finish()
-            writer = flac
-        }
-        digest = nil
         do {
             try writer.finish(trailingTrim: trailingTrim, to: &file.target)
         } catch {
@@ -269,7 +252,6 @@ public final class StreamRecorder {
     /// Leaves the piece under way as `.part` and waits `retryFrames` before trying a new one.
     private func fail(_ error: any Error) {
         file?.abandon()
-        digest = nil
         piece = nil
         writer = nil
         file = nil

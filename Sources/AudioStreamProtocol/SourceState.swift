@@ -8,6 +8,10 @@ public enum SourceState: Equatable, Sendable {
     case stalled(error: String)
     /// Attempt number `attempt` (failures in a row so far) starts after `delay` seconds.
     case reconnecting(attempt: Int, delay: Double)
+    /// The stream's fallback source plays, from its first confirmed frame, while the main source is lost.
+    case fallback
+    /// The main source plays again, from its first confirmed frame since it was lost, and the fallback stopped.
+    case restored
 
     /// The `state` of a `source` event.
     public var name: String {
@@ -16,6 +20,8 @@ public enum SourceState: Equatable, Sendable {
         case .lost: "lost"
         case .stalled: "stalled"
         case .reconnecting: "reconnecting"
+        case .fallback: "fallback"
+        case .restored: "restored"
         }
     }
 
@@ -23,7 +29,7 @@ public enum SourceState: Equatable, Sendable {
     public var error: String? {
         switch self {
         case .lost(let error), .stalled(let error): error
-        case .connected, .reconnecting: nil
+        case .connected, .reconnecting, .fallback, .restored: nil
         }
     }
 }

@@ -6,26 +6,22 @@ import NIOCore
 /// A stream's state and work on its event loop, behind its `StreamService`: the configuration, the listening
 /// socket, the source, the pipeline and the outputs.
 ///
-/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its HTTP
+/// Confined to the stream's loop: `StreamService` reaches it there only, through a loop-bound box, and its network
 /// source calls it there.
 final class StreamCore {
     /// The stream's configuration; `adjust(to:)` changes it.
-    private var config: StreamConfig
+    private(set) var config: StreamConfig
     private let logger: Logger
     private let eventLoop: EventLoop
     private let group: EventLoopGroup
     private let hubs: HubGroup
-    private let pipeline: StreamPipeline
-    /// Reads standard input or a file on a thread of its own.
-    private let reader: SourceReader?
-    /// Receives an HTTP source on the stream's loop.
-    private var httpSource: HTTPSource?
+    let pipeline: StreamPipeline
+    /// The source, and its fallback.
+    private let sources: SourceSwitch
     /// The Icecast mounts the stream pushes itself to, on the stream's loop.
     private let outputs: [IcecastOutput]
     /// Writes the stream's pieces when it is recorded.
     private var recording: RecordingWorker?
-    /// Why the network source last lost its connection.
-    private var lastSourceError: String?
     private let startedAt = NIODeadline.now()
     private var listener: ListeningSocket?
     /// Sockets passed by systemd, one of which may be this stream's.
@@ -37,14 +33,13 @@ final class StreamCore {
     /// Called once the source has ended and the subscribers have been served, with the failure if any.
     private let onEnd: @Sendable (StreamService, _ failure: String?) -> Void
 
-    init(config: StreamConfig, group: EventLoopGroup, eventLoop: EventLoop, hubs: HubGroup, reader: SourceReader?,
+    init(config: StreamConfig, group: EventLoopGroup, eventLoop: EventLoop, hubs: HubGroup, deadAir: DeadAir,
          inherited: InheritedSockets, metrics: StreamMetrics, logger: Logger,
          onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         self.config = config
         self.group = group
         self.eventLoop = eventLoop
         self.hubs = hubs
-        self.reader = reader
         self.inherited = inherited
         self.metrics = metrics
         self.logger = logger
@@ -56,10 +51,9 @@ final class StreamCore {
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
-        if case .http(let http) = config.source {
-            httpSource = HTTPSource(config: http, eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects,
-                                    delegate: self)
-        }
+        sources = SourceSwitch(main: config.source, fallback: config.fallback, pipeline: pipeline, deadAir: deadAir,
+                               eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects)
+        sources.delegate = self
     }
 
     /// Listens on the stream's socket, subscribers joining `service`, then starts reading the source.
@@ -82,8 +76,7 @@ final class StreamCore {
                 core.state = .running
                 core.logger.info(
                     "listening on \(core.config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
-                core.reader?.start { output in service.deliver(output) }
-                core.httpSource?.start()
+                core.sources.start()
                 for output in core.outputs { output.start() }
             }
             .flatMapErrorThrowing { error in
@@ -92,11 +85,11 @@ final class StreamCore {
             }
     }
 
-    /// Stops the source (the reader was stopped already), sends the end event with `reason`, gives subscribers up
+    /// Stops the sources, sends the end event with `reason`, gives subscribers up
     /// to `grace` to take what is queued, then closes everything and removes the socket.
     func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
         eventLoop.preconditionInEventLoop()
-        httpSource?.stop()
+        sources.stop()
         for output in outputs { output.stop() }
         // Stop listening before subscribers hear `end`: one that connects again at once (as after
         // `restartedByReload`) must find no socket, or the new stream's, never this listener's backlog,
@@ -133,7 +126,7 @@ final class StreamCore {
             ("mount", hasHTTPServer && config.http ? .string(config.mount) : .null),
             ("limits", config.limits.json),
             ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
-        ] + sourceStatus + pipeline.statistics.json + [("recording", .optional(recording?.status, \.json))]
+        ] + sources.status + pipeline.statistics.json + [("recording", .optional(recording?.status, \.json))]
     }
 
     /// The outputs' part of `audiostream status`.
@@ -154,59 +147,16 @@ final class StreamCore {
         metrics.update(lags: lags)
     }
 
-    /// Whether a network source is away.
-    var isWaitingForSource: Bool { httpSource.map { !$0.isConnected } ?? false }
+    /// Whether the stream waits for its source: a network source away, and no fallback playing.
+    var isWaitingForSource: Bool { sources.isWaiting }
 
-    /// A network source's connection, reconnects and last error; nothing for stdin and files.
-    private var sourceStatus: [(String, JSON)] {
-        guard let httpSource else { return [] }
-        return [
-            ("connected", .bool(httpSource.isConnected)), ("reconnects", .number(httpSource.reconnects)),
-            ("lastSourceError", .optional(lastSourceError, JSON.string)),
-        ]
-    }
-
-    /// Parses what the reader read.
-    /// - Returns: the seconds of audio parsed so far, or nil when the stream has ended.
-    func deliver(_ output: SourceReader.Output) -> Double? {
-        switch output {
-        case .bytes(let bytes, let restartsFile):
-            let parsed = bytes.withUnsafeBytes { parse($0, restartsFile: restartsFile) }
-            return parsed ? pipeline.audioSeconds : nil
-        case .segment(let item):
-            do {
-                try pipeline.beginSegment(item)
-            } catch {
-                end(.unsupportedFormat(error: "\(error)"))
-                return nil
-            }
-            return pipeline.audioSeconds
-        case .warning(let message):
-            pipeline.skipped(message)
-            return pipeline.audioSeconds
-        case .end(let failure):
-            end(.sourceEnded(failure: failure))
-            return nil
-        }
-    }
-
-    /// Parses the source's next bytes; a stream the parser refuses ends at once.
-    /// - Returns: false when the stream has ended.
-    private func parse(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
-        do {
-            try pipeline.ingest(bytes, restartsFile: restartsFile)
-            return true
-        } catch {
-            end(.unsupportedFormat(error: "\(error)"))
-            return false
-        }
-    }
+    /// The push source that source clients connect to, if the stream has one.
+    var pushSource: PushSource? { sources.pushSource }
 
     /// The source ran out, or its bytes cannot be read: nothing will come, so the stream ends for good.
     private func end(_ reason: EndReason) {
         guard state == .running else { return }
-        reader?.stop()
-        httpSource?.stop()
+        sources.stop()
         for output in outputs { output.stop() }
         switch reason {
         case .unsupportedFormat(let error): logger.error("cannot parse the stream: \(error)")
@@ -288,27 +238,8 @@ extension StreamCore {
     }
 }
 
-extension StreamCore: HTTPSourceDelegate {
-    func sourceConnected(_ info: HTTPStreamInfo) {
-        pipeline.connected(info)
-    }
-
-    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool {
-        guard state == .running else { return false }
-        let packets = pipeline.statistics.packets
-        return parse(audio, restartsFile: false) && pipeline.statistics.packets > packets
-    }
-
-    func sourceReceived(_ metadata: ICYMetadata) {
-        pipeline.received(.icy(metadata))
-    }
-
-    func sourceChanged(_ state: SourceState) {
-        if let error = state.error { lastSourceError = error }
-        pipeline.sourceChanged(state)
-    }
-
-    func sourceEnded(failure: String?) {
-        end(.sourceEnded(failure: failure))
+extension StreamCore: SourceSwitchDelegate {
+    func sourcesEnded(_ reason: EndReason) {
+        end(reason)
     }
 }

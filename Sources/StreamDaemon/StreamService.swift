@@ -1,4 +1,5 @@
 import AudioStreamProtocol
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -13,15 +14,17 @@ final class StreamService: Sendable {
     let logger: Logger
     let eventLoop: EventLoop
     let hubs: HubGroup
-    /// Reads standard input or a file on a thread of its own.
-    private let reader: SourceReader?
+    /// When the stream started, for Icecast's statistics.
+    let started = Date()
+    /// Whether the stream is off the air, and how long: its HTTP listeners are refused, then closed.
+    let deadAir: DeadAir
     private let core: NIOLoopBoundBox<StreamCore>
 
     /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
     /// `onEnd` is called on that loop, with the failure if any, once the source has ended and the subscribers have
-    /// been served.
+    /// been served. Its HTTP listeners are closed after `deadAirTimeout` seconds off the air, if set.
     init(config: StreamConfig, group: EventLoopGroup, sendRings: SendRings, inherited: InheritedSockets,
-         onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
+         deadAirTimeout: Double? = nil, onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         name = config.name
         eventLoop = group.next()
         var logger = Logger(label: "audiostreamd")
@@ -30,9 +33,9 @@ final class StreamService: Sendable {
         let metrics = StreamMetrics(stream: config.name)
         hubs = HubGroup(loops: Array(group.makeIterator()), home: eventLoop, limits: config.limits, logger: logger,
                         metrics: metrics, sendRings: sendRings)
-        reader = SourceReader(config: config.source)
+        deadAir = DeadAir(hubs: hubs, timeout: deadAirTimeout, eventLoop: eventLoop, logger: logger)
         core = .makeBoxSendingValue(
-            StreamCore(config: config, group: group, eventLoop: eventLoop, hubs: hubs, reader: reader,
+            StreamCore(config: config, group: group, eventLoop: eventLoop, hubs: hubs, deadAir: deadAir,
                        inherited: inherited, metrics: metrics, logger: logger, onEnd: onEnd),
             eventLoop: eventLoop)
     }
@@ -45,8 +48,7 @@ final class StreamService: Sendable {
     /// Stops the source, sends the end event with `reason`, gives subscribers up to `grace` to take what is
     /// queued, then closes everything and removes the socket.
     func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
-        reader?.stop()
-        return eventLoop.flatSubmit { [core] in core.value.stop(grace: grace, reason: reason) }
+        eventLoop.flatSubmit { [core] in core.value.stop(grace: grace, reason: reason) }
     }
 
     /// Applies a reload that changed only the subscriber limits or the socket's mode and owner (see
@@ -85,13 +87,31 @@ final class StreamService: Sendable {
 
     /// The stream's entry in the HTTP server's `/status.json`.
     func mountStatus() -> EventLoopFuture<JSON> {
-        let shards = hubs.map { hub in
-            (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo)
-        }
-        return shards.map { [core] shards in
+        listenerShards().map { [core] shards in
             core.value.mountStatus(listeners: shards.reduce(0) { $0 + $1.listeners },
                                    contentType: shards.first?.info?.contentType)
         }
+    }
+
+    /// What Icecast's statistics and the status page tell of the stream.
+    func mountFacts() -> EventLoopFuture<MountFacts> {
+        listenerShards().map { [core, hubs, started] shards in
+            core.value.mountFacts(listeners: shards.reduce(0) { $0 + $1.listeners },
+                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info, started: started)
+        }
+    }
+
+    /// Each hub's HTTP listeners and mount info.
+    private func listenerShards() -> EventLoopFuture<[(listeners: Int, info: MountInfo?)]> {
+        hubs.map { hub in (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo) }
+    }
+
+    /// Sets what plays, as an ICY `StreamTitle` from the source would: subscribers get it as metadata, ICY
+    /// listeners as their title, and a recording that splits on titles splits there, before the next packet.
+    /// Succeeds once the stream has taken it.
+    func setTitle(_ title: String) -> EventLoopFuture<Void> {
+        let metadata = ICYMetadata(text: "StreamTitle='\(title)';")
+        return eventLoop.submit { [core] in core.value.pipeline.received(.icy(metadata)) }
     }
 
     /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.
@@ -107,10 +127,13 @@ final class StreamService: Sendable {
         }
     }
 
-    /// Runs on the reader's thread: has the output parsed on the event loop and waits for it.
-    /// - Returns: the seconds of audio parsed so far, or nil to stop reading.
-    func deliver(_ output: SourceReader.Output) -> Double? {
-        (try? eventLoop.submit { [core] in core.value.deliver(output) }.wait()) ?? nil
+    /// Offers the stream an Icecast source client on `channel`, with its `credentials` and station `info`: see
+    /// `PushSource.admit(_:info:channel:)`.
+    func admitSource(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+        -> EventLoopFuture<Result<PushSession, PushRefusal>> {
+        eventLoop.submit { [core] in
+            core.value.pushSource?.admit(credentials, info: info, channel: channel) ?? .failure(.notPush)
+        }
     }
 }
 
@@ -136,6 +159,7 @@ extension SourceConfig: CustomStringConvertible {
         case .file(let path, _, _): "file:\(path)"
         case .http(let http): http.url.withoutCredentials.absoluteString
         case .playlist(let playlist): playlist.description
+        case .push: "push"
         }
     }
 }

@@ -216,7 +216,7 @@ final class Supervisor: Sendable {
             eventLoop.execute { self.streamEnded(service, failure: failure) }
         }
         let service = StreamService(config: stream, group: group, sendRings: sendRings, inherited: systemd.sockets,
-                                    onEnd: ended)
+                                    deadAirTimeout: httpServer?.config.deadAirTimeout, onEnd: ended)
         state.value.streams[stream.name] = service
         return service.start().hop(to: eventLoop).map { [self] in
             updateMounts()

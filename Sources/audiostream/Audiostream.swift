@@ -12,7 +12,7 @@ struct Audiostream: ParsableCommand {
         version: packageVersion,
         subcommands: [
             PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
-            DecodeCommand.self, RecordCommand.self, SubscribeCommand.self, StatusCommand.self,
+            DecodeCommand.self, RecordCommand.self, CutCommand.self, ConcatCommand.self, SubscribeCommand.self, StatusCommand.self,
         ]
     )
 

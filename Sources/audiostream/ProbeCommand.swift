@@ -48,6 +48,6 @@ struct ProbeCommand: ParsableCommand {
             ])),
         ]).text)
         try out.flush()
-        guard counted.packets > 0 else { throw CommandFailure("\(input.input): no whole audio packet found") }
+        guard counted.packets > 0 else { throw CommandFailure.noPacket(in: input.input) }
     }
 }

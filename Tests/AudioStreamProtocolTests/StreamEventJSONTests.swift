@@ -27,6 +27,7 @@ import Testing
         (.stalled(error: "stalled: no data for 15 s"),
          #"{"event":"source","state":"stalled","error":"stalled: no data for 15 s"}"#),
         (.reconnecting(attempt: 3, delay: 3.14159), #"{"event":"source","state":"reconnecting","attempt":3,"delay":3.142}"#),
+        (.fallback, #"{"event":"source","state":"fallback"}"#), (.restored, #"{"event":"source","state":"restored"}"#),
     ])
     func aSourceStateIsOneEvent(_ state: SourceState, _ text: String) {
         #expect(EventJSON.source(state).text == text)

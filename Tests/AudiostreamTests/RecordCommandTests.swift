@@ -172,35 +172,11 @@ import Testing
     @Test func anInterruptFinishesThePieceUnderWay() throws {
         let folder = try makeTemporaryFolder("record-interrupt")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = AudiostreamRunner.executable
-        process.arguments = ["record", "-", "-o", folder.path + "/{n}.mp3", "--start-time", "0"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // More than the tool's 64 KB chunk, and the pipe left open: a live input that has not ended.
-        let bytes = try Data(contentsOf: Fixtures.directory.appendingPathComponent("record/cbr.mp3"))
-        let sent = 80_000
-        input.fileHandleForWriting.write(bytes.prefix(sent))
         let part = folder.path + "/001.mp3.part"
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: part), Date() < deadline { usleep(20_000) }
-        try #require(FileManager.default.fileExists(atPath: part))
-        // The tool waits in a read for the rest of its chunk: Ctrl-C ends it there, the pipe still open.
-        kill(process.processIdentifier, SIGINT)
-        let stopBy = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < stopBy { usleep(20_000) }
-        #expect(!process.isRunning, "Ctrl-C did not end the tool")
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 0)
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n")
-        #expect(lines.count == 1)
+        let result = try AudiostreamRunner.interrupt(
+            ["record", "-", "-o", folder.path + "/{n}.mp3", "--start-time", "0"], once: part)
+        #expect(result.status == 0)
+        #expect(result.lines.count == 1)
         #expect(!FileManager.default.fileExists(atPath: part))
         #expect(try FFmpegTool.warnings(folder.path + "/001.mp3") == "")
     }

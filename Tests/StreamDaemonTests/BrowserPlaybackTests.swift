@@ -5,9 +5,7 @@ import Testing
 /// element's `currentTime` advances.
 @Suite struct BrowserPlaybackTests {
     @Test func headlessChromiumPlaysAMount() throws {
-        guard let chromium = IcecastServer.tool(["chromium", "chromium-browser"]) else {
-            throw IcecastServer.Failure.toolMissing("chromium")
-        }
+        let chromium = try Self.chromium()
         let (daemon, port) = try DaemonHarness.withHTTP("""
             - name: radio
               source: file:\(HTTPListenerTests.demo.path)
@@ -45,5 +43,13 @@ import Testing
         #expect(try daemon.streamStatus("radio")?["listeners"] as? [Any] != nil)
         let log = (try? String(contentsOf: pages.errorsFile, encoding: .utf8)) ?? ""
         #expect(!log.contains("/report?error="), "\(log)")
+    }
+
+    /// Chromium, which the tests of pages need.
+    static func chromium() throws -> URL {
+        guard let chromium = IcecastServer.tool(["chromium", "chromium-browser"]) else {
+            throw IcecastServer.Failure.toolMissing("chromium")
+        }
+        return chromium
     }
 }

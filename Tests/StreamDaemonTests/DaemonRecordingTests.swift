@@ -113,7 +113,7 @@ import Testing
         let (pieces, unfinished) = Self.pieces(in: daemon)
         #expect(pieces.count == 1 && unfinished.isEmpty, "\(pieces) \(unfinished)")
         #expect(daemon.log.contains("packets before it were not recorded"))
-        #expect(try FFmpegTool.warnings(pieces[0]) == "")
+        #expect(try FFmpegTool.warnings(#require(pieces.first)) == "")
     }
 
     /// A reload that moves the recording finishes the piece under way and goes on in the new place, the stream
@@ -134,7 +134,7 @@ import Testing
         }
         #expect(daemon.log.contains("applied without a restart"))
         #expect(Self.pieces(in: daemon).unfinished.isEmpty)
-        #expect(try FFmpegTool.warnings(Self.pieces(in: daemon).whole[0]) == "")
+        #expect(try FFmpegTool.warnings(#require(Self.pieces(in: daemon).whole.first)) == "")
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }

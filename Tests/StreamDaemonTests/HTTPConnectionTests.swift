@@ -75,7 +75,7 @@ import Testing
 
     @Test(arguments: [
         ("POST /radio HTTP/1.1\r\nHost: a\r\n\r\n", "405 Method Not Allowed"),
-        ("PUT /radio HTTP/1.0\r\n\r\n", "405 Method Not Allowed"),
+        ("DELETE /radio HTTP/1.0\r\n\r\n", "405 Method Not Allowed"),
         ("GET /radio HTTP/1.1\r\n\r\n", "400 Bad Request"),  // RFC 9112 §3.2: Host is required
         ("GET /radio HTTP/2.0\r\n\r\n", "400 Bad Request"),
         ("GET radio HTTP/1.0\r\n\r\n", "400 Bad Request"),

@@ -112,6 +112,19 @@ import Testing
         }
     }
 
+    @Test func aPlaylistCanBeAFallback() throws {
+        let folder = try Folder()
+        let config = try ConfigLoader(file: try folder.write("config.yaml", """
+            streams:
+              - name: show
+                socket: show.sock
+                source: http://radio.example/live.mp3
+                fallback: {playlist: [{file: a.mp3, to: 30}], loop: true}
+            """)).load()
+        let expected = PlaylistConfig(items: .listed([PlaylistItem(path: folder.path("a.mp3"), to: 30)]), loop: true)
+        #expect(config.streams[0].fallback == .playlist(expected))
+    }
+
     @Test(arguments: [
         ("{playlist: []}", "expected at least one item"),
         ("{playlist: [{file: a.mp3, from: 10, to: 5}]}", "must be later than from"),

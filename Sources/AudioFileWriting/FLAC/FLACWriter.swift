@@ -12,6 +12,10 @@ public struct FLACWriter: ContainerWriter {
     /// The digest of the file's decoded samples, fed by the caller as it decodes the packets it appends, and
     /// read by `finish`; while nil, STREAMINFO states zeros, FLAC's "not computed".
     public var samplesDigest: AudioMD5?
+    /// Whether every frame is written with a variable block size, numbering its first sample: for files whose
+    /// frames are not all of one size but the last (a cut's first frame, `FLACVerbatimFrame`). Set it before
+    /// the first frame.
+    public var variableBlockSize = false
 
     /// Where STREAMINFO's body starts in the target.
     private let streamInfoOffset: Int64
@@ -80,9 +84,10 @@ public struct FLACWriter: ContainerWriter {
             throw WriteError.unsupportedFormat("a FLAC file holds fewer than 2^36 samples")
         }
         // §9.1.5: a variable-blocksize frame's header numbers its first sample, a fixed-blocksize one's the frame.
-        let number = source.isVariableBlockSize ? sampleCount : frameCount
+        let isVariable = variableBlockSize || source.isVariableBlockSize
+        let number = isVariable ? sampleCount : frameCount
         let frameLength: Int
-        if number == source.number {
+        if number == source.number, isVariable == source.isVariableBlockSize {
             try target.append(packet)
             frameLength = packet.count
         } else {
@@ -108,6 +113,7 @@ public struct FLACWriter: ContainerWriter {
                                            number: Int64, to target: inout some WriteTarget) throws -> Int {
         header.removeAll(keepingCapacity: true)
         header += packet[0..<4]
+        if variableBlockSize { header[1] |= 0x01 }
         FLACCodedNumber.append(number, to: &header)
         header += packet[(4 + source.numberLength)..<(source.length - 1)]
         let crc8 = header.withUnsafeBytes { FrameCRC.crc8($0) }

@@ -6,10 +6,16 @@
 /// players read alone. Both always agree.
 enum M4AMovie {
     static func box(_ header: M4ATrackHeader, _ table: M4ASampleTable, trailingTrim: Int64) -> [UInt8] {
+        box(header, table, segments: [M4ASegment(start: 0, leadingTrim: header.leadingTrim, trailingTrim: trailingTrim,
+                                                 end: table.totalFrames)])
+    }
+
+    /// The movie of `segments` played one after another: one edit each. iTunSMPB, which can state only one
+    /// priming and one remainder, is written for one segment alone.
+    static func box(_ header: M4ATrackHeader, _ table: M4ASampleTable, segments: [M4ASegment]) -> [UInt8] {
         let total = table.totalFrames
-        let priming = min(header.leadingTrim, total)
-        let kept = max(total - priming - max(trailingTrim, 0), 0)
-        let remainder = total - priming - kept
+        let edits = segments.map(\.edit)
+        let kept = edits.reduce(0) { $0 + $1.duration }
         var builder = MP4BoxBuilder()
         builder.box("moov") {
             $0.movieHeader(timescale: header.timescale, duration: kept)
@@ -17,10 +23,12 @@ enum M4AMovie {
                 $0.trackHeader(duration: kept)
                 $0.box("edts") {
                     $0.fullBox("elst", version: 1) {
-                        $0.uint32(1)
-                        $0.uint64(UInt64(kept))
-                        $0.uint64(UInt64(priming))
-                        $0.uint32(0x1_0000)  // media rate 1.0
+                        $0.uint32(UInt32(edits.count))
+                        for edit in edits {
+                            $0.uint64(UInt64(edit.duration))
+                            $0.uint64(UInt64(edit.mediaTime))
+                            $0.uint32(0x1_0000)  // media rate 1.0
+                        }
                     }
                 }
                 $0.box("mdia") {
@@ -49,8 +57,12 @@ enum M4AMovie {
                     }
                 }
             }
-            let gapless = gaplessInfo(priming: priming, remainder: remainder, kept: kept)
-            let smpb = ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB", text: gapless)
+            var smpb: [UInt8] = []
+            if let edit = edits.first, edits.count == 1 {
+                let gapless = gaplessInfo(priming: edit.mediaTime, remainder: total - edit.mediaTime - edit.duration,
+                                          kept: edit.duration)
+                smpb = ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB", text: gapless)
+            }
             // iTunSMPB comes before the artwork: ffmpeg takes a free-form item for the last stream it made,
             // which after `covr` is the picture's.
             $0.append(ITunesTagWriter.userData(items: smpb + header.tagItems))
@@ -142,5 +154,19 @@ extension MP4BoxBuilder {
                 }
             }
         }
+    }
+}
+
+/// Packets of an M4A that one edit plays: media frames `start..<end`, but the trims at either end.
+struct M4ASegment {
+    var start: Int64
+    var leadingTrim: Int64
+    var trailingTrim: Int64
+    var end: Int64
+
+    /// The edit: where its media starts, and how long it plays; trims larger than the segment keep nothing.
+    var edit: (mediaTime: Int64, duration: Int64) {
+        let priming = min(max(leadingTrim, 0), end - start)
+        return (start + priming, max(end - start - priming - max(trailingTrim, 0), 0))
     }
 }

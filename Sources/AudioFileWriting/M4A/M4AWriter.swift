@@ -15,10 +15,14 @@ public struct M4AWriter: ContainerWriter {
     private var chunkSizes: [UInt32] = []
     private var chunkRuns: [M4AFrameRun] = []
     private var chunkFrames: Int64 = 0
+    /// The segments ended by `startSegment`, and the leading trim of the one under way.
+    private var segments: [M4ASegment] = []
+    private var segmentTrim: Int64
 
     public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
                 to target: inout some WriteTarget) throws {
         header = try M4ATrackHeader(track: track, tags: tags, leadingTrim: leadingTrim)
+        segmentTrim = leadingTrim
         try target.append(Self.fileType)
         try target.append(M4ARecoveryBoxes.header(header))
     }
@@ -39,7 +43,22 @@ public struct M4AWriter: ContainerWriter {
 
     public mutating func finish(trailingTrim: Int64, to target: inout some WriteTarget) throws {
         try writeChunk(to: &target)
-        try target.append(M4AMovie.box(header, table, trailingTrim: trailingTrim))
+        endSegment(trailingTrim: trailingTrim)
+        try target.append(M4AMovie.box(header, table, segments: segments))
+    }
+
+    /// Ends the packets given so far as one segment with `trailingTrim`, and starts another whose first
+    /// `leadingTrim` frames are not audio: the movie plays each through an edit of its own, so that files
+    /// joined keep their own trims (ffmpeg decodes the trimmed packets and drops what they give). A file of
+    /// several segments states no iTunSMPB, and a repair gives it the first one's start trim alone.
+    public mutating func startSegment(leadingTrim: Int64, endingTheLastWith trailingTrim: Int64) {
+        endSegment(trailingTrim: trailingTrim)
+        segmentTrim = leadingTrim
+    }
+
+    private mutating func endSegment(trailingTrim: Int64) {
+        let start = segments.last?.end ?? 0
+        segments.append(M4ASegment(start: start, leadingTrim: segmentTrim, trailingTrim: trailingTrim, end: table.totalFrames))
     }
 
     /// Far above any AAC or ALAC packet (ALAC's largest is its frames' PCM, 4096 frames of 8 channels of 32

@@ -19,11 +19,10 @@ public struct ID3v2TagWriter: Sendable {
     public func tag(for tags: NormalizedTags, padding: Int = 0) throws -> [UInt8] {
         var body: [UInt8] = []
         for (id, text) in textFrames(of: tags) {
-            appendFrame(id, [encoding] + encoded(text), to: &body)
+            body += frame(id, description: nil, text: text) ?? []
         }
         if let comment = tags.comments {
-            // Language, an empty description, then the text.
-            appendFrame("COMM", [encoding] + Array("eng".utf8) + encoded("") + terminator + encoded(comment), to: &body)
+            body += frame("COMM", description: "", text: comment) ?? []
         }
         if let artwork = tags.artwork, !artwork.data.isEmpty {
             let header = [encoding] + Array(artwork.mimeType.utf8) + [0, artwork.pictureType]
@@ -31,10 +30,34 @@ public struct ID3v2TagWriter: Sendable {
             appendFrame("APIC", header + artwork.data, to: &body)
         }
         guard !body.isEmpty || padding > 0 else { return [] }
-        let size = body.count + padding
+        return try tag(frames: body, padding: padding)
+    }
+
+    /// The whole tag around `frames` (whole frames of this version, one after another), then `padding` zeros.
+    /// - Throws: `WriteError.unsupportedFormat` when the frames would pass the 256 MiB an ID3v2 size can say.
+    public func tag(frames: [UInt8], padding: Int = 0) throws -> [UInt8] {
+        let size = frames.count + padding
         guard size < 1 << 28 else { throw WriteError.unsupportedFormat("an ID3v2 tag of \(size) bytes is too large") }
-        return Array("ID3".utf8) + [version.rawValue, 0, 0] + Self.synchsafe(size) + body
+        return Array("ID3".utf8) + [version.rawValue, 0, 0] + Self.synchsafe(size) + frames
             + [UInt8](repeating: 0, count: padding)
+    }
+
+    /// A whole frame of text: a text frame (`T…`, `GRP1`), one with a description (`TXXX`, `WXXX`, `COMM` in English) or
+    /// a link (`W…`, ISO 8859-1 as the standard asks); nil for any other id.
+    public func frame(_ id: String, description: String?, text: String) -> [UInt8]? {
+        var content: [UInt8]
+        switch id {
+        case "TXXX", "WXXX": content = [encoding] + encoded(description ?? "") + terminator
+        case "COMM": content = [encoding] + Array("eng".utf8) + encoded(description ?? "") + terminator
+        // GRP1 is iTunes' grouping, a text frame outside the standard.
+        case _ where id.utf8.count == 4 && (id.hasPrefix("T") || id == "GRP1"): content = [encoding]
+        case _ where id.utf8.count == 4 && id.hasPrefix("W"): content = []
+        default: return nil
+        }
+        content += id.hasPrefix("W") ? text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } : encoded(text)
+        var frame: [UInt8] = []
+        appendFrame(id, content, to: &frame)
+        return frame
     }
 
     /// The text frames and their values, in the order the specification lists them.

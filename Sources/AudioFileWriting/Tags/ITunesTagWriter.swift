@@ -27,6 +27,13 @@ public enum ITunesTagWriter {
         return builder.bytes
     }
 
+    /// An item of `key` (`©nam` …) holding UTF-8 text.
+    public static func textItem(key: String, text: String) -> [UInt8] {
+        var builder = MP4BoxBuilder()
+        builder.item(key, .utf8, Array(text.utf8))
+        return builder.bytes
+    }
+
     /// A free-form item (`----`): a `mean` (the owner's domain), a `name` and UTF-8 text, as iTunes writes its
     /// own, such as `com.apple.iTunes` `iTunSMPB`.
     public static func freeFormItem(mean: String, name: String, text: String) -> [UInt8] {

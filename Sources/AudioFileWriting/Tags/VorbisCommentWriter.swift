@@ -13,11 +13,16 @@ public enum VorbisCommentWriter {
     /// as a METADATA_BLOCK_PICTURE (a FLAC PICTURE block in base64, the Xiph convention for Ogg). FLAC files,
     /// which store pictures in PICTURE blocks of their own, pass tags without artwork.
     public static func block(tags: NormalizedTags, vendor: String = vendor) -> [UInt8] {
+        block(comments: comments(of: tags), vendor: vendor)
+    }
+
+    /// The `KEY=value` comments of `tags`, artwork last.
+    static func comments(of tags: NormalizedTags) -> [String] {
         var comments = textFields(of: tags).map { "\($0.key)=\($0.value)" }
         if let artwork = tags.artwork, let picture = FLACPictureWriter.body(artwork) {
             comments.append("METADATA_BLOCK_PICTURE=" + Base64Encoding.encode(picture))
         }
-        return block(comments: comments, vendor: vendor)
+        return comments
     }
 
     /// The block holding a tag's raw fields as they were read: one `KEY=value` per text value, in order;
@@ -43,7 +48,8 @@ public enum VorbisCommentWriter {
         return fields.compactMap { key, value in value.map { (key, $0) } }
     }
 
-    private static func block(comments: [String], vendor: String) -> [UInt8] {
+    /// The block holding `comments` (`KEY=value` each) as they are.
+    static func block(comments: [String], vendor: String) -> [UInt8] {
         var block = lengthPrefixed(vendor) + littleEndian(UInt32(comments.count))
         for comment in comments { block += lengthPrefixed(comment) }
         return block

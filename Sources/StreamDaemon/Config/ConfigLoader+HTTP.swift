@@ -3,10 +3,12 @@ import Yams
 /// The `http:` section: the listener's address, limits and timeouts, and the mounts its streams take.
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
-        "listen", "relayPassword", "headerTimeout", "formatWait", "maxListeners",
+        "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
+        "deadAirTimeout",
     ]
 
-    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, headerTimeout: …, formatWait: …, maxListeners: …}`.
+    /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
+    /// formatWait: …, maxListeners: …}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -15,13 +17,13 @@ extension ConfigLoader {
             throw error(listenNode, "http.listen", "expected IP:PORT or NAME:PORT such as 127.0.0.1:8000; got '\(text)'")
         }
         var config = HTTPServerConfig(host: host, port: port)
-        if let passwordNode = fields["relayPassword"] {
-            let password = try string(passwordNode, key: "http.relayPassword")
-            guard !password.isEmpty else { throw error(passwordNode, "http.relayPassword", "expected a password") }
-            config.relayPassword = password
-        }
+        config.relayPassword = try password(fields["relayPassword"], key: "http.relayPassword")
+        config.adminPassword = try password(fields["adminPassword"], key: "http.adminPassword")
+        config.sourcePassword = try password(fields["sourcePassword"], key: "http.sourcePassword")
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
+        config.deadAirTimeout = try seconds(fields["deadAirTimeout"], key: "http.deadAirTimeout")
+            ?? config.deadAirTimeout
         if let maximumNode = fields["maxListeners"] {
             guard maximumNode.scalar != nil, let maximum = maximumNode.int, maximum > 0 else {
                 throw error(maximumNode, "http.maxListeners", "expected a whole number of connections, 1 or more")
@@ -29,6 +31,14 @@ extension ConfigLoader {
             config.maxListeners = maximum
         }
         return config
+    }
+
+    /// A password that is not empty, if given.
+    func password(_ node: Node?, key: String) throws -> String? {
+        guard let node else { return nil }
+        let password = try string(node, key: key)
+        guard !password.isEmpty else { throw error(node, key, "expected a password") }
+        return password
     }
 
     /// A mount is a path of its own: one stream each, and not one the server answers itself.

@@ -15,17 +15,22 @@ extension ConfigLoader {
         let text = try string(sourceNode, key: "\(key).source")
         let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
         let isFile = text.hasPrefix("file:")
+        let isPush = text == "push"
         for option in Self.fileKeys where !isFile && fields[option] != nil {
             throw error(fields[option]!, "\(key).\(option)", "applies to file sources only")
         }
-        for option in Self.httpKeys where !isHTTP && fields[option] != nil {
-            throw error(fields[option]!, "\(key).\(option)", "applies to http(s) sources only")
+        for option in Set(Self.httpKeys + Self.pushKeys) where fields[option] != nil {
+            let (http, push) = (Self.httpKeys.contains(option), Self.pushKeys.contains(option))
+            guard !(isHTTP && http || isPush && push) else { continue }
+            let kinds = [http ? "http(s)" : nil, push ? "push" : nil].compactMap { $0 }.joined(separator: " and ")
+            throw error(fields[option]!, "\(key).\(option)", "applies to \(kinds) sources only")
         }
         if text == "stdin" { return .standardInput }
         if isHTTP { return .http(try http(text, fields, sourceNode: sourceNode, key: key)) }
+        if isPush { return .push(try push(fields, key: key)) }
         guard isFile, text.count > 5 else {
             throw error(sourceNode, "\(key).source",
-                        "expected stdin, file:PATH or an http(s) URL, got '\(Self.hidingPassword(text))'")
+                        "expected stdin, push, file:PATH or an http(s) URL, got '\(Self.hidingPassword(text))'")
         }
         let path = resolve(String(text.dropFirst(5)))
         var isFolder: ObjCBool = false

@@ -6,6 +6,7 @@ extension ConfigLoader {
     static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
         "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs", "record",
+        "sourcePassword", "fallback",
     ]
     static let fileKeys = ["pace", "loop"]
     static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -21,6 +22,7 @@ extension ConfigLoader {
             return name
         }
         let source = attempt { try self.source(fields, in: node, key: key) }
+        let fallback = attempt { try fields["fallback"].map { try self.fallback($0, key: "\(key).fallback") } }
         let socket = attempt { try self.socket(try required(fields, "socket", in: node, key: key), key: "\(key).socket") }
         let defaults = SubscriberLimits()
         let queueSeconds = attempt { try seconds(fields["queueSeconds"], key: "\(key).queueSeconds") }
@@ -38,11 +40,13 @@ extension ConfigLoader {
         let record = attempt { () throws -> RecordConfig? in
             guard let recordNode = fields["record"] else { return nil }
             let record = try self.record(recordNode, key: "\(key).record")
-            if let source { try checkRecordable(source, by: record, node: recordNode, key: "\(key).record") }
+            for source in [source, fallback ?? nil].compactMap({ $0 }) {
+                try checkRecordable(source, by: record, node: recordNode, key: "\(key).record")
+            }
             return record
         }
-        guard let name, let source, let socket, let queueSeconds, let disconnectAfter, let historySeconds,
-              let writeInterval, let mount, let http, let outputs, let record
+        guard let name, let source, let fallback, let socket, let queueSeconds, let disconnectAfter,
+              let historySeconds, let writeInterval, let mount, let http, let outputs, let record
         else { return nil }
         let limits = SubscriberLimits(
             queueSeconds: queueSeconds ?? defaults.queueSeconds,
@@ -50,7 +54,7 @@ extension ConfigLoader {
             historySeconds: historySeconds ?? defaults.historySeconds,
             writeInterval: writeInterval ?? defaults.writeInterval)
         return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
-                            outputs: outputs ?? [], record: record)
+                            outputs: outputs ?? [], record: record, fallback: fallback)
     }
 
     static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]

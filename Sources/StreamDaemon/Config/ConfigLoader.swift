@@ -116,7 +116,8 @@ public struct ConfigLoader {
         }
         try checkUnique(streams, items: Array(items), reserved: reserved)
         if http != nil { try checkMounts(streams, items: Array(items)) }
-        return DaemonConfig(controlSocket: control, streams: streams, metrics: metrics, http: http)
+        return DaemonConfig(controlSocket: control, streams: try withPushPasswords(streams, items: Array(items), http: http),
+                            metrics: metrics, http: http)
     }
 
     /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, or else a Unix socket path.

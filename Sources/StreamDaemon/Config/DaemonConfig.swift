@@ -48,10 +48,12 @@ public struct StreamConfig: Equatable, Sendable {
     public var outputs: [IcecastOutputConfig]
     /// Where the stream is recorded, if it is.
     public var record: RecordConfig?
+    /// What plays while the source is lost, if anything.
+    public var fallback: SourceConfig?
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
                 mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
-                record: RecordConfig? = nil) {
+                record: RecordConfig? = nil, fallback: SourceConfig? = nil) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -60,6 +62,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.http = http
         self.outputs = outputs
         self.record = record
+        self.fallback = fallback
     }
 }
 
@@ -73,6 +76,8 @@ public enum SourceConfig: Equatable, Sendable {
     case http(HTTPSourceConfig)
     /// Files, or time ranges of them, one after another.
     case playlist(PlaylistConfig)
+    /// Icecast source clients, one at a time, pushing to the stream's mount on the HTTP server.
+    case push(PushSourceConfig)
 }
 
 /// An HTTP(S) source: where it is and how hard to try.
@@ -85,7 +90,10 @@ public struct HTTPSourceConfig: Equatable, Sendable {
     /// How to connect again after a failure, or nil to end the stream at the first one.
     public var reconnect: ReconnectPolicy?
 
-    public init(url: URL, connectTimeout: Double = 10, stallTimeout: Double = 15,
+    /// `stallTimeout` unless configured; a push source's too.
+    public static let defaultStallTimeout: Double = 15
+
+    public init(url: URL, connectTimeout: Double = 10, stallTimeout: Double = defaultStallTimeout,
                 reconnect: ReconnectPolicy? = ReconnectPolicy()) {
         self.url = url
         self.connectTimeout = connectTimeout

@@ -5,8 +5,9 @@ enum StreamReload: Equatable {
     /// Only the subscriber limits, the HTTP mount, or the socket's mode, owner or group, changed: they are applied
     /// to the running stream, whose subscribers stay connected.
     case adjust(to: StreamConfig)
-    /// The source, the outputs or the socket's path changed, or a socket setting went back to its default (which only a new
-    /// socket file gets): the stream ends, its subscribers told `restartedByReload`, and starts again.
+    /// The source, its fallback, the outputs or the socket's path changed, or a socket setting went back to its
+    /// default (which only a new socket file gets): the stream ends, its subscribers told `restartedByReload`, and
+    /// starts again.
     case restart
     /// The stream is gone from the configuration: it ends, its subscribers told `removedByReload`.
     case remove
@@ -18,7 +19,8 @@ enum StreamReload: Equatable {
         }
         if new == old {
             self = .keep
-        } else if new.source == old.source && new.outputs == old.outputs && old.socket.canBeAdjusted(to: new.socket) {
+        } else if new.source == old.source && new.fallback == old.fallback && new.outputs == old.outputs
+                    && old.socket.canBeAdjusted(to: new.socket) {
             self = .adjust(to: new)
         } else {
             self = .restart

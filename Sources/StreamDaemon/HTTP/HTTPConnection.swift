@@ -12,10 +12,12 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
 
-    private let server: HTTPServer
+    let server: HTTPServer
     private let socket: SubscriberSocket
-    /// The handler that reads requests, which leaves with this one once a listener is served.
-    private let decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// The handler that reads requests, which leaves with this one once a listener or a source is served.
+    let decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// Cuts what the client sends at the end of its request head, for a source client's body.
+    let gate: RequestHeadGate
     /// The client's time to send its request head.
     private var requestDeadline: RequestDeadline
     /// Set once the request head is read, or refused: anything the client sends later is ignored.
@@ -24,22 +26,25 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
 
-    /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: NIOHTTP1's
-    /// decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
+    /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: a gate at the end
+    /// of the head, NIOHTTP1's decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
     static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, server: HTTPServer,
                           socket: SubscriberSocket) throws {
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = HTTPRequest.maximumHeadSize
         limits.maxHeaderListSize = HTTPRequest.maximumHeadSize
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: limits))
-        try pipeline.addHandler(decoder)
-        try pipeline.addHandler(HTTPConnection(server: server, socket: socket, decoder: decoder))
+        let gate = RequestHeadGate()
+        try pipeline.addHandlers(gate, decoder)
+        try pipeline.addHandler(HTTPConnection(server: server, socket: socket, decoder: decoder, gate: gate))
     }
 
-    private init(server: HTTPServer, socket: SubscriberSocket, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+    private init(server: HTTPServer, socket: SubscriberSocket, decoder: ByteToMessageHandler<HTTPRequestDecoder>,
+                 gate: RequestHeadGate) {
         self.server = server
         self.socket = socket
         self.decoder = decoder
+        self.gate = gate
         requestDeadline = RequestDeadline(timeout: server.headerTimeout)
     }
 
@@ -89,11 +94,27 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)
         case .mount(let stream):
             listen(to: stream, request, context: context)
+        case .statusPage:
+            answerStatusPage(request, context: context)
+        case .icecastStatus:
+            answerIcecastStatus(request, context: context)
+        case .adminMetadata:
+            try setTitle(request, context: context)
+        case .playlist(let stream, let mount, let kind):
+            answerPlaylist(kind, of: stream, at: mount, request, context: context)
+        case .source(let stream):
+            takeSource(for: stream, request, context: context)
         }
     }
 
-    /// Answers once the stream can be served, or with a 503 when it ends first or after the server's `formatWait`.
+    /// Answers once the stream can be served, or with a 503 when it is off the air, or ends first, or is not
+    /// servable after the server's `formatWait`.
     private func listen(to stream: StreamService, _ request: HTTPRequest, context: ChannelHandlerContext) {
+        guard !stream.deadAir.isOffAir else {
+            let reason = "the stream is off the air: its source is lost; try again later"
+            let refusal = HTTPRefusal(.serviceUnavailable, reason, http11: request.isHTTP11)
+            return finish(with: refusal.answer, context: context)
+        }
         let hub = stream.hubs.hub(on: context.eventLoop)
         guard hub.mountInfo == nil else { return serve(stream, request, context: context) }
         guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }
@@ -143,28 +164,17 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answerStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        server.status().hop(to: context.eventLoop).whenComplete { result in
-            let (handler, context) = loopBound.value
-            switch result {
-            case .success(let json):
-                handler.finish(with: handler.complete(request, contentType: "application/json", body: json.text),
-                               context: context)
-            case .failure(let error):
-                let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
-                handler.finish(with: refusal.answer, context: context)
-            }
-        }
+        finish(request, after: server.status().map { $0.text }, contentType: "application/json", context: context)
     }
 
     /// A complete answer to `request`: a HEAD gets the head alone.
-    private func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
+    func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
         HTTPResponse.complete(.ok, http11: request.isHTTP11, contentType: contentType, body: body,
                               headOnly: request.isHead)
     }
 
     /// Writes a whole answer, then closes.
-    private func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
+    func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
     }

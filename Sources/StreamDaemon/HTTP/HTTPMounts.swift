@@ -13,6 +13,11 @@ final class HTTPMounts: Sendable {
     /// The mounts in order, one per served stream.
     var paths: [String] { streams.withLockedValue { $0.keys.sorted() } }
 
+    /// The streams served, in the order of their mounts.
+    var served: [StreamService] {
+        streams.withLockedValue { table in table.keys.sorted().map { table[$0]! } }
+    }
+
     /// Serves exactly `services` from now on, each at its mount.
     func replace(with services: [(mount: String, service: StreamService)]) {
         let table = Dictionary(services.map { ($0.mount, $0.service) }) { first, _ in first }

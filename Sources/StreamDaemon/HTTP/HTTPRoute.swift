@@ -7,10 +7,27 @@ enum HTTPRoute {
     case streamList
     /// `GET` of a stream's mount: its audio, for players and relays.
     case mount(StreamService)
+    /// `GET /`: the status page, for people.
+    case statusPage
+    /// `GET /status-json.xsl`: Icecast's statistics, for players, monitors and dashboards.
+    case icecastStatus
+    /// `GET /admin/metadata`: Icecast's admin call that sets a stream's title.
+    case adminMetadata
+    /// `GET /MOUNT.m3u` or `/MOUNT.pls`: a playlist of a stream's mount.
+    case playlist(StreamService, mount: String, MountPlaylist.Kind)
+    /// `PUT`, or Icecast's legacy `SOURCE`, to a stream's mount: an Icecast source client pushing to it.
+    case source(StreamService)
 
     /// The route of `request` among the server's own paths and `mounts`.
     /// - Throws: `HTTPRefusal`: 405 for a method the server does not take, 404 for a path with nothing at it.
     init(_ request: HTTPRequest, mounts: HTTPMounts) throws(HTTPRefusal) {
+        if request.head.method == .PUT || request.head.method == .SOURCE {
+            guard let stream = mounts.stream(at: request.path) else {
+                throw HTTPRefusal(.notFound, "no stream at \(request.path)", http11: request.isHTTP11)
+            }
+            self = .source(stream)
+            return
+        }
         guard request.head.method == .GET || request.isHead else {
             throw HTTPRefusal(.methodNotAllowed, "only GET and HEAD are served", fields: [("Allow", "GET, HEAD")])
         }
@@ -18,15 +35,29 @@ enum HTTPRoute {
             self = .status
         } else if request.path == "/admin/streamlist.txt" {
             self = .streamList
+        } else if let route = Self.icecastRoute(request.path) {
+            self = route
         } else if let stream = mounts.stream(at: request.path) {
             self = .mount(stream)
+        } else if let playlist = MountPlaylist.mount(of: request.path), let stream = mounts.stream(at: playlist.mount) {
+            self = .playlist(stream, mount: playlist.mount, playlist.kind)
         } else {
             throw HTTPRefusal(.notFound, "no stream at \(request.path)", http11: request.isHTTP11)
         }
     }
 
+    /// The paths of Icecast's that the server answers as Icecast does.
+    private static func icecastRoute(_ path: String) -> HTTPRoute? {
+        switch path {
+        case "/": .statusPage
+        case "/status-json.xsl": .icecastStatus
+        case "/admin/metadata": .adminMetadata
+        default: nil
+        }
+    }
+
     /// Paths the server answers itself, which no stream's mount may take.
     static func isReserved(_ path: String) -> Bool {
-        path == "/status.json" || path == "/admin" || path.hasPrefix("/admin/")
+        path == "/status.json" || path == "/admin" || path.hasPrefix("/admin/") || icecastRoute(path) != nil
     }
 }

@@ -20,6 +20,9 @@ final class HTTPServer: Sendable {
     /// playback starts without waiting for the buffer to fill in real time.
     let burstSeconds = 2.0
 
+    /// When the server started, for Icecast's statistics.
+    let started = Date()
+
     init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
         self.status = status
@@ -49,17 +52,18 @@ final class HTTPServer: Sendable {
     /// Whether `authorization` (the header's value) is Basic authentication with the relay password; any user
     /// name is accepted, as Icecast's `<master-username>` may be set to anything.
     func acceptsRelay(authorization: String?) -> Bool {
-        guard let password = config.relayPassword, let authorization,
-              authorization.lowercased().hasPrefix("basic "),
-              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-              let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
+        guard let password = config.relayPassword, let credentials = BasicCredentials(authorization: authorization)
         else { return false }
-        return Self.constantTimeEqual(Array(decoded[decoded.index(after: colon)...]), Array(password.utf8))
+        return credentials.hasPassword(password)
     }
 
-    /// Compares without stopping at the first difference, so the time taken tells nothing of the password.
-    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    /// Whether `authorization` (the header's value) is Basic authentication of user `admin` with the admin
+    /// password, as Icecast's admin interface takes it.
+    func acceptsAdmin(authorization: String?) -> Bool {
+        guard let password = config.adminPassword, let credentials = BasicCredentials(authorization: authorization)
+        else { return false }
+        // Both compared, so the time taken tells nothing of which was wrong.
+        let user = credentials.user == "admin"
+        return credentials.hasPassword(password) && user
     }
 }

@@ -17,7 +17,8 @@ struct ListenerAnnouncements {
     private var isFramingStale = false
     private var header: [UInt8]?
     private var mountInfo: MountInfo?
-    private var nowPlaying: NowPlaying?
+    /// What listeners were last told plays.
+    private(set) var nowPlaying: NowPlaying?
     /// The serial number of the next Ogg stream made for listeners.
     private var nextSerial = UInt32.random(in: .min ... .max)
     /// The playlist segment under way, and whether it is yet to start a framing (an Ogg link) of its own.

@@ -16,6 +16,8 @@ final class Hub {
     /// Where its subscribers' connections live and write-outs are scheduled.
     private let eventLoop: EventLoop
     private let demand: PCMDemand
+    /// The stream's HTTP listeners over all its hubs.
+    private let listenerCount: ListenerCount
     private let logger: Logger
     private(set) var subscribers: [Subscriber] = []
     private var nextSubscriberID: Int
@@ -49,12 +51,14 @@ final class Hub {
     private let dropped: Counter?
 
     init(limits: SubscriberLimits, eventLoop: EventLoop, demand: PCMDemand = PCMDemand(),
+         listenerCount: ListenerCount = ListenerCount(),
          logger: Logger = Logger(label: "audiostreamd"), firstSubscriberID: Int = 1, subscriberIDStride: Int = 1,
          dropped: Counter? = nil, sendRings: SendRings? = nil) {
         self.limits = limits
         self.eventLoop = eventLoop
         self.dropped = dropped
         self.demand = demand
+        self.listenerCount = listenerCount
         self.logger = logger
         self.sendRings = sendRings
         nextSubscriberID = firstSubscriberID
@@ -80,6 +84,7 @@ final class Hub {
         subscribers.append(subscriber)
         slots[subscriber.slot].subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
+        if transport == .http { listenerCount.joined() }
         let opening = (welcome.map { [$0] } ?? []) + newcomers.opening(for: subscriber)
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if subscriber.wanted.contains(.listeners) {
@@ -110,6 +115,7 @@ final class Hub {
         if subscriber.isListedBehind { behind.removeAll { $0 === subscriber } }
         departedSentBytes += subscriber.sentBytes
         if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcm) }
+        if subscriber.transport == .http { listenerCount.left() }
     }
 
     /// Publishes a chunk's messages in order; they are written out within `writeInterval`.

@@ -10,6 +10,8 @@ import NIOCore
 final class HubGroup: Sendable {
     /// The PCM formats subscribers want, counted by every hub's loop: the one part that takes a lock.
     let demand = PCMDemand()
+    /// The stream's HTTP listeners, counted by every hub's loop.
+    let listenerCount = ListenerCount()
     private let hubs: [NIOLoopBoundBox<Hub>]
     /// The stream's loop, where its pipeline publishes.
     private let home: EventLoop
@@ -17,11 +19,12 @@ final class HubGroup: Sendable {
     init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger, metrics: StreamMetrics,
          sendRings: SendRings) {
         self.home = home
-        let demand = self.demand
+        let (demand, listenerCount) = (self.demand, self.listenerCount)
         hubs = loops.enumerated().map { index, loop in
             NIOLoopBoundBox.makeBoxSendingValue(
-                Hub(limits: limits, eventLoop: loop, demand: demand, logger: logger, firstSubscriberID: index + 1,
-                    subscriberIDStride: loops.count, dropped: metrics.droppedPackets, sendRings: sendRings),
+                Hub(limits: limits, eventLoop: loop, demand: demand, listenerCount: listenerCount, logger: logger,
+                    firstSubscriberID: index + 1, subscriberIDStride: loops.count, dropped: metrics.droppedPackets,
+                    sendRings: sendRings),
                 eventLoop: loop)
         }
     }

@@ -60,6 +60,9 @@ final class StreamPipeline {
         statistics = StreamStatistics(metrics: metrics)
     }
 
+    /// What HTTP listeners were last told plays, from any source of metadata.
+    var nowPlaying: NowPlaying? { listenerAnnouncements.nowPlaying }
+
     /// Seconds of audio parsed so far, for pacing a file.
     var audioSeconds: Double { statistics.audioSeconds }
 
@@ -73,6 +76,8 @@ final class StreamPipeline {
         statistics.note(bytesIn: bytes.count)
         defer { flush() }
         let parser = try ensureParser()
+        // A new file's own discontinuity says that the bytes do not follow: one event, not a reconnect's too.
+        if restartsFile { pendingDiscontinuity = nil }
         if let reason = pendingDiscontinuity {
             pendingDiscontinuity = nil
             droppedWhileMarking = 0

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A user name and password sent as HTTP Basic authentication (RFC 7617): those written in a source URL, or an
-/// Icecast output's.
+/// A user name and password sent as HTTP Basic authentication (RFC 7617): those written in a source URL, an
+/// Icecast output's, or those a client of the HTTP server sends.
 struct BasicCredentials: Equatable, Sendable {
     let user: String
     let password: String
@@ -18,6 +18,26 @@ struct BasicCredentials: Equatable, Sendable {
               let user = components.user, !user.isEmpty || components.password != nil
         else { return nil }
         self.init(user: user, password: components.password ?? "")
+    }
+
+    /// The credentials of an `Authorization` header's value, or nil when there is none or it is not Basic
+    /// authentication with a user name and password in UTF-8.
+    init?(authorization: String?) {
+        guard let authorization, authorization.lowercased().hasPrefix("basic "),
+              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+              let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
+              let user = String(validating: decoded[..<colon], as: UTF8.self),
+              let password = String(validating: decoded[decoded.index(after: colon)...], as: UTF8.self)
+        else { return nil }
+        self.init(user: user, password: password)
+    }
+
+    /// Whether the password is `expected`, compared without stopping at the first difference, so that the time
+    /// taken tells nothing of it.
+    func hasPassword(_ expected: String) -> Bool {
+        let (given, expected) = (Array(password.utf8), Array(expected.utf8))
+        guard given.count == expected.count else { return false }
+        return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The value of an `Authorization` header.

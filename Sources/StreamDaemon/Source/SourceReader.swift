@@ -30,7 +30,7 @@ final class SourceReader: Sendable {
         case .standardInput: input = .standardInput
         case .file(let path, let pace, let loop): input = .file(path: path, pace: pace, loop: loop)
         case .playlist(let playlist): input = .playlist(playlist)
-        case .http: return nil
+        case .http, .push: return nil
         }
     }
 

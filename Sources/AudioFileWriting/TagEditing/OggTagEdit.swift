@@ -1,0 +1,115 @@
+import AudioFileStream
+
+/// Edits the comment header of an Ogg file's first logical stream (Opus' OpusTags, Vorbis' comment header, the
+/// VORBIS_COMMENT block of FLAC in Ogg): its header packets are paged anew, and the pages after them copied with
+/// their sequence numbers shifted by the pages the header gained or lost. Audio pages keep their packets and
+/// granule positions; later links of a chain are copied as they are.
+enum OggTagEdit {
+    static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
+        try edits.checkRawKeys(allowed: [.vorbis], in: "Ogg")
+        let headers = try OggHeaderPackets(bytes)
+        var packets = headers.packets
+        let comment = packets[1]
+        let prefixLength: Int
+        switch headers.codec {
+        case .opus: prefixLength = 8
+        case .vorbis: prefixLength = 7
+        case .flac: prefixLength = 4
+        }
+        guard comment.count >= prefixLength, headers.codec != .flac || comment[0] & 0x7F == 4 else {
+            throw TagEditError.damaged("the Ogg stream's second header is not its comments")
+        }
+        var block = try VorbisCommentEdit(block: comment[prefixLength...])
+        try block.apply(edits, current: current, picturesInComments: true)
+        var prefix = Array(comment[..<prefixLength])
+        let body = block.block
+        if headers.codec == .flac {
+            guard body.count <= FLACMetadataBlock.largestBody else { throw TagEditError.badValue("the comments are too large for FLAC") }
+            prefix = [prefix[0]] + MP4BoxBuilder.bigEndian(UInt32(body.count)).suffix(3)
+        }
+        packets[1] = prefix + body
+        var writer = OggPageWriter(serial: headers.serial)
+        var pages: [UInt8] = []
+        packets[0].withUnsafeBytes { writer.append($0, granulePosition: 0, to: &pages) }
+        for packet in packets.dropFirst() { packet.withUnsafeBytes { writer.add($0, granulePosition: 0, to: &pages) } }
+        writer.endPage(to: &pages)
+        let newPages = pages.withUnsafeBytes { pages in
+            var count: UInt32 = 0
+            var offset = 0
+            while let length = OggPageRenumbering.pageLength(pages[...], at: offset) {
+                count += 1
+                offset += length
+            }
+            return count
+        }
+        return EditedFile(pieces: [
+            .bytes(pages),
+            .oggPages(headers.end..<bytes.count, serial: headers.serial, shift: newPages &- headers.nextSequence),
+        ])
+    }
+}
+
+/// The header packets of an Ogg file's first logical stream, which must end a page (RFC 7845 §3, Vorbis I
+/// §A.2, the FLAC-in-Ogg mapping all ask for it).
+struct OggHeaderPackets {
+    enum Codec { case opus, vorbis, flac }
+
+    let codec: Codec
+    let serial: UInt32
+    var packets: [[UInt8]] = []
+    /// Where the first page after the headers starts.
+    var end = 0
+    /// The sequence number of that page.
+    var nextSequence: UInt32 = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) throws {
+        let all = bytes[...]
+        guard OggPageRenumbering.pageLength(all, at: 0) != nil else { throw TagEditError.damaged("the file does not start with an Ogg page") }
+        serial = bytes.loadLittleEndian(at: 14)
+        var wanted = 1
+        var packet: [UInt8] = []
+        var codec: Codec?
+        var offset = 0
+        while packets.count < wanted {
+            guard let length = OggPageRenumbering.pageLength(all, at: offset) else {
+                throw TagEditError.damaged("the Ogg headers end before their last packet")
+            }
+            let pageSerial: UInt32 = bytes.loadLittleEndian(at: offset + 14)
+            guard pageSerial == serial else {
+                throw TagEditError.unsupportedFile("an Ogg file of several streams at once is not edited")
+            }
+            let segments = Int(bytes[offset + 26])
+            var bodyOffset = offset + 27 + segments
+            for (index, lace) in bytes[offset + 27..<offset + 27 + segments].enumerated() {
+                packet += bytes[bodyOffset..<bodyOffset + Int(lace)]
+                bodyOffset += Int(lace)
+                guard lace < 255 else { continue }
+                if packets.isEmpty {
+                    (codec, wanted) = try Self.codec(of: packet)
+                }
+                packets.append(packet)
+                packet = []
+                if packets.count == wanted, index != segments - 1 {
+                    throw TagEditError.damaged("audio shares the last page of the Ogg headers")
+                }
+            }
+            nextSequence = bytes.loadLittleEndian(at: offset + 18) &+ 1
+            offset += length
+        }
+        self.codec = codec!
+        end = offset
+    }
+
+    /// The codec of a stream's first packet, and the header packets it has.
+    private static func codec(of packet: [UInt8]) throws -> (Codec, Int) {
+        if packet.starts(with: "OpusHead".utf8) { return (.opus, 2) }
+        if packet.starts(with: [1] + Array("vorbis".utf8)) { return (.vorbis, 3) }
+        // 0x7F "FLAC", the mapping's version, then the count of header packets after this one (0: unknown).
+        if packet.starts(with: [0x7F] + Array("FLAC".utf8)), packet.count >= 9 {
+            let count = Int(packet[7]) << 8 | Int(packet[8])
+            guard count > 0 else { throw TagEditError.unsupportedFile("FLAC in Ogg that does not count its headers is not edited") }
+            return (.flac, count + 1)
+        }
+        throw TagEditError.unsupportedFile("only Opus, Vorbis and FLAC in Ogg are edited")
+    }
+}

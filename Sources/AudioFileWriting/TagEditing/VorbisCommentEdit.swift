@@ -1,0 +1,76 @@
+import AudioFileStream
+
+/// A Vorbis comment block (Vorbis I §5.2.1) as stored, edited and written back: its vendor string and comments
+/// kept, but for those the edit names; the bytes after the comments (Vorbis' framing bit, Opus' binary data)
+/// kept as they were.
+struct VorbisCommentEdit {
+    var vendor: String
+    var comments: [TagField]
+    /// What follows the comments in the packet or block.
+    var trailer: [UInt8]
+
+    /// The block that starts `bytes`.
+    /// - Throws: `TagEditError.damaged` when a length runs past the end.
+    init(block bytes: ArraySlice<UInt8>) throws {
+        var offset = bytes.startIndex
+        func length() throws -> Int {
+            guard offset + 4 <= bytes.endIndex else { throw TagEditError.damaged("the Vorbis comments run past their end") }
+            defer { offset += 4 }
+            return (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+        }
+        func text() throws -> [UInt8] {
+            let count = try length()
+            guard count <= bytes.endIndex - offset else { throw TagEditError.damaged("a Vorbis comment runs past its end") }
+            defer { offset += count }
+            return Array(bytes[offset..<offset + count])
+        }
+        vendor = String(decoding: try text(), as: UTF8.self)
+        let count = try length()
+        comments = []
+        for _ in 0..<min(count, bytes.count) {
+            let comment = try text()
+            comments.append(TagField(identity: VorbisCommentSpace.identity(of: comment), bytes: comment))
+        }
+        trailer = Array(bytes[offset...])
+    }
+
+    /// Applies `edits`; artwork goes into the comments only when `picturesInComments` (Ogg: FLAC files keep it
+    /// in PICTURE blocks).
+    mutating func apply(_ edits: TagEdits, current: NormalizedTags, picturesInComments: Bool) throws {
+        comments = try edits.apply(to: comments, in: VorbisCommentSpace(), current: current,
+                                   picturesIncluded: picturesInComments)
+    }
+
+    /// The block, with its trailer.
+    var block: [UInt8] {
+        VorbisCommentWriter.block(comments: comments.map { String(decoding: $0.bytes, as: UTF8.self) }, vendor: vendor)
+            + trailer
+    }
+}
+
+/// Vorbis comments as an edit's key space: `vorbis:MOOD`, any case, names every `MOOD=` comment.
+struct VorbisCommentSpace: TagFieldSpace {
+    var rawSpace: TagKeySpace? { .vorbis }
+
+    func fields(for tags: NormalizedTags) throws -> [TagField] {
+        VorbisCommentWriter.comments(of: tags).map { TagField(identity: Self.identity(of: Array($0.utf8)), bytes: Array($0.utf8)) }
+    }
+
+    func identity(ofRaw id: String) -> String {
+        id.uppercased()
+    }
+
+    /// Taggers write comments as DESCRIPTION too.
+    func aliases(of identity: String) -> [String] {
+        identity == "COMMENT" ? ["DESCRIPTION"] : []
+    }
+
+    func field(raw id: String, value: String) throws -> TagField {
+        guard !id.contains("="), !id.isEmpty else { throw TagEditError.unsupportedKey("vorbis:\(id) is not a comment's name") }
+        return TagField(identity: identity(ofRaw: id), bytes: Array("\(id)=\(value)".utf8))
+    }
+
+    static func identity(of comment: [UInt8]) -> String {
+        String(decoding: comment.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self).uppercased()
+    }
+}

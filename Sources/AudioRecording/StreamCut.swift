@@ -1,0 +1,177 @@
+import AudioFileStream
+import AudioFileWriting
+
+/// Writes a time range of a stream into one file of its own codec, without re-encoding: the packets from the
+/// lead-in its decoder needs to the one holding the range's last frame, with the trims the container can
+/// state, so that the file decodes to the range's very frames. FLAC, whose files state no trims, has the frames
+/// the range splits made anew, losslessly, with the range's samples alone (`FLACVerbatimFrame`). Any other
+/// container that states no trims (ADTS, AC-3, MPEG Layer I/II) holds the whole packets the range touches.
+///
+/// Takes the parser's events in stream order (`handle`), then `finish`. Times count frames of the stream's
+/// decoded output, after the source's own priming trim: the range is frames round(from × rate) to
+/// round(to × rate). Not for sharing between threads.
+public final class StreamCut {
+    /// What was cut, in frames of the stream's decoded output.
+    public struct Result: Equatable, Sendable {
+        /// The range the file decodes to.
+        public var frames: Range<Int64>
+        public var sampleRate: Double
+        /// False when the container stated no trims, so the range was widened to packet boundaries.
+        public var isExact: Bool
+    }
+
+    /// Why a cut cannot be made.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let from: Double
+    private let to: Double?
+    private let container: Container
+    private var file: PieceFile
+    private var track: TrackFormat?
+    private var source = SourceTrims()
+    private var fileStart: Int64 = 0
+    private var tags = NormalizedTags()
+    private var window = LeadInWindow()
+    private var position: Int64 = 0
+    private var opening: PieceOpening?
+    /// The stream position past the last frame written, once the range's last packet is in.
+    private var writtenEnd: Int64?
+    /// The range's end as a stream position, when known.
+    private var end: Int64?
+    /// For FLAC written as FLAC, which cannot state trims: the frames the range splits are made anew, holding
+    /// the range's samples alone.
+    private var flacFrames: FLACFrameSamples? {
+        container == .flac ? track.flatMap(FLACFrameSamples.init(track:)) : nil
+    }
+
+    /// Cuts from `from` seconds (≥ 0) to `to` (the end when nil) into a file of `container` at `file`.
+    public init(from: Double, to: Double?, container: Container, file: PieceFile) {
+        self.from = from
+        self.to = to
+        self.container = container
+        self.file = file
+    }
+
+    /// Takes one parser event.
+    /// - Throws: `Failure` when the stream changes format within the range; the writer's error.
+    public func handle(_ event: AudioFileStreamEvent) throws {
+        if let next = TrackFormat.announced(by: event, over: track) {
+            if case .property(.dataFormat, _) = event { fileStart = position }
+            return try use(next)
+        }
+        switch event {
+        case .property(.packetTableInfo, .packetTableInfo(let table)):
+            source = SourceTrims(table, at: fileStart)
+        case .metadata(let metadata) where opening == nil:
+            tags.fill(from: metadata.metadata.tags)
+        case .packets(let batch) where writtenEnd == nil:
+            try cut(batch)
+        default:
+            break
+        }
+    }
+
+    /// Ends the file and gives it its name.
+    /// - Throws: `Failure` when the range is not within the stream; the writer's or the file's error. Nothing is
+    ///   left at the file's name then.
+    public func finish() throws -> Result {
+        do {
+            guard let track, let opening else { throw Failure(description: "--from \(from) s is past the end of the audio") }
+            let rate = track.format.sampleRate
+            let streamEnd = writtenEnd ?? position
+            guard to == nil || writtenEnd != nil else {
+                throw Failure(description: "--to \(to!) s is past the end of the audio "
+                    + "(\(Double(streamEnd - source.primingEnd) / rate) s)")
+            }
+            let keptEnd = opening.statesTrims ? min(end ?? streamEnd, streamEnd) : streamEnd
+            var writer = opening.writer
+            try writer.finish(trailingTrim: streamEnd - keptEnd, to: &file.target)
+            try file.complete(replacing: true)
+            // PCM is cut at any frame, its packets being frames, and FLAC where its frames are made anew.
+            return Result(frames: opening.keptStart - source.primingEnd..<keptEnd - source.primingEnd, sampleRate: rate,
+                          isExact: opening.statesTrims || track.format.framesPerPacket == 1 || flacFrames != nil)
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    /// Abandons the cut: nothing is left at the file's name.
+    public func cancel() {
+        file.discard()
+    }
+
+    private func use(_ next: TrackFormat) throws {
+        guard next != track else { return }
+        guard opening == nil else {
+            throw Failure(description: "the format changes within the range: a cut holds one format")
+        }
+        track = next
+        window.reset(for: DecoderLeadIn.of(next.format))
+    }
+
+    private func cut(_ batch: PacketBatch) throws {
+        guard let descriptions = batch.descriptions else { return try cutConstantPackets(batch) }
+        for description in descriptions where writtenEnd == nil {
+            let start = Int(description.startOffset)
+            let packet = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
+            let frames = Int64(description.variableFramesInPacket > 0
+                ? description.variableFramesInPacket : batch.format.framesPerPacket)
+            if let flacFrames {
+                try cutPart(of: frames) { $0 == 0..<frames ? Array(packet) : try flacFrames.frame(packet, frames: frames, keeping: $0) }
+            } else {
+                try cut(packet, frames: frames)
+            }
+        }
+    }
+
+    /// PCM comes as runs of frames: the range's part of each is written.
+    private func cutConstantPackets(_ batch: PacketBatch) throws {
+        let bytesPerFrame = Int64(batch.format.bytesPerPacket)
+        guard bytesPerFrame > 0, batch.format.framesPerPacket == 1 else { return }
+        try cutPart(of: Int64(batch.bytes.count) / bytesPerFrame) { kept in
+            Array(batch.bytes[Int(kept.lowerBound * bytesPerFrame)..<Int(kept.upperBound * bytesPerFrame)])
+        }
+    }
+
+    /// Writes the part of the next `frames` frames within the range, as `part` makes it of the frames kept.
+    private func cutPart(of frames: Int64, _ part: (Range<Int64>) throws -> [UInt8]) throws {
+        let (start, _) = range()
+        let first = max(0, start - position)
+        let last = min(frames, (end ?? .max) - position)
+        guard first < last else {
+            position += frames
+            return
+        }
+        try part(first..<last).withUnsafeBytes { try cut($0, frames: last - first, skipping: first) }
+        position += frames - last
+    }
+
+    private func cut(_ packet: UnsafeRawBufferPointer, frames: Int64, skipping skipped: Int64 = 0) throws {
+        position += skipped
+        defer {
+            window.keep(packet, frames: frames)
+            position += frames
+        }
+        let (start, _) = range()
+        if opening == nil {
+            guard let track, position + frames > start else { return }
+            opening = try PieceOpening(container: container, track: track, tags: tags, window: window,
+                                       position: position, start: start, primingEnd: source.primingEnd,
+                                       to: &file.target)
+            if flacFrames != nil { opening!.writer.numberFLACFramesBySample() }
+        }
+        try opening!.writer.append(packet, frames: frames, to: &file.target)
+        if let end, position + frames >= end { writtenEnd = position + frames }
+    }
+
+    /// The range as stream positions, once the rate is known: its end from `to`, else the source's audio end.
+    private func range() -> (Int64, Int64?) {
+        let rate = track?.format.sampleRate ?? 0
+        let start = source.primingEnd + Int64((from * rate).rounded())
+        end = to.map { source.primingEnd + Int64(($0 * rate).rounded()) } ?? source.audioEnd
+        return (start, end)
+    }
+}

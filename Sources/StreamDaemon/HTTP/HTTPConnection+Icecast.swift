@@ -1,0 +1,68 @@
+import NIOCore
+
+/// The answers to Icecast's conventions: the status page, `/status-json.xsl`, `/admin/metadata` and a mount's
+/// playlists.
+extension HTTPConnection {
+    /// `/`: the status page.
+    func answerStatusPage(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        answer(request, context: context, contentType: "text/html; charset=utf-8") { StatusPage.html(mounts: $0) }
+    }
+
+    /// `/status-json.xsl`: Icecast's statistics.
+    func answerIcecastStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        let (serverURL, started) = (request.serverURL(fallback: server.config.address), server.started)
+        answer(request, context: context, contentType: "application/json; charset=utf-8") {
+            IcecastStatus.json(mounts: $0, serverURL: serverURL, started: started).text
+        }
+    }
+
+    /// `/MOUNT.m3u`, `/MOUNT.pls`: the mount's playlist.
+    func answerPlaylist(_ kind: MountPlaylist.Kind, of stream: StreamService, at mount: String, _ request: HTTPRequest,
+                        context: ChannelHandlerContext) {
+        let text = MountPlaylist.text(kind, url: request.serverURL(fallback: server.config.address) + mount,
+                                 title: stream.name)
+        finish(with: complete(request, contentType: kind.contentType, body: text), context: context)
+    }
+
+    /// Answers with `body` of every mount's facts, once the streams have told them.
+    private func answer(_ request: HTTPRequest, context: ChannelHandlerContext, contentType: String,
+                        body: @escaping @Sendable ([MountFacts]) -> String) {
+        let facts = server.mounts.served.map { $0.mountFacts() }
+        finish(request, after: EventLoopFuture.whenAllSucceed(facts, on: context.eventLoop).map(body),
+               contentType: contentType, context: context)
+    }
+
+    /// Sets a stream's title for Icecast's admin call, with the admin password.
+    func setTitle(_ request: HTTPRequest, context: ChannelHandlerContext) throws(HTTPRefusal) {
+        guard server.config.adminPassword != nil else {
+            throw HTTPRefusal(.forbidden, "no admin password is configured (http.adminPassword)",
+                              http11: request.isHTTP11)
+        }
+        guard server.acceptsAdmin(authorization: request.head.headers.first(name: "authorization")) else {
+            throw HTTPRefusal(.unauthorized, "user admin and the admin password needed", http11: request.isHTTP11,
+                              fields: [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")])
+        }
+        let call = try AdminMetadata(query: request.query, http11: request.isHTTP11)
+        guard let stream = server.mounts.stream(at: call.mount) else {
+            throw HTTPRefusal(.notFound, "no stream at \(call.mount)", http11: request.isHTTP11)
+        }
+        finish(request, after: stream.setTitle(call.song).map { AdminMetadata.success },
+               contentType: "text/xml; charset=utf-8", context: context)
+    }
+
+    /// Answers with what `body` gives, on any loop, or a 500 if it fails.
+    func finish(_ request: HTTPRequest, after body: EventLoopFuture<String>, contentType: String,
+                context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        body.hop(to: context.eventLoop).whenComplete { result in
+            let (handler, context) = loopBound.value
+            switch result {
+            case .success(let text):
+                handler.finish(with: handler.complete(request, contentType: contentType, body: text), context: context)
+            case .failure(let error):
+                let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
+                handler.finish(with: refusal.answer, context: context)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// What Icecast's statistics (`/status-json.xsl`) and the status page tell of one mount.
+struct MountFacts: Sendable {
+    let mount: String
+    /// What a listener's response head says, once the stream can be served.
+    let info: MountInfo?
+    let listeners: Int
+    /// The most listeners at once since the stream started.
+    let listenerPeak: Int
+    /// What plays, as ICY listeners are told.
+    let title: String?
+    /// The source's sample rate and channels, once known.
+    let format: (sampleRate: Int, channels: Int)?
+    /// Bits per second of audio measured so far; 0 before any.
+    let bitRate: Int
+    let started: Date
+}
+
+extension StreamCore {
+    /// The stream's facts, given what its hubs know: its listeners and its mount info.
+    func mountFacts(listeners: Int, listenerPeak: Int, info: MountInfo?, started: Date) -> MountFacts {
+        let format = pipeline.statistics.format.map { (Int($0.sampleRate), Int($0.channelsPerFrame)) }
+        return MountFacts(mount: config.mount, info: info, listeners: listeners, listenerPeak: listenerPeak,
+                          title: pipeline.nowPlaying?.title, format: format,
+                          bitRate: pipeline.statistics.measuredBitRate, started: started)
+    }
+}
