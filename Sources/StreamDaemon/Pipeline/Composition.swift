@@ -28,6 +28,11 @@ struct Composition {
     /// next segment.
     mutating func pass(_ event: AudioFileStreamEvent,
                        to route: (AudioFileStreamEvent, _ startsSegment: Bool) -> Void) {
+        if case .discontinuity(let discontinuity) = event, discontinuity.reason == .newSegment {
+            current = next.map(SegmentRange.init)
+            next = nil
+            return route(event, false)
+        }
         guard current != nil else { return route(event, false) }
         switch event {
         case .packets(let batch):
@@ -42,10 +47,6 @@ struct Composition {
             if let table = current!.note(fileTable: table) {
                 route(.property(.packetTableInfo, .packetTableInfo(table)), false)
             }
-        case .discontinuity(let discontinuity) where discontinuity.reason == .newSegment:
-            current = next.map(SegmentRange.init)
-            next = nil
-            route(event, false)
         default:
             route(event, false)
         }
