@@ -1,7 +1,6 @@
 import AudioFileStream
 import AudioStreamProtocol
 import Logging
-import AudioDecoding
 import NIOCore
 
 /// One stream's processing: bytes in, parsed once, decoded only while a subscriber wants PCM, into the hubs.
@@ -16,13 +15,8 @@ final class StreamPipeline {
     let statistics: StreamStatistics
     private let logger: Logger
     private var parser: AudioFileStream?
-    private var decoder: StreamDecoder?
     /// Frames of audio in the packets so far: the next packet's timestamp.
     private var timestamp: Int64 = 0
-    /// Timestamp of the next PCM frame, counted from where the decoder started.
-    private var pcmTimestamp: Int64 = 0
-    /// Offset of the packets being decoded, for overflow reports on PCM.
-    private var decodingOffset: Int64 = 0
     /// Audio bytes parsed so far: where the next byte sits in the stream.
     private var audioBytes: Int64 = 0
     /// Metadata of a network source, waiting for the packets it precedes.
@@ -40,8 +34,10 @@ final class StreamPipeline {
     /// The bytes of the picture last sent to subscribers of artwork.
     private var lastPicture: [UInt8] = []
     private var listenerAnnouncements: ListenerAnnouncements
-    /// The decoded PCM in the formats subscribers want.
-    private var pcmDelivery: PCMDelivery
+    /// The decoding, while subscribers want PCM; its messages join the chunk's.
+    private lazy var pcm = PCMStage(hubs: hubs, statistics: statistics, logger: logger, allocator: allocator) {
+        [unowned self] in send($0)
+    }
     /// The stream's recording, if it has one: it gets every event of the parser, a chunk's at a time.
     private var recording: RecordingTap
     /// The segments of a playlist, cut from the parser's events.
@@ -55,7 +51,6 @@ final class StreamPipeline {
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
         self.eventLoop = eventLoop
-        pcmDelivery = PCMDelivery(allocator: allocator)
         self.logger = logger
         statistics = StreamStatistics(metrics: metrics)
     }
@@ -145,8 +140,7 @@ final class StreamPipeline {
         } catch {
             logger.error("cannot parse the end of the stream: \(error)")
         }
-        decoder?.finish()
-        sendPCM(pcmDelivery.finish(at: decodingOffset))
+        pcm.finish()
         releaseSourceMetadata(upTo: .max)
         send(listenerAnnouncements.finish(allocator: allocator))
         send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
@@ -198,7 +192,9 @@ final class StreamPipeline {
 
     /// Passes the parser's event on, as a playlist's segment gives it when the stream is one.
     private func handle(_ event: AudioFileStreamEvent) {
-        if case .discontinuity(let discontinuity) = event, discontinuity.reason == .newSegment { restartDecoder() }
+        if case .discontinuity(let discontinuity) = event, discontinuity.reason == .newSegment {
+            pcm.restart(parser: parser)
+        }
         composition.pass(event) { event, startsSegment in
             if startsSegment, case .property(_, .packetTableInfo(let table)) = event {
                 listenerAnnouncements.noteSegment(table, startingAt: timestamp)
@@ -209,7 +205,7 @@ final class StreamPipeline {
 
     /// Publishes the event, then decodes it if PCM is wanted: a batch's packets go out before its PCM.
     private func route(_ event: AudioFileStreamEvent) {
-        defer { updateDecoder(with: event) }
+        defer { pcm.update(with: event, streamTimestamp: timestamp, parser: parser) }
         recording.collect(event)
         switch event {
         case .packets(let batch):
@@ -286,72 +282,5 @@ final class StreamPipeline {
         lastPicture = artwork.data
         let description = EventJSON.artwork(artwork, of: event)
         send(.artwork(WireEncoding.artwork(description, picture: artwork.data, allocator: allocator)))
-    }
-
-    /// Starts the decoder when PCM is wanted and stops it when not; gives it the event while it runs.
-    private func updateDecoder(with event: AudioFileStreamEvent) {
-        guard !hubs.demand.isEmpty else {
-            if decoder != nil { _ = pcmDelivery.finish(at: decodingOffset) }
-            decoder = nil
-            return
-        }
-        let decoder = self.decoder ?? startDecoder()
-        if case .packets(let batch) = event { decodingOffset = batch.streamOffset }
-        decoder.consume(event)
-    }
-
-    /// A decoder for a stream already under way: it learns the codec's format and configuration from what the
-    /// parser announced. Its PacketTableInfo is not replayed, since positions in the stream's segment are not
-    /// known from the middle.
-    private func startDecoder() -> StreamDecoder {
-        pcmTimestamp = timestamp
-        return makeDecoder()
-    }
-
-    private func makeDecoder() -> StreamDecoder {
-        let decoder = StreamDecoder(sampleFormat: .float32) { [unowned self] in decoded($0) }
-        for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData] {
-            if let value = try? parser?.property(id) { decoder.consume(.property(id, value)) }
-        }
-        self.decoder = decoder
-        return decoder
-    }
-
-    /// A playlist's segment is decoded afresh, trimmed by its own PacketTableInfo alone; its PCM follows the last
-    /// segment's, without a gap.
-    private func restartDecoder() {
-        guard let decoder else { return }
-        decoder.finish()
-        _ = makeDecoder()
-    }
-
-    private func decodeFailed(_ error: DecodeError) {
-        statistics.noteDecodeError()
-        logger.warning("decode error: \(error)")
-    }
-
-    private func sendPCM(_ messages: [PCMRequest: [QueuedMessage]]) {
-        if !messages.isEmpty { send(.pcm(messages)) }
-    }
-
-    private func decoded(_ event: DecoderEvent) {
-        switch event {
-        case .pcm(let pcm):
-            sendPCM(pcmDelivery.messages(
-                for: pcm, at: decodingOffset, timestamp: pcmTimestamp, requests: hubs.demand.requests,
-                report: decodeFailed))
-            pcmTimestamp += Int64(pcm.frames)
-        case .error(let error):
-            decodeFailed(error)
-        case .unsupportedFormat(let formatID):
-            logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
-            let json = EventJSON.unsupportedDataFormat(formatID)
-            send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
-        case .format(let format):
-            // HE-AAC's output format differs from its DataFormat's, and only decoding shows it when unsignalled.
-            guard statistics.note(decodedFormat: format) else { return }
-            let property = EventJSON.decodedFormatProperty(sampleRate: format.sampleRate, channels: format.channels)
-            send(.decodedFormat(WireEncoding.message(.event, json: property, allocator: allocator)))
-        }
     }
 }
