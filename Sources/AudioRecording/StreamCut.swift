@@ -170,8 +170,13 @@ public final class StreamCut {
     /// The range as stream positions, once the rate is known: its end from `to`, else the source's audio end.
     private func range() -> (Int64, Int64?) {
         let rate = track?.format.sampleRate ?? 0
-        let start = source.primingEnd + Int64((from * rate).rounded())
-        end = to.map { source.primingEnd + Int64(($0 * rate).rounded()) } ?? source.audioEnd
+        let start = source.primingEnd + Self.frames(from, rate: rate)
+        end = to.map { source.primingEnd + Self.frames($0, rate: rate) } ?? source.audioEnd
         return (start, end)
+    }
+
+    /// `seconds` as frames at `rate`, held below Int64's bound: a time past any stream is merely past its end.
+    private static func frames(_ seconds: Double, rate: Double) -> Int64 {
+        Int64(min((seconds * rate).rounded(), 0x1p62))
     }
 }

@@ -27,8 +27,9 @@ struct CutCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        if let from, let to, from.seconds >= to.seconds {
-            throw ValidationError("--from \(from) s is not before --to \(to) s")
+        // --from is the start when omitted.
+        if let to, from?.seconds ?? 0 >= to.seconds {
+            throw ValidationError("--from \(from?.seconds ?? 0) s is not before --to \(to) s")
         }
         guard Container(fileName: output) != nil else {
             throw ValidationError("\(output): the extension names no container (.mp3, .m4a, .aac, .ogg, .opus, .flac, .ac3, .wav)")

@@ -137,6 +137,10 @@ import Testing
         (["--from", "2", "--to", "30"], "--to 30.0 s is past the end of the audio"),
         (["--from", "8", "--to", "6"], "--from 8.0 s is not before --to 6.0 s"),
         (["--from", "1:75"], "--from"),
+        // An omitted --from is the start; times past any Int64 count of frames are past the end.
+        (["--to", "0"], "--from 0.0 s is not before --to 0.0 s"),
+        (["--from", "100000000000000000000"], "--from 1e+20 s is past the end of the audio"),
+        (["--from", "1", "--to", "100000000000000000000"], "--to 1e+20 s is past the end of the audio"),
     ])
     func refusals(_ options: [String], message: String) throws {
         let folder = try makeTemporaryFolder("cut-bad")
