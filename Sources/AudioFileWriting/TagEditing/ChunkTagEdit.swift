@@ -2,7 +2,8 @@ import AudioFileStream
 
 /// Edits the tags of a file of chunks: WAVE's `LIST/INFO` and `id3 ` chunks (RIFF, little-endian sizes) or
 /// AIFF's `ID3 ` chunk (big-endian). Every other chunk is copied as it is; a tag chunk the file lacks is added
-/// after the last chunk, and one left empty is dropped.
+/// after the last chunk, and one left empty is dropped. A file with several chunks of one kind has each edited, so
+/// that the tags of every one are kept.
 enum ChunkTagEdit {
     static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         guard bytes.count >= 12 else { throw TagEditError.damaged("the file is too short for a RIFF or FORM header") }
@@ -14,8 +15,8 @@ enum ChunkTagEdit {
         try edits.checkRawKeys(allowed: [.id3], in: isWAVE ? "WAVE" : "AIFF")
         var pieces: [EditedFile.Piece] = []
         /// Where each tag chunk was among the pieces, and its body.
-        var id3: (index: Int, body: UnsafeRawBufferPointer)?
-        var info: (index: Int, body: UnsafeRawBufferPointer)?
+        var id3: [(index: Int, body: UnsafeRawBufferPointer)] = []
+        var info: [(index: Int, body: UnsafeRawBufferPointer)] = []
         var offset = 12
         while offset + 8 <= bytes.count {
             let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
@@ -27,10 +28,10 @@ enum ChunkTagEdit {
             }
             let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart..<bodyStart + size])
             if id.uppercased() == "ID3 " {
-                id3 = (pieces.count, body)
+                id3.append((pieces.count, body))
                 pieces.append(.bytes([]))
             } else if isWAVE, id == "LIST", body.starts(with: "INFO".utf8) {
-                info = (pieces.count, body)
+                info.append((pieces.count, body))
                 pieces.append(.bytes([]))
             } else {
                 pieces.append(.copy(offset..<bodyStart + size))
@@ -39,13 +40,15 @@ enum ChunkTagEdit {
             offset = bodyStart + size + size % 2
         }
         var tagChunks: [(index: Int?, chunk: [UInt8])] = []
-        var tag = try id3.map { try ID3v2TagEdit(tag: $0.body) } ?? ID3v2TagEdit()
-        try tag.apply(edits, current: current)
-        tagChunks.append((id3?.index, tag.frames.isEmpty ? [] : chunk(isWAVE ? "id3 " : "ID3 ", try tag.tag(), isWAVE: isWAVE)))
-        if isWAVE {
-            let fields = try RIFFInfoSpace.fields(inList: info?.body)
+        for found in orOneToAdd(id3) {
+            var tag = try found.map { try ID3v2TagEdit(tag: $0.body) } ?? ID3v2TagEdit()
+            try tag.apply(edits, current: current)
+            tagChunks.append((found?.index, tag.frames.isEmpty ? [] : chunk(isWAVE ? "id3 " : "ID3 ", try tag.tag(), isWAVE: isWAVE)))
+        }
+        for found in isWAVE ? orOneToAdd(info) : [] {
+            let fields = try RIFFInfoSpace.fields(inList: found?.body)
             let edited = try edits.apply(to: fields, in: RIFFInfoSpace(), current: current)
-            tagChunks.append((info?.index, edited.isEmpty ? [] : chunk("LIST", Array("INFO".utf8) + edited.flatMap(\.bytes), isWAVE: true)))
+            tagChunks.append((found?.index, edited.isEmpty ? [] : chunk("LIST", Array("INFO".utf8) + edited.flatMap(\.bytes), isWAVE: true)))
         }
         for (index, chunk) in tagChunks.reversed() {
             if let index { pieces[index] = .bytes(chunk) } else { pieces.append(.bytes(chunk)) }
@@ -58,6 +61,11 @@ enum ChunkTagEdit {
         }
         guard total <= UInt32.max else { throw TagEditError.unsupportedFile("the file would pass the 4 GiB a \(magic) size can say") }
         return EditedFile(pieces: [.bytes(Array(bytes[0..<4]) + size(total, isWAVE: isWAVE) + bytes[8..<12])] + pieces)
+    }
+
+    /// The tag chunks `found`, or nil for one to add when there is none.
+    private static func orOneToAdd<Found>(_ found: [Found]) -> [Found?] {
+        found.isEmpty ? [nil] : found
     }
 
     /// A chunk: its id, its size, `body`, and a pad byte after an odd body.
