@@ -31,4 +31,23 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)).range(of: Data("Second Composer".utf8)) != nil)
         try TagsEditCommandTests.expectSamePackets(input, output)
     }
+
+    /// The media data stays in the file, mapped, rather than copied into memory: an M4A with a 100 MiB `free` box
+    /// after its audio is edited under a 64 MiB limit on the data memory, as the input is not copied whole.
+    @Test func largeMediaDataIsNotCopied() throws {
+        let folder = try makeTemporaryFolder("tags-large")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("large.m4a")
+        let fixture = try Data(contentsOf: URL(fileURLWithPath: AudiostreamRunner.fixture("mp4/aac-tagged.m4a")))
+        let free = 100 << 20
+        try (fixture + [UInt8(free >> 24), UInt8(free >> 16 & 0xFF), 0, 0] + Data("free".utf8)).write(to: input)
+        let handle = try FileHandle(forWritingTo: input)
+        try handle.truncate(atOffset: UInt64(fixture.count + free))
+        try handle.close()
+        let output = folder.appendingPathComponent("out.m4a").path
+        let result = try FFmpegTool.runToEnd("prlimit", ["--data=\(64 << 20)", AudiostreamRunner.executable.path,
+                                                         "tags", input.path, "--set", "title=Ünï", "-o", output])
+        try #require(result.status == 0, "\(result.errors)")
+        #expect(try TagsEditCommandTests.mutagen(output).tags["\u{A9}nam"].map(String.init(describing:)) == "[\"Ünï\"]")
+    }
 }

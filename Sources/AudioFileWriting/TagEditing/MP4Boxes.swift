@@ -7,9 +7,9 @@ enum MP4Boxes {
         let headerSize: Int
     }
 
-    /// The boxes that fill `bytes`, one after another.
+    /// The boxes that fill `bytes` (a file's as they are mapped, or some in memory), one after another.
     /// - Throws: `TagEditError.damaged` when a size is too small or runs past the end.
-    static func children(of bytes: ArraySlice<UInt8>) throws -> [Box] {
+    static func children<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes) throws -> [Box] where Bytes.Index == Int {
         var boxes: [Box] = []
         var offset = bytes.startIndex
         while offset + 8 <= bytes.endIndex {
@@ -75,7 +75,8 @@ enum MP4Boxes {
         try walk(first.headerSize..<first.range.upperBound)
     }
 
-    private static func bigEndian(_ bytes: ArraySlice<UInt8>, at offset: Int, count: Int) -> UInt64 {
+    private static func bigEndian<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int, count: Int) -> UInt64
+        where Bytes.Index == Int {
         bytes[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -6,11 +6,11 @@ import AudioFileStream
 enum MP4TagEdit {
     static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.itunes], in: "MP4")
-        let file = Array(bytes)
-        guard let moov = try MP4Boxes.children(of: file[...]).first(where: { $0.type == "moov" }) else {
+        // Only the movie is copied: the media data, however large, stays in the input's bytes.
+        guard let moov = try MP4Boxes.children(of: bytes).first(where: { $0.type == "moov" }) else {
             throw TagEditError.damaged("the MP4 file has no movie box (moov)")
         }
-        var movie = Array(file[moov.range])
+        var movie = Array(bytes[moov.range])
         let userData = try MP4Boxes.children(of: movie[moov.headerSize...]).first { $0.type == "udta" }
         let newUserData = try editedUserData(userData.map { movie[$0.range] }, current: current, edits: edits)
         let shift = Int64(newUserData.count) - Int64(userData?.range.count ?? 0)
