@@ -5,6 +5,70 @@ import Testing
 /// `audiostream tags … -o OUT` on files laid out unusually, made here from fixtures by a few lines of Python: the
 /// audio stays what ffmpeg decoded before, and every tag is kept.
 @Suite struct TagsEditOddFileTests {
+    /// Rewrites the movie of an M4A (`mp4/aac-tagged.m4a`: ftyp, then moov, then the media data) in Python, moving
+    /// its chunk offsets by what the movie grew: `sys.argv[3]` is the Python expression of the new movie from its
+    /// children (`body`).
+    static let movieRewrite = """
+        import struct, sys
+        data = open(sys.argv[1], "rb").read()
+        start = 28
+        size = struct.unpack(">I", data[start:start + 4])[0]
+        body = bytearray(data[start + 8:start + size])
+        extra = b"udta" + struct.pack(">I", 12) + b"name" + b"Kept"
+        moov = eval(sys.argv[3])
+        def move(box, end, by):
+            while box < end:
+                length, kind = struct.unpack(">I4s", body[box:box + 8])
+                if kind in (b"trak", b"mdia", b"minf", b"stbl"):
+                    move(box + 8, box + length, by)
+                if kind == b"stco":
+                    count = struct.unpack(">I", body[box + 12:box + 16])[0]
+                    for entry in range(box + 16, box + 16 + 4 * count, 4):
+                        offset = struct.unpack(">I", body[entry:entry + 4])[0]
+                        body[entry:entry + 4] = struct.pack(">I", offset + by)
+                box += length
+        move(0, len(body), len(moov) - size)
+        moov = eval(sys.argv[3])
+        open(sys.argv[2], "wb").write(data[:start] + moov + data[start + size:])
+        """
+
+    /// A movie box with a 64-bit size, and one with a second `udta`: the chunk offsets still point at the audio.
+    @Test(arguments: [
+        ("64-bit size", #"struct.pack(">I4sQ", 1, b"moov", 16 + len(body)) + body"#),
+        ("second udta", #"struct.pack(">I4s", 8 + len(body) + 20, b"moov") + body + struct.pack(">I", 20) + extra"#),
+    ])
+    func movieLayouts(_ name: String, movie: String) throws {
+        let folder = try makeTemporaryFolder("tags-movie")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.m4a").path
+        let output = folder.appendingPathComponent("out.m4a").path
+        _ = try FFmpegTool.run("python3", ["-c", Self.movieRewrite, AudiostreamRunner.fixture("mp4/aac-tagged.m4a"), input, movie])
+        let decoded = try Self.decoded(input)
+        #expect(try decoded == Self.decoded(AudiostreamRunner.fixture("mp4/aac-tagged.m4a")), "\(name): not the fixture's audio")
+        let result = try AudiostreamRunner.run(["tags", input, "--set", "title=Ünï", "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        #expect(try Self.decoded(output) == decoded, "\(name)")
+        var expected = try TagsEditCommandTests.mutagen(input).tags
+        expected["\u{A9}nam"] = ["Ünï"]
+        #expect(try TagsEditCommandTests.mutagen(output).tags.mapValues(String.init(describing:))
+            == expected.mapValues(String.init(describing:)), "\(name)")
+        if name == "second udta" {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)).range(of: Data("nameKept".utf8)) != nil)
+        }
+    }
+
+    /// A fragmented MP4 whose fragments state file offsets (`tfhd` base data offsets, the `tfra` of an `mfra`),
+    /// which a movie that grew would leave wrong, is refused, with nothing written.
+    @Test(arguments: ["mp4/aac-fragmented.mp4", "mp4/aac-cmaf.mp4"])
+    func fragmentedMovies(_ fixture: String) throws {
+        let folder = try makeTemporaryFolder("tags-fragments")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AudiostreamRunner.run(["tags", AudiostreamRunner.fixture(fixture), "--set", "title=Ünï",
+                                                "-o", folder.path + "/out.mp4"])
+        #expect(result.status == 1 && result.standardError.contains("fragmented MP4 is not edited"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// An AIFF with a second ID3 chunk (album and composer): the edit applies to each, and mutagen, which reads the
     /// first, finds every tag of it but the title set.
     @Test func aiffWithTwoID3Chunks() throws {
@@ -49,5 +113,10 @@ import Testing
                                                          "tags", input.path, "--set", "title=Ünï", "-o", output])
         try #require(result.status == 0, "\(result.errors)")
         #expect(try TagsEditCommandTests.mutagen(output).tags["\u{A9}nam"].map(String.init(describing:)) == "[\"Ünï\"]")
+    }
+
+    /// ffmpeg's decode of `path`, whatever errors it meets.
+    static func decoded(_ path: String) throws -> Data {
+        try FFmpegTool.runToEnd("ffmpeg", ["-v", "error", "-i", path, "-f", "s16le", "-"]).output
     }
 }

@@ -75,6 +75,25 @@ enum MP4Boxes {
         try walk(first.headerSize..<first.range.upperBound)
     }
 
+    /// Whether the boxes of `bytes` from `start` state file offsets, which a movie before them that grew would
+    /// leave wrong: a movie fragment's `tfhd` with a base data offset (ISO/IEC 14496-12 §8.8.7), or a fragment
+    /// random access box (`mfra`).
+    static func fragmentsStateOffsets(in bytes: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
+        func statesOffsets(_ range: Range<Int>) throws -> Bool {
+            try children(of: bytes[range]).contains { box in
+                let body = box.range.lowerBound + box.headerSize..<box.range.upperBound
+                switch box.type {
+                case "mfra": return true
+                case "moof", "traf": return try statesOffsets(body)
+                // A full box: tf_flags' lowest bit is base-data-offset-present.
+                case "tfhd": return body.count >= 4 && bytes[body.lowerBound + 3] & 1 != 0
+                default: return false
+                }
+            }
+        }
+        return try statesOffsets(start..<bytes.count)
+    }
+
     private static func bigEndian<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int, count: Int) -> UInt64
         where Bytes.Index == Int {
         bytes[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }

@@ -13,11 +13,22 @@ enum MP4TagEdit {
         var movie = Array(bytes[moov.range])
         let userData = try MP4Boxes.children(of: movie[moov.headerSize...]).first { $0.type == "udta" }
         let newUserData = try editedUserData(userData.map { movie[$0.range] }, current: current, edits: edits)
-        let shift = Int64(newUserData.count) - Int64(userData?.range.count ?? 0)
-        if shift != 0 { try MP4Boxes.moveChunkOffsets(in: &movie, from: Int64(moov.range.upperBound), by: shift) }
+        // The movie is written back with a 32-bit size: a 64-bit one's 8 bytes go too.
+        let shift = Int64(newUserData.count) - Int64(userData?.range.count ?? 0) - Int64(moov.headerSize - 8)
+        if shift != 0 {
+            guard try !MP4Boxes.fragmentsStateOffsets(in: bytes, from: moov.range.upperBound) else {
+                throw TagEditError.unsupportedFile("the movie fragments after the movie state file offsets, which its "
+                    + "new size would leave wrong: such a fragmented MP4 is not edited")
+            }
+            try MP4Boxes.moveChunkOffsets(in: &movie, from: Int64(moov.range.upperBound), by: shift)
+        }
+        // The user data edited is replaced where it was (readers take the first udta); another is kept, as the
+        // shift counts it.
         var body: [UInt8] = []
-        for child in try MP4Boxes.children(of: movie[moov.headerSize...]) where child.type != "udta" { body += movie[child.range] }
-        body += newUserData
+        for child in try MP4Boxes.children(of: movie[moov.headerSize...]) {
+            if child.range == userData?.range { body += newUserData } else { body += movie[child.range] }
+        }
+        if userData == nil { body += newUserData }
         return EditedFile(pieces: [.copy(0..<moov.range.lowerBound), .bytes(MP4Boxes.box("moov", body)),
                                    .copy(moov.range.upperBound..<bytes.count)])
     }
