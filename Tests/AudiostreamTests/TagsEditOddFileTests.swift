@@ -96,6 +96,16 @@ import Testing
         try TagsEditCommandTests.expectSamePackets(input, output)
     }
 
+    /// A Vorbis comment's name is ASCII (Vorbis I §5.2.3.1): one that is not is refused, with nothing written.
+    @Test func aVorbisNameNotASCII() throws {
+        let folder = try makeTemporaryFolder("tags-vorbis-name")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AudiostreamRunner.run(["tags", AudiostreamRunner.fixture("flac-tags-picture.flac"),
+                                                "--set", "vorbis:STIMMUNG_Ä=x", "-o", folder.path + "/out.flac"])
+        #expect(result.status == 1 && result.standardError.contains("vorbis:STIMMUNG_Ä is not a comment's name"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// The media data stays in the file, mapped, rather than copied into memory: an M4A with a 100 MiB `free` box
     /// after its audio is edited under a 64 MiB limit on the data memory, as the input is not copied whole.
     @Test func largeMediaDataIsNotCopied() throws {

@@ -66,7 +66,10 @@ struct VorbisCommentSpace: TagFieldSpace {
     }
 
     func field(raw id: String, value: String) throws -> TagField {
-        guard !id.contains("="), !id.isEmpty else { throw TagEditError.unsupportedKey("vorbis:\(id) is not a comment's name") }
+        // Vorbis I §5.2.3.1: a name is ASCII from 0x20 to 0x7D, '=' excepted.
+        guard !id.isEmpty, id.unicodeScalars.allSatisfy({ (0x20...0x7D).contains($0.value) && $0 != "=" }) else {
+            throw TagEditError.unsupportedKey("vorbis:\(id) is not a comment's name")
+        }
         return TagField(identity: identity(ofRaw: id), bytes: Array("\(id)=\(value)".utf8))
     }
 
