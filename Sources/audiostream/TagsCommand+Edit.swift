@@ -48,6 +48,11 @@ extension TagsCommand {
         Interrupt.install()
         var file = try PieceFile(path: output)
         do {
+            // A file replaced (the input itself, with -o INPUT) keeps who may read and write it.
+            var replaced = stat()
+            if stat(output, &replaced) == 0, chmod(file.target.path, replaced.st_mode & 0o7777) != 0 {
+                throw CommandFailure.system("cannot give \(file.target.path) the permissions of \(output)")
+            }
             try edited.write(from: mapping.bytes, to: &file.target) {
                 if Interrupt.requested { throw CommandFailure("interrupted: \(output) was not written") }
             }

@@ -129,4 +129,17 @@ import Testing
     static func decoded(_ path: String) throws -> Data {
         try FFmpegTool.runToEnd("ffmpeg", ["-v", "error", "-i", path, "-f", "s16le", "-"]).output
     }
+
+    /// `-o INPUT` replaces the file with one that only its owner may read, as before.
+    @Test func replacingKeepsThePermissions() throws {
+        let folder = try makeTemporaryFolder("tags-mode")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("private.mp3").path
+        try FileManager.default.copyItem(atPath: AudiostreamRunner.fixture("tags-id3v24.mp3"), toPath: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let result = try AudiostreamRunner.run(["tags", file, "--set", "title=Ünï", "-o", file])
+        try #require(result.status == 0, "\(result.standardError)")
+        #expect(try TagsEditCommandTests.mutagen(file).tags["TIT2"].map(String.init(describing:)) == "[\"Ünï\"]")
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+    }
 }
