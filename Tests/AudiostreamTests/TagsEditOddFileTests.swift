@@ -96,6 +96,24 @@ import Testing
         try TagsEditCommandTests.expectSamePackets(input, output)
     }
 
+    /// An MP3 with an ID3v1 trailer: keys removed are gone from it too, and a key set is read from the ID3v2 tag
+    /// made (mutagen takes from the trailer what the ID3v2 tag lacks).
+    @Test func id3v1Trailer() throws {
+        let folder = try makeTemporaryFolder("tags-id3v1")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = AudiostreamRunner.fixture("tags-id3v1.mp3")
+        let output = folder.appendingPathComponent("out.mp3").path
+        let result = try AudiostreamRunner.run(["tags", input, "--remove", "title", "comments", "--set", "artist=Ünï",
+                                                "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        var expected = try TagsEditCommandTests.mutagen(input).tags
+        #expect(expected.removeValue(forKey: "TIT2") != nil && expected.removeValue(forKey: "COMM:ID3v1 Comment:eng") != nil)
+        expected["TPE1"] = ["Ünï"]
+        #expect(try TagsEditCommandTests.mutagen(output).tags.mapValues(String.init(describing:))
+            == expected.mapValues(String.init(describing:)))
+        try TagsEditCommandTests.expectSamePackets(input, output)
+    }
+
     /// A Vorbis comment's name is ASCII (Vorbis I §5.2.3.1): one that is not is refused, with nothing written.
     @Test func aVorbisNameNotASCII() throws {
         let folder = try makeTemporaryFolder("tags-vorbis-name")

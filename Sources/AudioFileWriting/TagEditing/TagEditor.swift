@@ -6,9 +6,9 @@ public enum TagEditor {
     /// The file `bytes` of type `fileType` (as the parser read it), with `edits` applied to its tags; `current`
     /// is its common keys as the parser read them, from which keys written together with those set are kept.
     ///
-    /// MPEG audio and ADTS take a leading ID3v2 tag (version 2.4 when new, else the version found), MP4 iTunes
-    /// items, Ogg and FLAC Vorbis comments (FLAC's artwork in PICTURE blocks), WAVE `LIST/INFO` and an `id3 `
-    /// chunk, AIFF an `ID3 ` chunk.
+    /// MPEG audio and ADTS take a leading ID3v2 tag (version 2.4 when new, else the version found; an ID3v1
+    /// trailer has the keys named cleared), MP4 iTunes items, Ogg and FLAC Vorbis comments (FLAC's artwork in
+    /// PICTURE blocks), WAVE `LIST/INFO` and an `id3 ` chunk, AIFF an `ID3 ` chunk.
     /// - Throws: `TagEditError` for a file type whose tags are not edited, a raw key of another key space, a
     ///   bad value, or a file damaged where its tags are.
     public static func edit(_ bytes: UnsafeRawBufferPointer, fileType: AudioFileType, current: NormalizedTags,
@@ -23,12 +23,15 @@ public enum TagEditor {
         }
     }
 
-    /// The ID3v2 tag at the start of an MPEG audio or ADTS file edited, or one made before the audio.
+    /// The ID3v2 tag at the start of an MPEG audio or ADTS file edited, or one made before the audio; an ID3v1
+    /// trailer has the keys named cleared.
     private static func leadingID3(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.id3], in: "MPEG audio and ADTS")
         let length = ID3v2TagEdit.length(of: bytes)
         var tag = try length.map { _ in try ID3v2TagEdit(tag: bytes) } ?? ID3v2TagEdit()
         try tag.apply(edits, current: current)
-        return EditedFile(pieces: [.bytes(tag.frames.isEmpty ? [] : try tag.tag()), .copy((length ?? 0)..<bytes.count)])
+        let trailer = ID3v1TagEdit.edited(bytes, from: length ?? 0, edits: edits)
+        return EditedFile(pieces: [.bytes(tag.frames.isEmpty ? [] : try tag.tag()),
+                                   .copy((length ?? 0)..<bytes.count - (trailer?.count ?? 0)), .bytes(trailer ?? [])])
     }
 }
