@@ -119,6 +119,7 @@ import Testing
         (["--set", "vorbis:MOOD=x"], "MPEG audio and ADTS tags are id3:"),
         (["--set", "nosuchkey=x"], "unknown tag key 'nosuchkey'"),
         (["--set", "trackNumber=three"], "trackNumber takes a number, not 'three'"),
+        (["--set", "id3:Tab!=x"], "id3:Tab!: a frame id is four characters of A-Z and 0-9"),
     ])
     func refusals(_ options: [String], message: String) throws {
         let folder = try makeTemporaryFolder("tags-bad")

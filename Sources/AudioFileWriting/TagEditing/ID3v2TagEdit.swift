@@ -137,6 +137,11 @@ struct ID3v2Space: TagFieldSpace {
 
     func field(raw id: String, value: String) throws -> TagField {
         let (frameID, description) = split(id)
+        // ID3v2.4 §4: an id is four of A-Z and 0-9, which readers check to tell frames from padding.
+        guard frameID.utf8.count == 4,
+              frameID.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
+            throw TagEditError.unsupportedKey("id3:\(id): a frame id is four characters of A-Z and 0-9")
+        }
         guard let frame = writer.frame(frameID, description: description, text: value) else {
             throw TagEditError.unsupportedKey("id3:\(id) is not a text frame: only T…, TXXX:…, COMM:… and W… frames are set")
         }
