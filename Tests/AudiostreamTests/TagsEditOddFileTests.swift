@@ -96,6 +96,23 @@ import Testing
         try TagsEditCommandTests.expectSamePackets(input, output)
     }
 
+    /// A WAVE with an ID3v1 tag after its RIFF form, outside the size the form states: the bytes after the form
+    /// are copied after it, not read as a chunk.
+    @Test func bytesAfterTheRIFFForm() throws {
+        let folder = try makeTemporaryFolder("tags-after-form")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.wav")
+        let output = folder.appendingPathComponent("out.wav").path
+        let trailer = Data("TAG".utf8 + Array("Trailer Title".utf8) + [UInt8](repeating: 0, count: 111) + [255])
+        try (Data(contentsOf: URL(fileURLWithPath: AudiostreamRunner.fixture("pcm/wav-info.wav"))) + trailer).write(to: input)
+        let result = try AudiostreamRunner.run(["tags", input.path, "--set", "title=Ünï", "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        let title = try FFmpegTool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "csv=p=0", output])
+        #expect(String(decoding: title.output, as: UTF8.self) == "Ünï\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).suffix(128) == trailer)
+        try TagsEditCommandTests.expectSamePackets(input.path, output)
+    }
+
     /// An MP3 with an ID3v1 trailer: keys removed are gone from it too, and a key set is read from the ID3v2 tag
     /// made (mutagen takes from the trailer what the ID3v2 tag lacks).
     @Test func id3v1Trailer() throws {

@@ -17,8 +17,12 @@ enum ChunkTagEdit {
         /// Where each tag chunk was among the pieces, and its body.
         var id3: [(index: Int, body: UnsafeRawBufferPointer)] = []
         var info: [(index: Int, body: UnsafeRawBufferPointer)] = []
+        // Chunks that fill the form to the end its size states end it: what follows (an ID3v1 tag some taggers
+        // append) is no chunk, and is copied after it as it is. A size that lies is passed, as readers do.
+        let formSize: UInt32 = bytes.loadLittleEndian(at: 4)
+        let formEnd = 8 + Int(isWAVE ? formSize : formSize.byteSwapped)
         var offset = 12
-        while offset + 8 <= bytes.count {
+        while offset + 8 <= bytes.count, offset != formEnd {
             let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
             let field: UInt32 = bytes.loadLittleEndian(at: offset + 4)
             let size = Int(isWAVE ? field : field.byteSwapped)
@@ -60,7 +64,8 @@ enum ChunkTagEdit {
             }
         }
         guard total <= UInt32.max else { throw TagEditError.unsupportedFile("the file would pass the 4 GiB a \(magic) size can say") }
-        return EditedFile(pieces: [.bytes(Array(bytes[0..<4]) + size(total, isWAVE: isWAVE) + bytes[8..<12])] + pieces)
+        return EditedFile(pieces: [.bytes(Array(bytes[0..<4]) + size(total, isWAVE: isWAVE) + bytes[8..<12])] + pieces
+            + [.copy(min(offset, bytes.count)..<bytes.count)])
     }
 
     /// The tag chunks `found`, or nil for one to add when there is none.
