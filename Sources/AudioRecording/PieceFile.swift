@@ -9,14 +9,21 @@ public struct PieceFile {
     /// The name the file takes when complete.
     public let path: String
     public var target: FileTarget
+    /// The folders made for the file, outermost first, which `discard` removes.
+    private let madeFolders: [String]
 
     static let partSuffix = ".part"
 
     /// Creates `path.part`, and the folders it needs.
     public init(path: String) throws {
-        try Self.makeFolders(for: path)
+        madeFolders = try Self.makeFolders(for: path)
         self.path = path
-        target = try FileTarget(creating: path + Self.partSuffix)
+        do {
+            target = try FileTarget(creating: path + Self.partSuffix)
+        } catch {
+            Self.remove(madeFolders)
+            throw error
+        }
         OpenPieces.insert(path)
     }
 
@@ -43,10 +50,16 @@ public struct PieceFile {
         target.close()
     }
 
-    /// Closes and removes the file: what was written is not wanted.
+    /// Closes and removes the file, and the folders made for it: what was written is not wanted.
     public func discard() {
         abandon()
         unlink(target.path)
+        Self.remove(madeFolders)
+    }
+
+    /// Removes `folders`, the innermost first; one that something else has filled meanwhile stays.
+    private static func remove(_ folders: [String]) {
+        for folder in folders.reversed() { rmdir(folder) }
     }
 
     static func freeName(for path: String) -> String {
@@ -61,13 +74,22 @@ public struct PieceFile {
     }
 
     /// Creates the folders above `path` that are missing.
-    static func makeFolders(for path: String) throws {
+    /// - Returns: those it made, outermost first.
+    static func makeFolders(for path: String) throws -> [String] {
         var folder = ""
+        var made: [String] = []
         let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (index, component) in components.enumerated() {
             folder += index == 0 ? String(component) : "/" + component
-            guard !folder.isEmpty, mkdir(folder, 0o755) != 0, errno != EEXIST else { continue }
-            throw WriteError.system(operation: "create the folder", path: folder, errno: errno)
+            guard !folder.isEmpty else { continue }
+            if mkdir(folder, 0o755) == 0 {
+                made.append(folder)
+            } else if errno != EEXIST {
+                let failure = WriteError.system(operation: "create the folder", path: folder, errno: errno)
+                remove(made)
+                throw failure
+            }
         }
+        return made
     }
 }

@@ -145,8 +145,9 @@ import Testing
     func refusals(_ options: [String], message: String) throws {
         let folder = try makeTemporaryFolder("cut-bad")
         defer { try? FileManager.default.removeItem(at: folder) }
+        // OUT's folder is made for it, and removed with it.
         let result = try AudiostreamRunner.run(["cut", RecordCommandTests.fixture("cbr.mp3")] + options
-            + ["-o", folder.appendingPathComponent("out.mp3").path])
+            + ["-o", folder.appendingPathComponent("new/out.mp3").path])
         #expect(result.status != 0)
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
