@@ -131,6 +131,21 @@ import Testing
         try TagsEditCommandTests.expectSamePackets(input, output)
     }
 
+    /// An ID3v2.3 tag flagged as having an extended header that it lacks (its size would run past the tag): the
+    /// edit is refused rather than made of a tag whose frames were not read, which would drop them all.
+    @Test func anExtendedHeaderPastTheTag() throws {
+        let folder = try makeTemporaryFolder("tags-extended-header")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: AudiostreamRunner.fixture("tags-id3v23.mp3")))
+        bytes[5] |= 0x40
+        let input = folder.appendingPathComponent("in.mp3")
+        try bytes.write(to: input)
+        let result = try AudiostreamRunner.run(["tags", input.path, "--set", "title=Ünï", "-o", folder.path + "/out.mp3"])
+        #expect(result.status == 1 && result.standardError.contains("the ID3v2 extended header runs past its tag"),
+                "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["in.mp3"])
+    }
+
     /// A Vorbis comment's name is ASCII (Vorbis I §5.2.3.1): one that is not is refused, with nothing written.
     @Test func aVorbisNameNotASCII() throws {
         let folder = try makeTemporaryFolder("tags-vorbis-name")

@@ -32,6 +32,8 @@ struct ID3v2TagEdit {
         if flags & 0x40 != 0, body.count >= 4 {
             // 2.3 states the extended header's size without its 4 bytes; 2.4 with them, synchsafe.
             offset = version == .v23 ? 4 + Int(Self.bigEndian(body, at: 0)) : body.withUnsafeBytes { Self.synchsafe($0, at: 0) }
+            // Else no frame would be read, and the edit would drop them all.
+            guard offset <= body.count else { throw TagEditError.damaged("the ID3v2 extended header runs past its tag") }
         }
         frames = []
         while offset + 10 <= body.count, body[offset] != 0 {
