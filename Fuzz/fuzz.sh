@@ -6,6 +6,9 @@
 #   icy              what a station controls in the daemon: the ICY demuxer, the metadata reader, its JSON and the
 #                    block relayed to listeners (Fuzz/ICY), checked by Tests/StreamDaemonTests/Support/ICYInvariants.swift;
 #                    findings go to Tests/Fixtures/fuzz-icy/
+#   tagedit          `audiostream tags --set … -o`: a file's tags edited in its own key space (Fuzz/TagEdit), checked
+#                    by Tests/AudioFileWritingTests/TagEditInvariants.swift (the edited file's packets are the
+#                    input's); findings go to Tests/Fixtures/fuzz-tagedit/
 # Each is a build of its own, not a SwiftPM target, so `swift build` and `make test` never compile or run it: the
 # library sources are compiled as modules of their own (AudioFileStream; AudioStreamProtocol, which reads ICY bodies;
 # the network-free ICY part of StreamDaemon, under its own module name so the shared checks import it as the tests
@@ -25,10 +28,10 @@ cd "$here/.."
 seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-.build-fuzz}
 swiftc=${SWIFTC:-swiftc}
-targets=(${FUZZ_TARGET:-audiofilestream icy})
+targets=(${FUZZ_TARGET:-audiofilestream icy tagedit})
 # Seeds are cut to these many bytes: for the parser enough for headers, tags and dozens of packets, for ICY enough
 # for a few blocks of the longest kind; small enough to mutate fast.
-declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384)
+declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384 [tagedit]=65536)
 # -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines;
 # -package-name as SwiftPM gives it, for `package` declarations.
 flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name audiostream -I Sources/CCRCFold/include -I "$dir")
@@ -65,6 +68,12 @@ build() {
     "$swiftc" "${flags[@]}" -module-name ICYFuzz -use-ld=lld Fuzz/ICY/*.swift \
         Tests/StreamDaemonTests/Support/ICYInvariants.swift "${common[@]}" "$dir/AudioStreamProtocol.o" "$dir/StreamDaemon.o" \
         -o "$dir/fuzz-icy"
+    # The writers, whose tag editors read the file's own structure (boxes, chunks, pages, blocks).
+    mapfile -t writers < <(find Sources/AudioFileWriting -name '*.swift' | sort)
+    module AudioFileWriting "${writers[@]}"
+    "$swiftc" "${flags[@]}" -module-name TagEditFuzz -use-ld=lld Fuzz/TagEdit/*.swift \
+        Tests/AudioFileWritingTests/TagEditInvariants.swift "$dir/AudioFileStream.o" "$dir/AudioFileWriting.o" \
+        "$dir/crc_fold.o" -o "$dir/fuzz-tagedit"
 }
 
 # Writes target $1's seeds into folder $2: fixtures behind the control header its scenario decodes.
@@ -88,6 +97,14 @@ seed() {
               head -c "${seed_bytes[$1]}" "$body"; } > "$2/$(basename "$body").seed"
         done
         ;;
+    tagedit)
+        # A file of each kind whose tags are edited, as it is (no control header).
+        while IFS= read -r fixture; do
+            head -c "${seed_bytes[$1]}" "$fixture" > "$2/$(basename "$fixture").seed"
+        done < <(find Tests/Fixtures -path 'Tests/Fixtures/fuzz*' -prune -o -type f \( -name '*.mp3' -o -name '*.aac' \
+            -o -name '*.flac' -o -name '*.ogg' -o -name '*.opus' -o -name '*.oga' -o -name '*.wav' -o -name '*.aif*' \
+            -o -name '*.m4a' -o -name '*.mp4' -o -name '*.mov' \) -print | sort)
+        ;;
     esac
 }
 
@@ -95,6 +112,7 @@ findings_folder() {
     case $1 in
     audiofilestream) echo Tests/Fixtures/fuzz ;;
     icy) echo Tests/Fixtures/fuzz-icy ;;
+    tagedit) echo Tests/Fixtures/fuzz-tagedit ;;
     esac
 }
 
@@ -104,7 +122,7 @@ status=0
 for target in "${targets[@]}"; do
     binary="$dir/fuzz-$target"
     work="$dir/$target"
-    [ -x "$binary" ] || { echo "fuzz: no target $target (built: audiofilestream icy)"; exit 2; }
+    [ -x "$binary" ] || { echo "fuzz: no target $target (built: audiofilestream icy tagedit)"; exit 2; }
     # Seeds are made afresh each run; what the fuzzer finds accumulates in corpus/.
     mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
     rm -f "$work/seeds/"*

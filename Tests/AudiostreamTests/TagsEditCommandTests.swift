@@ -24,6 +24,8 @@ import Testing
         Case(fixture: "adts-id3v24.aac", keys: id3, id3Version: 4),
         Case(fixture: "mp4/aac-tagged.m4a", keys: ["\u{A9}nam", "\u{A9}ART", "\u{A9}alb"]),
         Case(fixture: "record/aac.m4a", keys: ["\u{A9}nam", "\u{A9}ART", "\u{A9}alb"]),
+        // Fragmented: each fragment's base data offset counts from the file's start, and moves with the movie.
+        Case(fixture: "mp4/aac-fragmented.mp4", keys: ["\u{A9}nam", "\u{A9}ART", "\u{A9}alb"]),
         Case(fixture: "ogg/ogg-opus-tags.opus", keys: vorbis),
         Case(fixture: "ogg/ogg-vorbis-tags.ogg", keys: vorbis),
         Case(fixture: "ogg/ogg-flac-44k-stereo.oga", keys: vorbis),

@@ -57,18 +57,6 @@ import Testing
         }
     }
 
-    /// A fragmented MP4 whose fragments state file offsets (`tfhd` base data offsets, the `tfra` of an `mfra`),
-    /// which a movie that grew would leave wrong, is refused, with nothing written.
-    @Test(arguments: ["mp4/aac-fragmented.mp4", "mp4/aac-cmaf.mp4"])
-    func fragmentedMovies(_ fixture: String) throws {
-        let folder = try makeTemporaryFolder("tags-fragments")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try AudiostreamRunner.run(["tags", AudiostreamRunner.fixture(fixture), "--set", "title=Ünï",
-                                                "-o", folder.path + "/out.mp4"])
-        #expect(result.status == 1 && result.standardError.contains("fragmented MP4 is not edited"), "\(result.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-    }
-
     /// An AIFF with a second ID3 chunk (album and composer): the edit applies to each, and mutagen, which reads the
     /// first, finds every tag of it but the title set.
     @Test func aiffWithTwoID3Chunks() throws {

@@ -107,6 +107,9 @@ public enum Fixtures {
     /// seed, then an ICY body.
     public static let icyFuzzFindings = findings(in: "fuzz-icy")
 
+    /// Inputs the tag-edit fuzz target (Fuzz/TagEdit) found to break an invariant: files whose tags are edited.
+    public static let tagEditFuzzFindings = findings(in: "fuzz-tagedit")
+
     private static func findings(in name: String) -> [URL] {
         let folder = directory.appendingPathComponent(name)
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []

@@ -1,5 +1,7 @@
 import Foundation
 import NIOCore
+import NIOEmbedded
+import NIOHTTP1
 import NIOPosix
 @testable import StreamDaemon
 import Testing
@@ -31,6 +33,22 @@ import Testing
     @Test func timeoutsSayTimedOut() {
         #expect(NetworkErrorText.describe(ChannelError.connectTimeout(.seconds(10))) == "timed out")
         #expect(NetworkErrorText.describe(IOError(errnoCode: ETIMEDOUT, reason: "read")) == "timed out")
+    }
+
+    /// A station killed mid-body: NIOHTTP1 reads the end of its chunked answer within a chunk.
+    @Test func anAnswerCutWithinAChunkSaysSo() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+        try channel.writeOutbound(HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")))
+        try channel.writeOutbound(HTTPClientRequestPart.end(nil))
+        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100\r\nabc"))
+        var failure: String?
+        do {
+            _ = try channel.finish()
+        } catch {
+            failure = NetworkErrorText.describe(error)
+        }
+        #expect(failure == "the connection closed within the response")
     }
 
     /// A station behind a self-signed certificate (made here by openssl, served by `openssl s_server`).

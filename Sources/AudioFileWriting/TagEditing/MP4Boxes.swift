@@ -57,14 +57,7 @@ enum MP4Boxes {
                         throw TagEditError.damaged("the \(box.type) table runs past its box")
                     }
                     for entry in stride(from: table, to: table + count * width, by: width) {
-                        let offset = Int64(bigEndian(movie[...], at: entry, count: width))
-                        guard offset >= start else { continue }
-                        let moved = offset + shift
-                        guard width == 8 || moved <= UInt32.max else {
-                            throw TagEditError.unsupportedFile("the media data would move past the 4 GiB stco can point to")
-                        }
-                        movie.replaceSubrange(entry..<entry + width, with: width == 4
-                            ? MP4BoxBuilder.bigEndian(UInt32(moved)) : MP4BoxBuilder.bigEndian(UInt64(moved)))
+                        try move(&movie, at: entry, width: width, from: start, by: shift)
                     }
                 default: continue
                 }
@@ -75,23 +68,55 @@ enum MP4Boxes {
         try walk(first.headerSize..<first.range.upperBound)
     }
 
-    /// Whether the boxes of `bytes` from `start` state file offsets, which a movie before them that grew would
-    /// leave wrong: a movie fragment's `tfhd` with a base data offset (ISO/IEC 14496-12 §8.8.7), or a fragment
-    /// random access box (`mfra`).
-    static func fragmentsStateOffsets(in bytes: UnsafeRawBufferPointer, from start: Int) throws -> Bool {
-        func statesOffsets(_ range: Range<Int>) throws -> Bool {
-            try children(of: bytes[range]).contains { box in
-                let body = box.range.lowerBound + box.headerSize..<box.range.upperBound
-                switch box.type {
-                case "mfra": return true
-                case "moof", "traf": return try statesOffsets(body)
-                // A full box: tf_flags' lowest bit is base-data-offset-present.
-                case "tfhd": return body.count >= 4 && bytes[body.lowerBound + 3] & 1 != 0
-                default: return false
-                }
+    /// Adds `shift` to a movie fragment's absolute offsets at or past `start`: each track fragment's base data
+    /// offset (`traf/tfhd`, when its flags say one is there). Offsets relative to the fragment need nothing.
+    /// - Throws: `TagEditError.damaged` when a box runs past its end.
+    static func moveFragmentOffsets(in fragment: inout [UInt8], from start: Int64, by shift: Int64) throws {
+        for traf in try children(of: fragment[8...]) where traf.type == "traf" {
+            for tfhd in try children(of: fragment[traf.range.lowerBound + traf.headerSize..<traf.range.upperBound])
+            where tfhd.type == "tfhd" {
+                // A full box: version and flags, the track's id, then the base data offset if flag 0x1 is set.
+                let body = tfhd.range.lowerBound + tfhd.headerSize
+                guard body + 8 <= tfhd.range.upperBound else { throw TagEditError.damaged("the tfhd box is cut short") }
+                guard fragment[body + 3] & 1 == 1 else { continue }
+                guard body + 16 <= tfhd.range.upperBound else { throw TagEditError.damaged("the tfhd box is cut short") }
+                try move(&fragment, at: body + 8, width: 8, from: start, by: shift)
             }
         }
-        return try statesOffsets(start..<bytes.count)
+    }
+
+    /// Adds `shift` to the fragments' offsets at or past `start` in a fragment index (`mfra/tfra`).
+    /// - Throws: `TagEditError.damaged` when a table runs past its box.
+    static func moveFragmentIndex(in index: inout [UInt8], from start: Int64, by shift: Int64) throws {
+        for tfra in try children(of: index[8...]) where tfra.type == "tfra" {
+            // A full box: version and flags, the track's id, the widths of three numbers, the count, the entries.
+            let body = tfra.range.lowerBound + tfra.headerSize
+            guard body + 16 <= tfra.range.upperBound else { throw TagEditError.damaged("the tfra box is cut short") }
+            let width = index[body] == 1 ? 8 : 4
+            let lengths = Int(index[body + 11])
+            let numbers = (lengths >> 4 & 3) + (lengths >> 2 & 3) + (lengths & 3) + 3
+            let entrySize = 2 * width + numbers
+            let count = Int(bigEndian(index[...], at: body + 12, count: 4))
+            guard count <= (tfra.range.upperBound - body - 16) / entrySize else {
+                throw TagEditError.damaged("the tfra table runs past its box")
+            }
+            for entry in stride(from: body + 16, to: body + 16 + count * entrySize, by: entrySize) {
+                try move(&index, at: entry + width, width: width, from: start, by: shift)
+            }
+        }
+    }
+
+    /// Adds `shift` to the `width`-byte offset at `position` when it is at or past `start`.
+    private static func move(_ bytes: inout [UInt8], at position: Int, width: Int, from start: Int64, by shift: Int64) throws {
+        let offset = Int64(bitPattern: bigEndian(bytes[...], at: position, count: width))
+        guard offset >= start else { return }
+        let (moved, overflow) = offset.addingReportingOverflow(shift)
+        guard !overflow, moved >= 0 else { throw TagEditError.damaged("an MP4 offset points outside the file") }
+        guard width == 8 || moved <= UInt32.max else {
+            throw TagEditError.unsupportedFile("the media data would move past the 4 GiB a 32-bit offset can point to")
+        }
+        bytes.replaceSubrange(position..<position + width, with: width == 4
+            ? MP4BoxBuilder.bigEndian(UInt32(moved)) : MP4BoxBuilder.bigEndian(UInt64(moved)))
     }
 
     private static func bigEndian<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int, count: Int) -> UInt64

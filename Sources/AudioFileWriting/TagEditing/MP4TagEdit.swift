@@ -2,7 +2,8 @@ import AudioFileStream
 
 /// Edits an MP4 file's iTunes metadata (`moov/udta/meta/ilst`), making the boxes it lacks. Items the edit does not
 /// name are kept byte for byte, as are every other box and the media data; the movie's chunk offsets that point
-/// past it are moved by what it grew or shrank, so a movie before its media data stays there.
+/// past it, and a fragmented file's absolute offsets, are moved by what it grew or shrank, so a movie before its
+/// media data stays there.
 enum MP4TagEdit {
     static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.itunes], in: "MP4")
@@ -15,13 +16,7 @@ enum MP4TagEdit {
         let newUserData = try editedUserData(userData.map { movie[$0.range] }, current: current, edits: edits)
         // The movie is written back with a 32-bit size: a 64-bit one's 8 bytes go too.
         let shift = Int64(newUserData.count) - Int64(userData?.range.count ?? 0) - Int64(moov.headerSize - 8)
-        if shift != 0 {
-            guard try !MP4Boxes.fragmentsStateOffsets(in: bytes, from: moov.range.upperBound) else {
-                throw TagEditError.unsupportedFile("the movie fragments after the movie state file offsets, which its "
-                    + "new size would leave wrong: such a fragmented MP4 is not edited")
-            }
-            try MP4Boxes.moveChunkOffsets(in: &movie, from: Int64(moov.range.upperBound), by: shift)
-        }
+        if shift != 0 { try MP4Boxes.moveChunkOffsets(in: &movie, from: Int64(moov.range.upperBound), by: shift) }
         // The user data edited is replaced where it was (readers take the first udta); another is kept, as the
         // shift counts it.
         var body: [UInt8] = []
@@ -29,8 +24,28 @@ enum MP4TagEdit {
             if child.range == userData?.range { body += newUserData } else { body += movie[child.range] }
         }
         if userData == nil { body += newUserData }
-        return EditedFile(pieces: [.copy(0..<moov.range.lowerBound), .bytes(MP4Boxes.box("moov", body)),
-                                   .copy(moov.range.upperBound..<bytes.count)])
+        return EditedFile(pieces: [.copy(0..<moov.range.lowerBound), .bytes(MP4Boxes.box("moov", body))]
+            + (try fragments(of: bytes, after: moov.range.upperBound, movedBy: shift)))
+    }
+
+    /// The boxes after the movie: copied as they are, but for a fragmented file's fragments (`moof`) and their
+    /// index (`mfra`), whose offsets count from the file's start and so move with the movie's growth.
+    private static func fragments(of file: UnsafeRawBufferPointer, after start: Int, movedBy shift: Int64) throws
+        -> [EditedFile.Piece] {
+        guard shift != 0 else { return [.copy(start..<file.count)] }
+        var pieces: [EditedFile.Piece] = []
+        var copied = start
+        for box in try MP4Boxes.children(of: file[start...]) where box.type == "moof" || box.type == "mfra" {
+            var moved = Array(file[box.range])
+            if box.type == "moof" {
+                try MP4Boxes.moveFragmentOffsets(in: &moved, from: Int64(start), by: shift)
+            } else {
+                try MP4Boxes.moveFragmentIndex(in: &moved, from: Int64(start), by: shift)
+            }
+            pieces += [.copy(copied..<box.range.lowerBound), .bytes(moved)]
+            copied = box.range.upperBound
+        }
+        return pieces + [.copy(copied..<file.count)]
     }
 
     /// `udta` with its `meta/ilst` edited, or made.

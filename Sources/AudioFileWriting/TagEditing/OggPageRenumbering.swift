@@ -1,5 +1,6 @@
 /// Copies Ogg pages with the sequence numbers of one logical stream shifted, each changed page's CRC made anew
-/// (RFC 3533 §6): what the pages after a rewritten header need when it takes more or fewer pages.
+/// (RFC 3533 §6): what the pages after a rewritten header need when it takes more or fewer pages. Bytes that are
+/// no page, a page whose CRC fails among them, are copied as they are.
 enum OggPageRenumbering {
     /// Writes `bytes`; whatever is not a whole page (junk, a page cut short) is copied as it is.
     static func write(_ bytes: Slice<UnsafeRawBufferPointer>, serial: UInt32, shift: UInt32,
@@ -7,7 +8,9 @@ enum OggPageRenumbering {
         var offset = bytes.startIndex
         var copied = offset
         while offset + 27 <= bytes.endIndex {
-            guard let length = pageLength(bytes, at: offset) else {
+            // A page whose CRC fails is no page to a reader, which looks for one at the next byte: stamped anew,
+            // its bytes would become packets.
+            guard let length = pageLength(bytes, at: offset), crcHolds(bytes.base[offset..<offset + length]) else {
                 offset += 1
                 continue
             }
@@ -23,6 +26,13 @@ enum OggPageRenumbering {
             offset += length
         }
         try target.append(UnsafeRawBufferPointer(rebasing: bytes.base[copied..<bytes.endIndex]))
+    }
+
+    /// Whether `page`'s CRC is the one its bytes give.
+    static func crcHolds(_ page: Slice<UnsafeRawBufferPointer>) -> Bool {
+        var stamped = Array(page)
+        OggPageWriter.stampCRC(&stamped, pageAt: 0)
+        return stamped.elementsEqual(page)
     }
 
     /// The length of the page at `offset`, or nil when no whole page starts there.

@@ -74,6 +74,10 @@ struct OggHeaderPackets {
             guard let length = OggPageRenumbering.pageLength(all, at: offset) else {
                 throw TagEditError.damaged("the Ogg headers end before their last packet")
             }
+            // Readers pass over a page whose CRC fails: its packets are not the headers they read.
+            guard OggPageRenumbering.crcHolds(all[offset..<offset + length]) else {
+                throw TagEditError.damaged("an Ogg header page at \(offset) fails its CRC")
+            }
             let pageSerial: UInt32 = bytes.loadLittleEndian(at: offset + 14)
             guard pageSerial == serial else {
                 throw TagEditError.unsupportedFile("an Ogg file of several streams at once is not edited")

@@ -31,6 +31,9 @@ enum NetworkErrorText {
             return "the server closed the connection"
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
             return "certificate not valid for this host name"
+        case HTTPParserError.invalidEOFState:
+            // A server killed mid-body: its answer began as HTTP, and the bytes stopped within a chunk.
+            return "the connection closed within the response"
         case is HTTPParserError:
             return "not an HTTP response"
         default:
