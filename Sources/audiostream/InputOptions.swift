@@ -58,14 +58,15 @@ struct InputOptions: ParsableArguments {
     ///   - metadata: takes the source's own metadata (an HTTP station, ICY blocks) with the count of audio bytes
     ///     before it.
     ///   - eachChunk: called after each chunk is parsed.
+    ///   - limits: what the parser keeps of the tags.
     /// - Returns: the finished parser, for its properties.
     @discardableResult
     func parse(
-        handler: @escaping AudioFileStream.EventHandler,
+        limits: MetadataLimits = MetadataLimits(), handler: @escaping AudioFileStream.EventHandler,
         metadata: @escaping (SourceMetadata, Int64) -> Void = { _, _ in }, eachChunk: @escaping () throws -> Void = {}
     ) throws -> AudioFileStream {
-        if isNetwork { return try parseNetwork(handler: handler, metadata: metadata, eachChunk: eachChunk) }
-        let stream = try AudioFileStream(fileTypeHint: hint.flatMap(AudioFileType.init(hint:)), handler: handler)
+        if isNetwork { return try parseNetwork(limits: limits, handler: handler, metadata: metadata, eachChunk: eachChunk) }
+        let stream = try AudioFileStream(fileTypeHint: hint.flatMap(AudioFileType.init(hint:)), limits: limits, handler: handler)
         var chunks: ChunkSizes = randomChunks.map { .random(SplitMix64(seed: $0)) } ?? .fixed(chunkSize)
         let reader = try InputFile(path: input)
         if let icyMetaint {
@@ -97,7 +98,7 @@ struct InputOptions: ParsableArguments {
     /// Fetches the URL once, following redirects (`FetchedInput`); the parser is made when the response says its
     /// content type, which serves as the type hint unless `--hint` gives one.
     private func parseNetwork(
-        handler: @escaping AudioFileStream.EventHandler, metadata: @escaping (SourceMetadata, Int64) -> Void,
+        limits: MetadataLimits, handler: @escaping AudioFileStream.EventHandler, metadata: @escaping (SourceMetadata, Int64) -> Void,
         eachChunk: @escaping () throws -> Void
     ) throws -> AudioFileStream {
         var stream: AudioFileStream?
@@ -106,7 +107,7 @@ struct InputOptions: ParsableArguments {
             switch event {
             case .connected(let info):
                 let type = hint.flatMap(AudioFileType.init(hint:)) ?? info.contentType.flatMap(AudioFileType.init(hint:))
-                stream = try AudioFileStream(fileTypeHint: type, handler: handler)
+                stream = try AudioFileStream(fileTypeHint: type, limits: limits, handler: handler)
                 metadata(.station(info), audioBytes)
             case .audio(let bytes):
                 try stream?.parse(bytes)

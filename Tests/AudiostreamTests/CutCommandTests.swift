@@ -114,6 +114,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["short.m4a"])
     }
 
+    /// A picture larger than the 4 MiB the parser keeps by default is carried whole into a cut and a join.
+    @Test func largeArtworkIsKept() throws {
+        let folder = try makeTemporaryFolder("cut-artwork")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.mp3").path
+        try FileManager.default.copyItem(atPath: RecordCommandTests.fixture("cbr.mp3"), toPath: input)
+        let picture = "b'\\x89PNG\\r\\n\\x1a\\n' + bytes(range(256)) * (5 << 12)"
+        _ = try FFmpegTool.run("python3", ["-c", """
+            import sys
+            from mutagen.id3 import ID3, APIC
+            tags = ID3()
+            tags.add(APIC(encoding=3, mime="image/png", type=3, desc="", data=\(picture)))
+            tags.save(sys.argv[1])
+            """, input])
+        for command in [["cut", input, "--from", "1", "--to", "2"], ["concat", input, input]] {
+            let output = folder.appendingPathComponent("\(command[0]).mp3").path
+            let result = try AudiostreamRunner.run(command + ["-o", output])
+            try #require(result.status == 0, "\(result.standardError)")
+            let check = try FFmpegTool.run("python3", ["-c", """
+                import sys, mutagen
+                tags = mutagen.File(sys.argv[1]).tags
+                print([p.data == \(picture) for p in (tags.getall("APIC") if tags else [])])
+                """, output]).output
+            #expect(String(decoding: check, as: UTF8.self) == "[True]\n", "\(command[0])")
+        }
+    }
+
     /// Ctrl-C while the input is read leaves nothing: no OUT, no `.part`.
     @Test func anInterruptLeavesNoFile() throws {
         let folder = try makeTemporaryFolder("cut-interrupt")
