@@ -132,6 +132,26 @@ import Testing
         #expect(daemon.log.contains("missing.flac") && daemon.log.contains("config.yaml holds no audio"))
     }
 
+    /// Items that are no regular file (a folder, a named pipe, a device) are skipped with a warning: the folder's
+    /// read once crashed the daemon, and the pipe's open waited for a writer for ever.
+    @Test func aPlaylistOfAFolderAPipeAndADeviceIsSkipped() throws {
+        let folder = try DaemonHarness.makeFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("album.flac"),
+                                                withIntermediateDirectories: false)
+        #expect(mkfifo(folder.appendingPathComponent("pipe.mp3").path, 0o600) == 0)
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: show
+                socket: show.sock
+                source: {playlist: [{file: album.flac}, {file: pipe.mp3}, {file: /dev/zero}], loop: true}
+            """, folder: folder)
+        #expect(try daemon.waitForExit() == 1, "\(daemon.log)")
+        #expect(daemon.log.contains("no item of the playlist can be played"), "\(daemon.log)")
+        for name in ["album.flac", "pipe.mp3", "/dev/zero"] {
+            #expect(daemon.log.contains("\(name) is not a regular file"), "\(name): \(daemon.log)")
+        }
+    }
+
     /// Subscribes to everything and reads to the stream's end, splitting what came at each join; calls
     /// `onFirstPacket` at the first packet, and stops the daemon once `stopsWhen` holds of what came.
     static func receive(from daemon: DaemonHarness, onFirstPacket: () throws -> Void = {},
