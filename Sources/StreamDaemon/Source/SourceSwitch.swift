@@ -102,6 +102,9 @@ final class SourceSwitch {
             return
         }
         pipeline.connected(info)
+        // A source client is an encoder of its own: its stream starts with its own headers, perhaps in another
+        // format than the last client's, so after another's bytes its own are read as a new file.
+        if input === main.input, pushSource != nil, pipeline.statistics.bytesIn > 0 { lastFed = nil }
     }
 
     /// A network source's audio.
