@@ -152,6 +152,22 @@ import Testing
         }
     }
 
+    /// A playlist file of thousands of entries none of which can be played (moved from another machine) fails
+    /// within seconds: it was read again before each entry it skipped, for minutes of work on a shared core.
+    @Test func aLongPlaylistOfMissingFilesFailsAtOnce() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let entries = (0..<5000).map { "moved/album \($0 / 10)/track \($0 % 10).mp3\n" }.joined()
+        try Data(entries.utf8).write(to: folder.appendingPathComponent("moved.m3u"))
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: show
+                socket: show.sock
+                source: {playlist: moved.m3u, loop: true}
+            """, folder: folder)
+        #expect(try daemon.waitForExit(timeout: 60) == 1, "\(daemon.log.suffix(2000))")
+        #expect(daemon.log.contains("no item of the playlist can be played"))
+    }
+
     /// Subscribes to everything and reads to the stream's end, splitting what came at each join; calls
     /// `onFirstPacket` at the first packet, and stops the daemon once `stopsWhen` holds of what came.
     static func receive(from daemon: DaemonHarness, onFirstPacket: () throws -> Void = {},

@@ -14,12 +14,15 @@ struct PlaylistReader {
         let clock = PaceClock(speed: config.pace)
         var pass = Pass(shuffle: config.shuffle)
         var failuresInARow = 0
+        var items: [PlaylistItem] = []
         while !reader.isStopped {
-            let items: [PlaylistItem]
-            do {
-                items = try Playlist.items(of: config.items)
-            } catch {
-                return "\(error)"
+            // Not read again after an item skipped: a long list of missing files was read once for each entry.
+            if items.isEmpty || failuresInARow == 0 {
+                do {
+                    items = try Playlist.items(of: config.items)
+                } catch {
+                    return "\(error)"
+                }
             }
             // A list emptied (its folder, its file) would have a looping pass spin without end.
             guard !items.isEmpty else { return "the playlist lists no item" }
