@@ -132,6 +132,42 @@ import Testing
         #expect(daemon.log.contains("missing.flac") && daemon.log.contains("config.yaml holds no audio"))
     }
 
+    /// Items that are no regular file (a folder, a named pipe, a device) are skipped with a warning: the folder's
+    /// read once crashed the daemon, and the pipe's open waited for a writer for ever.
+    @Test func aPlaylistOfAFolderAPipeAndADeviceIsSkipped() throws {
+        let folder = try DaemonHarness.makeFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("album.flac"),
+                                                withIntermediateDirectories: false)
+        #expect(mkfifo(folder.appendingPathComponent("pipe.mp3").path, 0o600) == 0)
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: show
+                socket: show.sock
+                source: {playlist: [{file: album.flac}, {file: pipe.mp3}, {file: /dev/zero}], loop: true}
+            """, folder: folder)
+        #expect(try daemon.waitForExit() == 1, "\(daemon.log)")
+        #expect(daemon.log.contains("no item of the playlist can be played"), "\(daemon.log)")
+        for name in ["album.flac", "pipe.mp3", "/dev/zero"] {
+            #expect(daemon.log.contains("\(name) is not a regular file"), "\(name): \(daemon.log)")
+        }
+    }
+
+    /// A playlist file of thousands of entries none of which can be played (moved from another machine) fails
+    /// within seconds: it was read again before each entry it skipped, for minutes of work on a shared core.
+    @Test func aLongPlaylistOfMissingFilesFailsAtOnce() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let entries = (0..<5000).map { "moved/album \($0 / 10)/track \($0 % 10).mp3\n" }.joined()
+        try Data(entries.utf8).write(to: folder.appendingPathComponent("moved.m3u"))
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: show
+                socket: show.sock
+                source: {playlist: moved.m3u, loop: true}
+            """, folder: folder)
+        #expect(try daemon.waitForExit(timeout: 60) == 1, "\(daemon.log.suffix(2000))")
+        #expect(daemon.log.contains("no item of the playlist can be played"))
+    }
+
     /// Subscribes to everything and reads to the stream's end, splitting what came at each join; calls
     /// `onFirstPacket` at the first packet, and stops the daemon once `stopsWhen` holds of what came.
     static func receive(from daemon: DaemonHarness, onFirstPacket: () throws -> Void = {},

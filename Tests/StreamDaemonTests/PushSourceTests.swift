@@ -150,9 +150,53 @@ import Testing
         #expect(Self.sourceStates(result.events) == ["connected", "stalled", "connected", "lost"])
         let stalled = result.events.first { $0["state"] as? String == "stalled" }
         #expect(stalled?["error"] as? String == "stalled: no data for 1 s")
-        #expect(result.events.count { $0["reason"] as? String == "reconnect" } == 1)
+        // The next client's stream is a file of its own, which may be of another format; the frame the stalled one
+        // left unfinished is a resync.
+        let reasons = result.events.filter { $0["event"] as? String == "discontinuity" }
+            .compactMap { $0["reason"] as? String }
+        #expect(reasons.filter { $0 != "resync" } == ["input"], "\(reasons)")
         let nextPackets = try HTTPStreamCheck.ffprobePackets(Self.short, folder: daemon.folder).reduce(Data(), +)
         #expect(result.output.suffix(nextPackets.count) == nextPackets, "the next source's packets did not all arrive")
+    }
+
+    /// Each source client is a station of its own: the next one may push another format (a DJ with Ogg Opus or FLAC
+    /// after one with MP3), which is read as its own from its first byte, not as more of the last one's.
+    @Test func aNextSourceClientOfAnotherFormatIsReadAsItsOwn() throws {
+        let (daemon, port) = try Self.daemon()
+        let subscriber = try daemon.subscribe("live", kinds: "packets,properties")
+        let opus = Fixtures.directory.appendingPathComponent("ogg/ogg-opus-64k-stereo.opus")
+        let flac = Fixtures.directory.appendingPathComponent("flac-44k-stereo.flac")
+        let clients = [(Self.short, "audio/mpeg"), (opus, "audio/ogg"), (flac, "audio/flac")]
+        for (index, (file, contentType)) in clients.enumerated() {
+            let client = try RawConnection(port: port)
+            client.send(Self.legacyHead(password: Self.password, name: "DJ \(index)", contentType: contentType))
+            #expect(Self.readHead(client) == "HTTP/1.0 200 OK\r\n\r\n")
+            client.send(try Data(contentsOf: file))
+            shutdown(client.descriptor, Int32(SHUT_WR))
+            try daemon.waitUntil("DJ \(index) to leave") {
+                try daemon.streamStatus("live")?["reconnects"] as? Int == index
+                    && daemon.streamStatus("live")?["connected"] as? Bool == false
+            }
+        }
+
+        let result = try Self.finish(subscriber, of: daemon)
+        // The packets each client's format came with, as ffprobe counts them.
+        var packetsByFormat: [(format: String, packets: Int)] = []
+        for event in result.events {
+            if event["event"] as? String == "property", event["id"] as? String == "dfmt",
+               let format = (event["value"] as? [String: Any])?["formatID"] as? String {
+                packetsByFormat.append((format, 0))
+            } else if event["event"] as? String == "packet", !packetsByFormat.isEmpty {
+                packetsByFormat[packetsByFormat.count - 1].packets += 1
+            }
+        }
+        #expect(packetsByFormat.map(\.format) == [".mp3", "opus", "flac"])
+        for ((file, _), (format, packets)) in zip(clients, packetsByFormat) {
+            let expected = try HTTPStreamCheck.ffprobePackets(file, folder: daemon.folder).count
+            #expect(packets == expected, "\(format): \(packets) packets, ffprobe \(expected)")
+        }
+        let flacPackets = try HTTPStreamCheck.ffprobePackets(flac, folder: daemon.folder).reduce(Data(), +)
+        #expect(result.output.suffix(flacPackets.count) == flacPackets, "the FLAC client's packets did not all arrive")
     }
 
     // MARK: - Helpers
@@ -189,9 +233,9 @@ import Testing
     }
 
     /// The request of a legacy source client, as libshout's `SHOUT_PROTOCOL_ICY`-era clients send it.
-    static func legacyHead(password: String, name: String) -> String {
+    static func legacyHead(password: String, name: String, contentType: String = "audio/mpeg") -> String {
         let credentials = Data("source:\(password)".utf8).base64EncodedString()
-        return "SOURCE /live ICE/1.0\r\nAuthorization: Basic \(credentials)\r\nContent-Type: audio/mpeg\r\n"
+        return "SOURCE /live ICE/1.0\r\nAuthorization: Basic \(credentials)\r\nContent-Type: \(contentType)\r\n"
             + "ice-name: \(name)\r\n\r\n"
     }
 

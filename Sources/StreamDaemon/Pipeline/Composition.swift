@@ -25,7 +25,7 @@ struct Composition {
 
     /// Passes on what of the parser's `event` belongs to the stream: the segment's packets and its table in
     /// place of the file's, the table that starts a segment marked so; a `newSegment` discontinuity starts the
-    /// next segment.
+    /// next segment, and an `input` one (a new file of another source) ends the segment.
     mutating func pass(_ event: AudioFileStreamEvent,
                        to route: (AudioFileStreamEvent, _ startsSegment: Bool) -> Void) {
         if case .discontinuity(let discontinuity) = event, discontinuity.reason == .newSegment {
@@ -33,6 +33,9 @@ struct Composition {
             next = nil
             return route(event, false)
         }
+        // Another source's file (the main one back from a playlist fallback) is no part of the segment: it
+        // passes uncut, until the playlist's next segment.
+        if case .discontinuity(let discontinuity) = event, discontinuity.reason == .input { current = nil }
         guard current != nil else { return route(event, false) }
         switch event {
         case .packets(let batch):

@@ -14,12 +14,15 @@ struct PlaylistReader {
         let clock = PaceClock(speed: config.pace)
         var pass = Pass(shuffle: config.shuffle)
         var failuresInARow = 0
+        var items: [PlaylistItem] = []
         while !reader.isStopped {
-            let items: [PlaylistItem]
-            do {
-                items = try Playlist.items(of: config.items)
-            } catch {
-                return "\(error)"
+            // Not read again after an item skipped: a long list of missing files was read once for each entry.
+            if items.isEmpty || failuresInARow == 0 {
+                do {
+                    items = try Playlist.items(of: config.items)
+                } catch {
+                    return "\(error)"
+                }
             }
             // A list emptied (its folder, its file) would have a looping pass spin without end.
             guard !items.isEmpty else { return "the playlist lists no item" }
@@ -41,9 +44,15 @@ struct PlaylistReader {
 
     /// Hands over the item's file as a segment; answers why it could not be played, if it could not.
     private func play(_ item: PlaylistItem, clock: PaceClock?, deliver: SourceReader.Deliver) -> String? {
-        let descriptor = open(item.path, O_RDONLY | O_CLOEXEC)
+        // Without O_NONBLOCK a named pipe's open would wait for a writer for ever; regular files ignore it.
+        let descriptor = open(item.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return "cannot open \(item.path): \(String(cString: strerror(errno)))" }
         defer { close(descriptor) }
+        // A folder, a pipe or a device (`/dev/zero`, `/dev/urandom`) is never a file to play.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return "\(item.path) is not a regular file"
+        }
         // A file the parser cannot read would end the stream once fed to it: its first megabyte is tried first.
         guard ConfigLoader.dataFormat(ofFile: item.path) != nil else {
             return "\(item.path) holds no audio the parser reads"

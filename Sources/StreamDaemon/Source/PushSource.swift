@@ -5,7 +5,10 @@ import NIOCore
 
 /// The source of a `source: push` stream: the Icecast source client pushing to its mount, one at a time. What a
 /// client sends reaches its delegate as an HTTP source's response does, so the stream treats both alike: each client
-/// after the first is a reconnect, and one that leaves or stalls is `lost` or `stalled` and frees the mount.
+/// after the first is a reconnect, and one that leaves or stalls is `lost` or `stalled` and frees the mount. Each
+/// client is an encoder of its own, whose stream starts with its own headers, perhaps in another format than the
+/// last one's: its bytes are read as a new file, and go on the air only from its first confirmed frame, so that a
+/// client pushing what the parser cannot read never ends the stream for the next.
 ///
 /// Confined to the stream's event loop; a client's connection reaches it through its `PushSession`.
 final class PushSource {

@@ -96,7 +96,10 @@ final class SourceSwitch {
 
     func connected(_ info: HTTPStreamInfo, from input: SourceInput) {
         guard isCurrent(input) else { return }
-        guard feedsPipeline(input) else {
+        // A source client's stream is a new file, on the air from its first confirmed frame (see `PushSource`).
+        let isClient = input === main.input && pushSource != nil
+        if isClient, pipeline.statistics.bytesIn > 0 { lastFed = nil }
+        guard feedsPipeline(input), !isClient else {
             input.station = info
             input.probe = SourceProbe(typeHint: info.contentType.flatMap(AudioFileType.init(hint:)))
             return
@@ -212,7 +215,7 @@ final class SourceSwitch {
     ///   stream that has ended).
     private func take(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool, from input: SourceInput) -> Bool? {
         guard isCurrent(input) else { return nil }
-        guard feedsPipeline(input) else {
+        guard feedsPipeline(input), input.probe == nil else {
             // A reader says nothing before its bytes: its probe starts with them.
             let probe = input.probe ?? SourceProbe(typeHint: nil)
             input.probe = probe
@@ -251,7 +254,7 @@ final class SourceSwitch {
             stopFallback()
             onAir = .main
             logger.info("main source back on the air")
-            pipeline.sourceChanged(.restored)
+            if fallbackConfig != nil { pipeline.sourceChanged(.restored) }
         } else {
             onAir = .fallback
             logger.info("fallback on the air")
