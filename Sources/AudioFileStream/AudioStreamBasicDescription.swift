@@ -1,5 +1,9 @@
 /// The format of a stream's packets, field for field as Core Audio's ASBD.
 public struct AudioStreamBasicDescription: Equatable, Sendable {
+    /// The highest sample rate a container may state and still be read: far above any audio's (768 kHz), low
+    /// enough that frame counts and byte rates made from it stay within integers.
+    public static let maximumSampleRate: Double = 16_777_216
+
     public var sampleRate: Double
     public var formatID: FourCharCode
     public var formatFlags: UInt32

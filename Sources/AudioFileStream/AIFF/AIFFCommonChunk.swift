@@ -55,7 +55,7 @@ enum AIFFCommonChunk {
         guard channels > 0, channels < 0x8000 else {
             throw invalid("states \(Int16(bitPattern: UInt16(channels))) channels")
         }
-        guard let rate, rate.isFinite, rate > 0 else {
+        guard let rate, rate.isFinite, rate > 0, rate <= AudioStreamBasicDescription.maximumSampleRate else {
             throw invalid("states a sample rate of \(rate.map { "\($0)" } ?? "infinity or NaN")")
         }
         let compression: FourCharCode = isCompressible ? FourCharCode(rawValue: body.bigEndianUInt32(at: 18)) : "NONE"

@@ -9,7 +9,7 @@ struct CAFAudioDescription {
     let format: AudioStreamBasicDescription
 
     /// Reads the first `length` bytes of `bytes`; nil when they do not describe a stream packets can be cut from:
-    /// no format, a rate that is not a positive number, no channels, or linear PCM whose sizes disagree.
+    /// no format, a rate that is not a positive number up to `maximumSampleRate`, no channels, or linear PCM whose sizes disagree.
     init?(_ bytes: UnsafeRawBufferPointer) {
         let sampleRate = Double(bitPattern: bytes.bigEndianUInt64(at: 0))
         let formatID = FourCharCode(rawValue: bytes.bigEndianUInt32(at: 8))
@@ -18,7 +18,8 @@ struct CAFAudioDescription {
         let framesPerPacket = bytes.bigEndianUInt32(at: 20)
         let channels = bytes.bigEndianUInt32(at: 24)
         let bits = bytes.bigEndianUInt32(at: 28)
-        guard sampleRate.isFinite, sampleRate > 0, channels > 0, formatID.rawValue != 0 else { return nil }
+        guard sampleRate.isFinite, sampleRate > 0, sampleRate <= AudioStreamBasicDescription.maximumSampleRate,
+              channels > 0, formatID.rawValue != 0 else { return nil }
         if formatID == AudioFormatID.linearPCM {
             guard let format = Self.linearPCM(sampleRate: sampleRate, flags: flags, bytesPerPacket: bytesPerPacket,
                                               framesPerPacket: framesPerPacket, channels: channels, bits: bits)

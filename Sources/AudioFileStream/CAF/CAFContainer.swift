@@ -124,8 +124,8 @@ struct CAFContainer: ChunkedContainer {
         switch chunk.id {
         case Self.description:
             guard let description = CAFAudioDescription(body) else {
-                throw AudioFileStreamFailure(.invalidFile, at: offset, "the CAF desc chunk names no rate, channels "
-                    + "or format")
+                throw AudioFileStreamFailure(.invalidFile, at: offset, "the CAF desc chunk names no rate (above 0, "
+                    + "up to \(Int(AudioStreamBasicDescription.maximumSampleRate)) Hz), channels or format")
             }
             self.description = description
             output.measuresBitRate = true

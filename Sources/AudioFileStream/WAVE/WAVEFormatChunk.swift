@@ -35,7 +35,9 @@ enum WAVEFormatChunk {
         let sampleRate = body.littleEndianUInt32(at: 4)
         let blockAlign = UInt32(body.littleEndianUInt16(at: 12))
         guard channels > 0 else { throw invalid("states 0 channels") }
-        guard sampleRate > 0 else { throw invalid("states a sample rate of 0") }
+        guard sampleRate > 0, Double(sampleRate) <= AudioStreamBasicDescription.maximumSampleRate else {
+            throw invalid("states a sample rate of \(sampleRate)")
+        }
         guard blockAlign > 0, blockAlign % channels == 0 else {
             throw invalid("states a block of \(blockAlign) bytes, which \(channels) channels cannot share")
         }

@@ -152,11 +152,7 @@ final class SourceSwitch {
 
     func received(_ metadata: ICYMetadata, from input: SourceInput) {
         guard isCurrent(input) else { return }
-        if feedsPipeline(input) {
-            pipeline.received(.icy(metadata))
-        } else {
-            input.metadata = metadata
-        }
+        if feedsPipeline(input) { pipeline.received(.icy(metadata)) } else { input.metadata = metadata }
     }
 
     /// A network source's condition. The main one's is told to subscribers unless a fallback runs, which has the
