@@ -752,6 +752,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.path("radio.sock")))
     }
 
+    /// A named pipe as a recorded file source is not read while checking: opening it waited for a writer, for ever.
+    @Test func checkingARecordedPipeWaitsForNoWriter() throws {
+        let folder = try DaemonHarness.makeFolder()
+        #expect(mkfifo(folder.appendingPathComponent("live.fifo").path, 0o600) == 0)
+        let daemon = try DaemonHarness(config: """
+            streams:
+              - name: radio
+                source: file:live.fifo
+                socket: radio.sock
+                record: {path: "rec/{stream}-%H.mp3"}
+            """, folder: folder, arguments: ["--check"])
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+    }
+
     /// How a message starts: `file:line: key: `, or `file:line: ` for the document itself.
     static func location(_ file: String, _ expected: (line: Int, key: String)) -> String {
         expected.key.isEmpty ? "\(file):\(expected.line): " : "\(file):\(expected.line): \(expected.key): "

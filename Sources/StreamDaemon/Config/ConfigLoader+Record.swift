@@ -60,9 +60,13 @@ extension ConfigLoader {
 
     /// The DataFormat the first megabyte of a file announces, if it does.
     static func dataFormat(ofFile path: String) -> AudioStreamBasicDescription? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // A pipe or a device would wait for a writer or never end: only a regular file is looked into.
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let bytes = [UInt8](handle.readData(ofLength: 1 << 20))
+        // The throwing read: `readData(ofLength:)` traps on a read error.
+        guard let data = try? handle.read(upToCount: 1 << 20) else { return nil }
+        let bytes = [UInt8](data)
         var format: AudioStreamBasicDescription?
         let stream = try? AudioFileStream { event in
             if case .property(.dataFormat, .format(let value)) = event, format == nil { format = value }

@@ -70,7 +70,12 @@ final class DaemonHarness {
 
     deinit {
         if process.isRunning {
+            // SIGKILL if SIGTERM is not heeded in 5 s: the test runner's children may have it blocked, and a
+            // daemon stuck in a system call must not hold the test run.
             process.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)
