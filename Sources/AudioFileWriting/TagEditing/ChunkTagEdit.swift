@@ -57,15 +57,20 @@ enum ChunkTagEdit {
         for (index, chunk) in tagChunks.reversed() {
             if let index { pieces[index] = .bytes(chunk) } else { pieces.append(.bytes(chunk)) }
         }
-        let total = pieces.reduce(4) { total, piece in
+        let total = 4 + length(of: pieces)
+        guard total <= UInt32.max else { throw TagEditError.unsupportedFile("the file would pass the 4 GiB a \(magic) size can say") }
+        return EditedFile(pieces: [.bytes(Array(bytes[0..<4]) + size(total, isWAVE: isWAVE) + bytes[8..<12])] + pieces
+            + [.copy(min(offset, bytes.count)..<bytes.count)])
+    }
+
+    /// The bytes `pieces` make.
+    private static func length(of pieces: [EditedFile.Piece]) -> Int {
+        pieces.reduce(0) { total, piece in
             switch piece {
             case .bytes(let bytes): total + bytes.count
             case .copy(let range), .oggPages(let range, _, _): total + range.count
             }
         }
-        guard total <= UInt32.max else { throw TagEditError.unsupportedFile("the file would pass the 4 GiB a \(magic) size can say") }
-        return EditedFile(pieces: [.bytes(Array(bytes[0..<4]) + size(total, isWAVE: isWAVE) + bytes[8..<12])] + pieces
-            + [.copy(min(offset, bytes.count)..<bytes.count)])
     }
 
     /// The tag chunks `found`, or nil for one to add when there is none.
