@@ -10,7 +10,8 @@ public final class AudioFileStream {
 
     let output: ParserOutput
     private let limits: MetadataLimits
-    private let fileTypeHint: AudioFileType?
+    /// The type hint for the file being read: the stream's, or the one `markNewFile(reason:fileTypeHint:)` gave.
+    private var fileTypeHint: AudioFileType?
     private var reader: (any FormatReader)?
     private var sniffer: FormatSniffer
     /// Unconsumed bytes carried over to the next call: the stream's start while its type is sniffed, then a
@@ -105,11 +106,20 @@ public final class AudioFileStream {
     /// - Throws: `.illegalOperation` after `finish()`, the failure that ended the stream, or
     ///   `.unsupportedFileType` when the bytes so far were too few to tell their type and are not one supported.
     public func markNewFile(reason: Discontinuity.Reason = .input) throws {
+        try markNewFile(reason: reason, fileTypeHint: fileTypeHint)
+    }
+
+    /// Says that the next bytes start a file from its first byte, as `markNewFile(reason:)` does, of a type that
+    /// `fileTypeHint` names (nil: sniffed from its bytes): a live source whose next encoder may send another
+    /// format than the last one. The hint holds for the files that follow too.
+    /// - Throws: as `markNewFile(reason:)` does, and `.unsupportedFileType` when the hinted type is not supported.
+    public func markNewFile(reason: Discontinuity.Reason = .input, fileTypeHint: AudioFileType?) throws {
         guard !isFinished else { throw AudioFileStreamError.illegalOperation }
         if let failure = output.failure { throw failure }
         try endInput()
         reader = nil
         sniffer = try FormatSniffer(hint: fileTypeHint)
+        self.fileTypeHint = fileTypeHint
         fileStart = pendingOffset + Int64(pending.count)
         // A segment is trimmed by its own file's table: one equal to the last file's is announced again, and a
         // file without one leaves none.

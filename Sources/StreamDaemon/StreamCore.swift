@@ -150,8 +150,16 @@ final class StreamCore {
     /// Whether the stream waits for its source: a network source away, and no fallback playing.
     var isWaitingForSource: Bool { sources.isWaiting }
 
-    /// The push source that source clients connect to, if the stream has one.
-    var pushSource: PushSource? { sources.pushSource }
+    /// Offers the stream a source client: see `StreamSource.admit(_:info:channel:)`.
+    func admitSource(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+        -> Result<PushSession, PushRefusal> {
+        sources.admit(credentials, info: info, channel: channel)
+    }
+
+    /// Names what plays, for the source on the air: see `SourceSwitch.setTitle(_:)`.
+    func setTitle(_ metadata: ICYMetadata) {
+        sources.setTitle(metadata)
+    }
 
     /// The source ran out, or its bytes cannot be read: nothing will come, so the stream ends for good.
     private func end(_ reason: EndReason) {

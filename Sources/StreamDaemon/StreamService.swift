@@ -111,7 +111,7 @@ final class StreamService: Sendable {
     /// Succeeds once the stream has taken it.
     func setTitle(_ title: String) -> EventLoopFuture<Void> {
         let metadata = ICYMetadata(text: "StreamTitle='\(title)';")
-        return eventLoop.submit { [core] in core.value.pipeline.received(.icy(metadata)) }
+        return eventLoop.submit { [core] in core.value.setTitle(metadata) }
     }
 
     /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.
@@ -132,7 +132,7 @@ final class StreamService: Sendable {
     func admitSource(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
         -> EventLoopFuture<Result<PushSession, PushRefusal>> {
         eventLoop.submit { [core] in
-            core.value.pushSource?.admit(credentials, info: info, channel: channel) ?? .failure(.notPush)
+            core.value.admitSource(credentials, info: info, channel: channel)
         }
     }
 }

@@ -41,7 +41,7 @@ import Testing
 }
 
 /// A delegate that takes whatever a source hands on.
-private final class SilentDelegate: HTTPSourceDelegate {
+private final class SilentDelegate: NetworkSourceDelegate {
     func sourceConnected(_ info: HTTPStreamInfo) {}
     func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool { true }
     func sourceReceived(_ metadata: ICYMetadata) {}

@@ -54,8 +54,8 @@ struct ListenerAnnouncements {
         isFramingStale = true
     }
 
-    /// A network source announced its station.
-    mutating func noteStation(_ info: HTTPStreamInfo) -> HubMessage? {
+    /// A network source announced its station, or a source without one (nil) took the air.
+    mutating func noteStation(_ info: HTTPStreamInfo?) -> HubMessage? {
         station = info
         return updatedMountInfo()
     }

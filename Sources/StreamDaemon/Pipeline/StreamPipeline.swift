@@ -31,6 +31,8 @@ final class StreamPipeline {
     private var announced: [AudioFileStreamPropertyID: String] = [:]
     /// The parser's type hint, from an HTTP content type.
     private var typeHint: AudioFileType?
+    /// Whether the next bytes start a new file, of the type `typeHint` names: another source took the air.
+    private var handedOver = false
     /// The bytes of the picture last sent to subscribers of artwork.
     private var lastPicture: [UInt8] = []
     private var listenerAnnouncements: ListenerAnnouncements
@@ -72,14 +74,24 @@ final class StreamPipeline {
         defer { flush() }
         let parser = try ensureParser()
         // A new file's own discontinuity says that the bytes do not follow: one event, not a reconnect's too.
-        if restartsFile { pendingDiscontinuity = nil }
+        if restartsFile || handedOver { pendingDiscontinuity = nil }
         if let reason = pendingDiscontinuity {
             pendingDiscontinuity = nil
             droppedWhileMarking = 0
             defer { droppedWhileMarking = nil }
             try parser.markDiscontinuity(reason)
         }
-        if restartsFile { try parser.markNewFile() }
+        if handedOver {
+            handedOver = false
+            // A hint the parser does not take (a content type of another kind) leaves the type to the bytes.
+            do {
+                try parser.markNewFile(fileTypeHint: typeHint)
+            } catch AudioFileStreamError.unsupportedFileType where typeHint != nil {
+                try parser.markNewFile(fileTypeHint: nil)
+            }
+        } else if restartsFile {
+            try parser.markNewFile()
+        }
         try parser.parse(bytes)
         audioBytes += Int64(bytes.count)
     }
@@ -111,12 +123,39 @@ final class StreamPipeline {
         eventLoop.preconditionInEventLoop()
         if audioBytes > 0 { pendingDiscontinuity = .reconnect }
         if parser == nil { typeHint = info.contentType.flatMap(AudioFileType.init(hint:)) }
+        announce(info)
+    }
+
+    /// Announces the station when it is new or changed.
+    private func announce(_ info: HTTPStreamInfo) {
         var station = info
         station.metaint = nil
         guard station != self.station else { return }
         self.station = station
         received(.station(station))
         send(listenerAnnouncements.noteStation(station))
+    }
+
+    /// Another source takes the air, saying what `announcements` say: its bytes that follow are a new file, whose
+    /// type its station's content type hints. Its station is announced when it differs from the last one (a source
+    /// without one, a file, clears it), and its title; a source that names none clears the last source's.
+    func handOver(to announcements: SourceAnnouncements) {
+        eventLoop.preconditionInEventLoop()
+        typeHint = announcements.station?.contentType.flatMap(AudioFileType.init(hint:))
+        handedOver = parser != nil
+        if let station = announcements.station {
+            announce(station)
+        } else if station != nil {
+            station = nil
+            received(.station(HTTPStreamInfo(header: { _ in nil })))
+            send(listenerAnnouncements.noteStation(nil))
+        }
+        if let nowPlaying = announcements.nowPlaying {
+            received(.icy(nowPlaying))
+        } else if listenerAnnouncements.nowPlaying != nil {
+            received(.icy(ICYMetadata(text: "StreamTitle='';")))
+        }
+        flush()
     }
 
     /// A network source connected, lost its connection or will try again: subscribers hear it at once.

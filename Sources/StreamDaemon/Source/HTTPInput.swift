@@ -7,7 +7,7 @@ import NIOPosix
 /// An HTTP(S) stream read once to its end, for command-line tools: the daemon's HTTP source without reconnects,
 /// on an event loop that the calling thread runs until the response ends, so that its events reach the caller
 /// on its own thread.
-public final class HTTPInput: HTTPSourceDelegate {
+public final class HTTPInput: NetworkSourceDelegate {
     /// What the stream delivers, in order.
     public enum Event {
         /// The response began: the station's headers.

@@ -28,7 +28,7 @@ final class HTTPSource {
     let config: HTTPSourceConfig
     private let eventLoop: EventLoop
     private let logger: Logger
-    private unowned let delegate: HTTPSourceDelegate
+    private unowned let delegate: NetworkSourceDelegate
     private var backoff: ReconnectBackoff?
     private var tlsContext: NIOSSLContext?
     /// Numbers connections, so that late events of an abandoned one are ignored.
@@ -59,7 +59,7 @@ final class HTTPSource {
     private let reconnectCounter: Counter?
 
     init(config: HTTPSourceConfig, eventLoop: EventLoop, logger: Logger, reconnects: Counter? = nil,
-         delegate: HTTPSourceDelegate) {
+         delegate: NetworkSourceDelegate) {
         self.config = config
         reconnectCounter = reconnects
         self.eventLoop = eventLoop
@@ -233,21 +233,6 @@ final class HTTPSource {
             source.connect(to: HTTPSourceTarget(url: source.config.url))
         }
     }
-}
-
-/// What an `HTTPSource` hands on, on its event loop.
-protocol HTTPSourceDelegate: AnyObject {
-    /// A response began: its audio follows.
-    func sourceConnected(_ info: HTTPStreamInfo)
-    /// Audio bytes, valid during the call only. Returns whether they completed a whole, confirmed frame: nothing
-    /// but such a frame shows that a station sends audio.
-    func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool
-    /// An ICY block unlike the one before it.
-    func sourceReceived(_ metadata: ICYMetadata)
-    /// The source connected, lost its connection, or will try again: see `SourceState`.
-    func sourceChanged(_ state: SourceState)
-    /// The source will not connect again; `failure` says why, or nil after a normal end.
-    func sourceEnded(failure: String?)
 }
 
 /// Whether a host is written as an IP address.

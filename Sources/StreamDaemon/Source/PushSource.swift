@@ -24,7 +24,7 @@ final class PushSource {
     let config: PushSourceConfig
     private let eventLoop: EventLoop
     private let logger: Logger
-    private unowned let delegate: HTTPSourceDelegate
+    private unowned let delegate: NetworkSourceDelegate
     /// Counts reconnects for the metrics.
     private let reconnectCounter: Counter?
     /// The client pushing now: its session's number and its connection, which `stop()` closes.
@@ -39,7 +39,7 @@ final class PushSource {
     var isConnected: Bool { client != nil }
 
     init(config: PushSourceConfig, eventLoop: EventLoop, logger: Logger, reconnects: Counter? = nil,
-         delegate: HTTPSourceDelegate) {
+         delegate: NetworkSourceDelegate) {
         self.config = config
         self.eventLoop = eventLoop
         self.logger = logger

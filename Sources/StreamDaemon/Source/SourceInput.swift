@@ -1,37 +1,35 @@
+import AudioFileStream
 import AudioStreamProtocol
 import Logging
 import Metrics
 import NIOCore
 
-/// One source of a stream, main or fallback, as its `SourceSwitch` sees it: what the source reports comes here,
-/// and goes on to the switch naming this input, so that the switch knows whose it is (and ignores a source it has
-/// stopped). While the source is not on the air, what it said is kept here until it is.
+/// One source of a stream, main or fallback, as its `SourceSwitch` sees it: what the source reports comes here and
+/// goes on to the switch naming this input, so that the switch knows whose it is (and ignores a source it has
+/// stopped). The input holds what belongs to its source: what it said of itself, its probe while it is off the
+/// air, and where its audio started on the air.
 final class SourceInput {
-    enum Role {
-        case main, fallback
-    }
-
-    let role: Role
+    let role: SourceSwitchStateMachine.Role
     /// The switch its source reports to, on the stream's loop.
     weak var owner: SourceSwitch?
-    /// Parses the source's bytes on the side while it is not on the air; nil while they go to the pipeline.
-    var probe: SourceProbe?
-    /// What the source said when it connected, and its last ICY block, while it is not on the air.
-    var station: HTTPStreamInfo?
-    var metadata: ICYMetadata?
-    /// The stream's seconds of audio when the source went on the air: a file is paced by its own audio.
-    var audioSecondsAtStart = 0.0
+    /// The source's station and title.
+    private(set) var announcements = SourceAnnouncements()
+    /// Parses the source's bytes on the side while it is probed.
+    private var probe: SourceProbe?
+    /// The stream's seconds of audio when the source took the air; nil while it has not: a reader is paced by its
+    /// own audio on the air.
+    private var audioSecondsAtStart: Double?
     /// Why the source last lost its connection.
-    var lastError: String?
+    private(set) var lastError: String?
 
-    private init(role: Role) {
+    private init(role: SourceSwitchStateMachine.Role) {
         self.role = role
     }
 
     /// The source `config` names, in `role`, not started yet; its reports reach the input's `owner` on
     /// `eventLoop`.
-    static func make(_ config: SourceConfig, role: Role, eventLoop: EventLoop, logger: Logger,
-                     reconnects: Counter?) -> (input: SourceInput, source: any StreamSource) {
+    static func make(_ config: SourceConfig, role: SourceSwitchStateMachine.Role, eventLoop: EventLoop,
+                     logger: Logger, reconnects: Counter?) -> (input: SourceInput, source: any StreamSource) {
         let input = SourceInput(role: role)
         var logger = logger
         if role == .fallback { logger[metadataKey: "source"] = "fallback" }
@@ -47,31 +45,72 @@ final class SourceInput {
         }
     }
 
+    // MARK: - What the switch does with the source
+
+    /// The source connected with `station`; a new encoder (a source client) names nothing yet.
+    func connected(_ station: HTTPStreamInfo, isNewEncoder: Bool) {
+        announcements.station = station
+        if isNewEncoder { announcements.nowPlaying = nil }
+    }
+
+    /// The source named what it plays.
+    func note(_ nowPlaying: ICYMetadata) {
+        announcements.nowPlaying = nowPlaying
+    }
+
+    /// Its bytes are probed afresh from now on: a new connection's.
+    func beginProbe() {
+        probe = SourceProbe(typeHint: announcements.station?.contentType.flatMap(AudioFileType.init(hint:)))
+    }
+
+    /// Probes the source's next bytes (a reader's probe starts with its first ones; with `restartsFile` they start
+    /// its file again).
+    /// - Returns: whether the bytes probed so far hold a whole, confirmed frame.
+    func probe(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
+        if probe == nil { beginProbe() }
+        return probe!.take(bytes, restartsFile: restartsFile)
+    }
+
+    /// The source takes the air when the stream holds `audioSeconds`: the probe ends.
+    /// - Returns: the bytes it kept, which the stream reads next.
+    func takeAir(atAudioSeconds audioSeconds: Double) -> [UInt8] {
+        defer { probe = nil }
+        audioSecondsAtStart = audioSeconds
+        return probe?.kept ?? []
+    }
+
+    /// A reader's seconds of audio on the air, given the stream's: none before it took the air.
+    private func secondsOnAir(streamSeconds: Double) -> Double {
+        streamSeconds - (audioSecondsAtStart ?? streamSeconds)
+    }
+
     /// Takes a reader's output on the loop.
-    /// - Returns: the source's seconds of audio so far, or nil to stop reading.
+    /// - Returns: the source's seconds of audio on the air so far, or nil to stop reading.
     private func deliver(_ output: SourceReader.Output) -> Double? {
         guard let owner else { return nil }
+        let wanted: Bool
         switch output {
         case .bytes(let bytes, let restartsFile):
-            return bytes.withUnsafeBytes { owner.received($0, restartsFile: restartsFile, from: self) }
+            wanted = bytes.withUnsafeBytes { owner.take($0, restartsFile: restartsFile, from: self) } != .refused
         case .segment(let item):
-            return owner.began(item, from: self)
+            wanted = owner.began(item, from: self)
         case .warning(let message):
-            return owner.skipped(message, from: self)
+            wanted = owner.skipped(message, from: self)
         case .end(let failure):
             owner.ended(failure: failure, from: self)
             return nil
         }
+        return wanted ? secondsOnAir(streamSeconds: owner.audioSeconds) : nil
     }
 }
 
-extension SourceInput: HTTPSourceDelegate {
+extension SourceInput: NetworkSourceDelegate {
     func sourceConnected(_ info: HTTPStreamInfo) {
         owner?.connected(info, from: self)
     }
 
     func sourceReceived(audio: UnsafeRawBufferPointer) -> Bool {
-        owner?.received(audio, from: self) ?? false
+        owner?.take(audio, restartsFile: false, from: self) == .taken(confirmed: true)
     }
 
     func sourceReceived(_ metadata: ICYMetadata) {

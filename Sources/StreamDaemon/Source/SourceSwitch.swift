@@ -10,21 +10,24 @@ protocol SourceSwitchDelegate: AnyObject {
     func sourcesEnded(_ reason: EndReason)
 }
 
-/// A stream's sources: its main one, and the fallback that plays while the main one is lost, started only then
-/// and stopped once the main one is back.
+/// A stream's sources, its main one and the fallback that plays while the main one is lost, switched as
+/// `SourceSwitchStateMachine` rules: this class carries out what the machine decides, starting and stopping the
+/// sources, handing their bytes to the pipeline or to their probes, and telling the pipeline and the dead-air
+/// clock when a source takes or leaves the air.
 ///
-/// One source is on the air at a time, feeding the pipeline. Another goes on the air at its first whole, confirmed
-/// frame, which a `SourceProbe` finds while the one on the air plays on; the pipeline's parser then reads its
-/// bytes as a new file, from where the probe started: a switch falls between packets, with a discontinuity. A
-/// main source that ends hands over to the fallback for good. Confined to the stream's loop.
+/// A source takes the air between packets: the pipeline's parser reads the bytes its probe kept as a new file,
+/// with the source's own type hint, station and title. Confined to the stream's loop.
 final class SourceSwitch {
-    /// What plays.
-    enum OnAir: String {
-        case main, fallback
-        /// Nothing: the main source is lost, and no fallback plays (none, not yet, or failed).
-        case away
+    /// What a source's bytes came to.
+    enum Uptake: Equatable {
+        /// Not wanted: the source was stopped, or the stream ended.
+        case refused
+        /// Taken; `confirmed` once the source's bytes (of its connection, or since its probe began) held a whole,
+        /// confirmed frame.
+        case taken(confirmed: Bool)
     }
 
+    private var machine: SourceSwitchStateMachine
     private let pipeline: StreamPipeline
     private let eventLoop: EventLoop
     private let logger: Logger
@@ -35,12 +38,6 @@ final class SourceSwitch {
     private let main: (input: SourceInput, source: any StreamSource)
     /// The fallback, while it runs.
     private var fallback: (input: SourceInput, source: any StreamSource)?
-    private(set) var onAir = OnAir.main
-    /// The input the pipeline parsed last: another's bytes start a new file.
-    private var lastFed: SourceInput?
-    /// The main source will deliver nothing more: the fallback plays for good.
-    private var mainEnded = false
-    private var stopped = false
 
     init(main: SourceConfig, fallback: SourceConfig?, pipeline: StreamPipeline, deadAir: DeadAir,
          eventLoop: EventLoop, logger: Logger, reconnects: Counter?) {
@@ -50,44 +47,56 @@ final class SourceSwitch {
         fallbackConfig = fallback
         self.deadAir = deadAir
         self.main = SourceInput.make(main, role: .main, eventLoop: eventLoop, logger: logger, reconnects: reconnects)
-        lastFed = self.main.input
+        machine = SourceSwitchStateMachine(mainTakesClients: self.main.source.takesClients,
+                                           hasFallback: fallback != nil)
         self.main.input.owner = self
     }
 
     /// Starts the main source, and the fallback if the main one has nothing to play until a client comes.
     func start() {
         eventLoop.preconditionInEventLoop()
-        main.source.start()
-        if main.source.isAwayAtStart && fallbackConfig != nil { mainLost() }
+        run(machine.start())
     }
 
     /// Stops every source: nothing more reaches the pipeline.
     func stop() {
         eventLoop.preconditionInEventLoop()
-        stopped = true
-        main.source.stop()
-        stopFallback()
-        deadAir.ended()
+        run(machine.stop())
     }
 
     /// Whether the stream waits for a source: none is on the air, or the one on the air has lost its connection.
     var isWaiting: Bool {
-        switch onAir {
+        switch machine.onAir {
         case .main: !main.source.isConnected
         case .fallback: !(fallback?.source.isConnected ?? false)
-        case .away: true
+        case nil: true
         }
     }
 
-    /// The push source that source clients connect to, if the main source is one.
-    var pushSource: PushSource? { main.source as? PushSource }
+    /// The stream's seconds of audio so far.
+    var audioSeconds: Double { pipeline.audioSeconds }
+
+    /// Offers the main source a source client: see `StreamSource.admit(_:info:channel:)`.
+    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+        -> Result<PushSession, PushRefusal> {
+        eventLoop.preconditionInEventLoop()
+        return main.source.admit(credentials, info: info, channel: channel)
+    }
+
+    /// Names what plays, as an ICY block from the source on the air would: it becomes that source's title.
+    func setTitle(_ metadata: ICYMetadata) {
+        eventLoop.preconditionInEventLoop()
+        if let onAir = machine.onAir { input(for: onAir)?.note(metadata) }
+        pipeline.received(.icy(metadata))
+    }
 
     /// The main source's part of `audiostream status`, and with a fallback, what plays.
     var status: [(String, JSON)] {
         var status = main.source.status
         if !status.isEmpty { status.append(("lastSourceError", .optional(main.input.lastError, JSON.string))) }
         if let fallbackConfig {
-            status += [("fallback", .string(fallbackConfig.description)), ("onAir", .string(onAir.rawValue))]
+            let onAir = machine.onAir.map { "\($0)" } ?? "away"
+            status += [("fallback", .string(fallbackConfig.description)), ("onAir", .string(onAir))]
         }
         return status
     }
@@ -95,146 +104,38 @@ final class SourceSwitch {
     // MARK: - From the inputs
 
     func connected(_ info: HTTPStreamInfo, from input: SourceInput) {
-        guard isCurrent(input) else { return }
-        // A source client's stream is a new file, on the air from its first confirmed frame (see `PushSource`).
-        let isClient = input === main.input && pushSource != nil
-        if isClient, pipeline.statistics.bytesIn > 0 { lastFed = nil }
-        guard feedsPipeline(input), !isClient else {
-            input.station = info
-            input.probe = SourceProbe(typeHint: info.contentType.flatMap(AudioFileType.init(hint:)))
-            return
-        }
-        pipeline.connected(info)
+        guard let role = role(of: input) else { return }
+        input.connected(info, isNewEncoder: role == .main && machine.mainTakesClients)
+        run(machine.connected(role))
     }
 
-    /// A network source's audio.
-    /// - Returns: whether it completed a whole, confirmed frame.
-    func received(_ audio: UnsafeRawBufferPointer, from input: SourceInput) -> Bool {
-        take(audio, restartsFile: false, from: input) ?? false
-    }
-
-    /// A reader's chunk.
-    /// - Returns: the reader's seconds of audio on the air so far, or nil to stop reading.
-    func received(_ chunk: UnsafeRawBufferPointer, restartsFile: Bool, from input: SourceInput) -> Double? {
-        guard take(chunk, restartsFile: restartsFile, from: input) != nil else { return nil }
-        return secondsOnAir(input)
-    }
-
-    /// A playlist's next item: cut to its range by the pipeline while the playlist is on the air. (Probed off the
-    /// air, a fallback playlist goes on the air with its item uncut, from the probe's start.)
-    /// - Returns: as `received(_:restartsFile:from:)`.
-    func began(_ item: PlaylistItem, from input: SourceInput) -> Double? {
-        guard isCurrent(input) else { return nil }
-        if feedsPipeline(input) {
-            do {
-                try pipeline.beginSegment(item)
-            } catch {
-                delegate?.sourcesEnded(.unsupportedFormat(error: "\(error)"))
-                return nil
-            }
-            // The segment's file is marked as new already.
-            lastFed = input
-        }
-        return secondsOnAir(input)
-    }
-
-    /// A playlist left an item out: subscribers hear why while it is on the air, the log in any case.
-    func skipped(_ message: String, from input: SourceInput) -> Double? {
-        guard isCurrent(input) else { return nil }
-        if feedsPipeline(input) { pipeline.skipped(message) } else { logger.warning("\(message)") }
-        return secondsOnAir(input)
-    }
-
-    /// A reader's seconds of audio on the air so far, which pace it: none while it is probed off the air.
-    private func secondsOnAir(_ input: SourceInput) -> Double {
-        input.probe == nil ? pipeline.audioSeconds - input.audioSecondsAtStart : 0
-    }
-
-    func received(_ metadata: ICYMetadata, from input: SourceInput) {
-        guard isCurrent(input) else { return }
-        if feedsPipeline(input) { pipeline.received(.icy(metadata)) } else { input.metadata = metadata }
-    }
-
-    /// A network source's condition. The main one's is told to subscribers unless a fallback runs, which has the
-    /// air while the main one tries to come back; the loss of the one on the air takes it off the air.
-    func changed(_ state: SourceState, from input: SourceInput) {
-        guard isCurrent(input) else { return }
-        if input === main.input && fallback == nil { pipeline.sourceChanged(state) }
-        guard let error = state.error else { return }
-        switch (input.role, onAir) {
-        case (.main, .main): mainLost()
-        case (.fallback, .fallback): fallbackLost(error)
-        default: break
+    /// Takes a source's bytes: to the pipeline while it has the air (or resumes it), else to its probe.
+    func take(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool, from input: SourceInput) -> Uptake {
+        guard let role = role(of: input) else { return .refused }
+        switch machine.destination(of: role) {
+        case .nowhere:
+            return .refused
+        case .probe:
+            guard input.probe(bytes, restartsFile: restartsFile) else { return .taken(confirmed: false) }
+            run(machine.confirmedByProbe(role))
+            return self.role(of: input) == nil ? .refused : .taken(confirmed: true)
+        case .stream:
+            let packets = pipeline.statistics.packets
+            guard feed(bytes, restartsFile: restartsFile) else { return .refused }
+            let confirmed = pipeline.statistics.packets > packets
+            if confirmed { run(machine.confirmedByStream(role)) }
+            return .taken(confirmed: confirmed)
         }
     }
 
-    /// A source will deliver nothing more: the main one hands over to the fallback for good, if there is one; a
-    /// fallback leaves the stream off the air until the main one is back. With neither, the stream ends.
-    func ended(failure: String?, from input: SourceInput) {
-        guard isCurrent(input) else { return }
-        if input === main.input {
-            mainEnded = true
-            if onAir == .main { mainLost() }
-            if fallback == nil { delegate?.sourcesEnded(.sourceEnded(failure: failure)) }
-            return
-        }
-        stopFallback()
-        guard !mainEnded else {
-            delegate?.sourcesEnded(.sourceEnded(failure: failure))
-            return
-        }
-        logger.warning("fallback \(failure.map { "failed: \($0)" } ?? "ended")")
-        if onAir == .fallback { fallbackLost(failure ?? "ended") }
-        // The main source's bytes since it connected go to the pipeline, and its next ones too: it has the air
-        // to itself.
-        if let probe = main.input.probe { release(main.input, kept: probe.kept) }
-    }
-
-    // MARK: - Switching
-
-    private func isCurrent(_ input: SourceInput) -> Bool {
-        !stopped && (input === main.input || input === fallback?.input)
-    }
-
-    /// Whether the input's bytes go to the pipeline: it is on the air, or it is the main source and no fallback
-    /// runs to keep the air for it.
-    private func feedsPipeline(_ input: SourceInput) -> Bool {
-        switch onAir {
-        case .main: input === main.input
-        case .fallback: input === fallback?.input
-        case .away: input === main.input && fallback == nil
-        }
-    }
-
-    /// Parses the bytes, or probes them while their source is not on the air.
-    /// - Returns: whether they completed a confirmed frame; nil when they are not wanted (a stopped source, a
-    ///   stream that has ended).
-    private func take(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool, from input: SourceInput) -> Bool? {
-        guard isCurrent(input) else { return nil }
-        guard feedsPipeline(input), input.probe == nil else {
-            // A reader says nothing before its bytes: its probe starts with them.
-            let probe = input.probe ?? SourceProbe(typeHint: nil)
-            input.probe = probe
-            guard probe.take(bytes, restartsFile: restartsFile) else { return false }
-            putOnAir(input)
-            return isCurrent(input) ? true : nil
-        }
-        let packets = pipeline.statistics.packets
-        guard feed(bytes, from: input, restartsFile: restartsFile) else { return nil }
-        let confirmed = pipeline.statistics.packets > packets
-        // The main source back with no fallback to hand back from.
-        if confirmed && onAir == .away {
-            onAir = .main
-            deadAir.ended()
-        }
-        return confirmed
-    }
-
-    private func feed(_ bytes: UnsafeRawBufferPointer, from input: SourceInput, restartsFile: Bool) -> Bool {
-        let startsFile = restartsFile || lastFed !== input
-        lastFed = input
+    /// A playlist's next item: cut to its range by the pipeline while the playlist has the air. (Probed, a
+    /// fallback playlist takes the air with its item uncut, from the probe's start.)
+    /// - Returns: whether the source is still wanted.
+    func began(_ item: PlaylistItem, from input: SourceInput) -> Bool {
+        guard let role = role(of: input) else { return false }
+        guard machine.destination(of: role) == .stream else { return true }
         do {
-            try pipeline.ingest(bytes, restartsFile: startsFile)
+            try pipeline.beginSegment(item)
             return true
         } catch {
             delegate?.sourcesEnded(.unsupportedFormat(error: "\(error)"))
@@ -242,40 +143,83 @@ final class SourceSwitch {
         }
     }
 
-    /// The input's first confirmed frame came: it takes the air, subscribers hear so, and its bytes since its probe
-    /// started go to the pipeline.
-    private func putOnAir(_ input: SourceInput) {
-        guard let probe = input.probe else { return }
-        if input === main.input {
-            stopFallback()
-            onAir = .main
-            logger.info("main source back on the air")
-            if fallbackConfig != nil { pipeline.sourceChanged(.restored) }
-        } else {
-            onAir = .fallback
-            logger.info("fallback on the air")
-            pipeline.sourceChanged(.fallback)
+    /// A playlist left an item out: subscribers hear why while it has the air, the log in any case.
+    /// - Returns: whether the source is still wanted.
+    func skipped(_ message: String, from input: SourceInput) -> Bool {
+        guard let role = role(of: input) else { return false }
+        if machine.destination(of: role) == .stream { pipeline.skipped(message) } else { logger.warning("\(message)") }
+        return true
+    }
+
+    /// A network source's ICY block: its title, told to the stream while it has the air.
+    func received(_ metadata: ICYMetadata, from input: SourceInput) {
+        guard let role = role(of: input) else { return }
+        input.note(metadata)
+        if machine.destination(of: role) == .stream { pipeline.received(.icy(metadata)) }
+    }
+
+    /// A network source's condition.
+    func changed(_ state: SourceState, from input: SourceInput) {
+        guard let role = role(of: input) else { return }
+        run(machine.changed(role, to: state))
+    }
+
+    /// A source will deliver nothing more.
+    func ended(failure: String?, from input: SourceInput) {
+        guard let role = role(of: input) else { return }
+        if role == .fallback { logger.warning("fallback \(failure.map { "failed: \($0)" } ?? "ended")") }
+        run(machine.ended(role, failure: failure))
+    }
+
+    // MARK: - Carrying out the machine's actions
+
+    private func run(_ actions: [SourceSwitchStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .startMain:
+                main.source.start()
+                // A source that feeds the stream from the start has the air from its first byte.
+                if machine.onAir == .main { _ = main.input.takeAir(atAudioSeconds: 0) }
+            case .stopMain:
+                main.source.stop()
+            case .startFallback:
+                startFallback()
+            case .stopFallback:
+                fallback?.source.stop()
+                fallback = nil
+            case .announceConnection(let role):
+                if let station = input(for: role)?.announcements.station { pipeline.connected(station) }
+            case .beginProbe(let role):
+                input(for: role)?.beginProbe()
+            case .putOnAir(let role, let resumes):
+                if let input = input(for: role) { putOnAir(input, resumes: resumes) }
+            case .report(let state):
+                pipeline.sourceChanged(state)
+            case .offAir:
+                deadAir.began()
+            case .backOnAir:
+                deadAir.ended()
+            case .end(let failure):
+                delegate?.sourcesEnded(.sourceEnded(failure: failure))
+            }
         }
-        deadAir.ended()
-        input.audioSecondsAtStart = pipeline.audioSeconds
-        release(input, kept: probe.kept)
     }
 
-    /// Hands the pipeline what the input said and sent while it was not on the air.
-    private func release(_ input: SourceInput, kept: [UInt8]) {
-        input.probe = nil
-        if let station = input.station { pipeline.connected(station) }
-        if let metadata = input.metadata { pipeline.received(.icy(metadata)) }
-        (input.station, input.metadata) = (nil, nil)
-        _ = kept.withUnsafeBytes { feed($0, from: input, restartsFile: false) }
+    /// The input's source takes the air: the pipeline gets what it said and sent while it was probed.
+    private func putOnAir(_ input: SourceInput, resumes: Bool) {
+        logger.info(input.role == .main ? "main source back on the air" : "fallback on the air")
+        let kept = input.takeAir(atAudioSeconds: pipeline.audioSeconds)
+        let announcements = input.announcements
+        if resumes {
+            if let station = announcements.station { pipeline.connected(station) }
+        } else {
+            pipeline.handOver(to: announcements)
+        }
+        _ = kept.withUnsafeBytes { feed($0, restartsFile: false) }
     }
 
-    /// The main source lost what it had on the air: the fallback starts, unless there is none or the stream has
-    /// just ended.
-    private func mainLost() {
-        onAir = .away
-        deadAir.began()
-        guard let fallbackConfig, fallback == nil, !stopped else { return }
+    private func startFallback() {
+        guard let fallbackConfig else { return }
         logger.info("main source away: starting the fallback, \(fallbackConfig.description)")
         let fallback = SourceInput.make(fallbackConfig, role: .fallback, eventLoop: eventLoop, logger: logger,
                                         reconnects: nil)
@@ -284,15 +228,26 @@ final class SourceSwitch {
         fallback.source.start()
     }
 
-    /// The fallback lost what it had on the air: the stream is off the air, until it or the main source is back.
-    private func fallbackLost(_ error: String) {
-        onAir = .away
-        deadAir.began()
-        pipeline.sourceChanged(.lost(error: "fallback: \(error)"))
+    private func feed(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
+        do {
+            try pipeline.ingest(bytes, restartsFile: restartsFile)
+            return true
+        } catch {
+            delegate?.sourcesEnded(.unsupportedFormat(error: "\(error)"))
+            return false
+        }
     }
 
-    private func stopFallback() {
-        fallback?.source.stop()
-        fallback = nil
+    /// The role of `input`'s source, while it is one the switch runs and the stream goes on.
+    private func role(of input: SourceInput) -> SourceSwitchStateMachine.Role? {
+        switch machine.state {
+        case .ended, .stopped: return nil
+        default: return input === main.input ? .main : input === fallback?.input ? .fallback : nil
+        }
+    }
+
+    /// The input of `role`'s source; nil for a fallback that does not run.
+    private func input(for role: SourceSwitchStateMachine.Role) -> SourceInput? {
+        role == .main ? main.input : fallback?.input
     }
 }

@@ -1,7 +1,7 @@
 import AudioStreamProtocol
 import NIOCore
 
-/// A stream's source, of any kind: a network source (`NetworkSource`) reporting to its `HTTPSourceDelegate`, a
+/// A stream's source, of any kind: a network source (`NetworkSource`) reporting to its `NetworkSourceDelegate`, a
 /// reader handing its chunks to its `SourceReader.Deliver`. Started and stopped on the stream's loop.
 protocol StreamSource: AnyObject {
     /// Starts reading: what it reads reaches the receiver it was made with.
@@ -12,13 +12,22 @@ protocol StreamSource: AnyObject {
     var isConnected: Bool { get }
     /// Its own part of `audiostream status`.
     var status: [(String, JSON)] { get }
-    /// Whether it has nothing to play until someone connects to it (a push source before its first client): a
-    /// fallback plays from the start.
-    var isAwayAtStart: Bool { get }
+    /// Whether Icecast source clients connect to it, each an encoder of its own (a push source): it has nothing to
+    /// play until the first one comes, and each one's stream starts afresh.
+    var takesClients: Bool { get }
+    /// Takes the source client of `channel`, with its `credentials` and station `info`, if the source takes clients
+    /// and this one may push now.
+    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+        -> Result<PushSession, PushRefusal>
 }
 
 extension StreamSource {
-    var isAwayAtStart: Bool { false }
+    var takesClients: Bool { false }
+
+    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+        -> Result<PushSession, PushRefusal> {
+        .failure(.notPush)
+    }
 }
 
 extension NetworkSource {
@@ -28,7 +37,7 @@ extension NetworkSource {
 
 extension HTTPSource: StreamSource {}
 extension PushSource: StreamSource {
-    var isAwayAtStart: Bool { true }
+    var takesClients: Bool { true }
 }
 
 /// What reads a source on a thread of its own (standard input, a file) and hands each chunk over as
