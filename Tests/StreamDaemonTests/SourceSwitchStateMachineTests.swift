@@ -1,0 +1,278 @@
+import AudioStreamProtocol
+@testable import StreamDaemon
+import Testing
+
+/// Every transition of the rules by which a stream's sources take the air, driven without NIO: each test names
+/// the state it starts from, the event, and the actions and state the rules call for.
+@Suite struct SourceSwitchStateMachineTests {
+    typealias Machine = SourceSwitchStateMachine
+
+    /// An HTTP station with a fallback, lost once: the fallback starts and is probed.
+    private func stationLost(fallback: Bool = true) -> Machine {
+        var machine = Machine(mainTakesClients: false, hasFallback: fallback)
+        _ = machine.start()
+        _ = machine.connected(.main)
+        _ = machine.changed(.main, to: .lost(error: "reset"))
+        return machine
+    }
+
+    /// A push mount with a fallback playlist on the air, waiting for a DJ.
+    private func autoDJ() -> Machine {
+        var machine = Machine(mainTakesClients: true, hasFallback: true)
+        _ = machine.start()
+        _ = machine.confirmedByProbe(.fallback)
+        return machine
+    }
+
+    // MARK: - Start and stop
+
+    @Test func aStationOrFileHasTheAirFromTheStartAndItsBytesGoToTheStream() {
+        var machine = Machine(mainTakesClients: false, hasFallback: true)
+        #expect(machine.start() == [.startMain])
+        #expect(machine.state == .main)
+        #expect(machine.destination(of: .main) == .stream)
+        #expect(machine.destination(of: .fallback) == .nowhere)
+        #expect(machine.connected(.main) == [.announceConnection(.main)])
+        #expect(machine.start() == [])
+    }
+
+    @Test func aPushMountWithAFallbackPlaysTheFallbackUntilTheFirstDJ() {
+        var machine = Machine(mainTakesClients: true, hasFallback: true)
+        #expect(machine.start() == [.startMain, .offAir, .startFallback])
+        #expect(machine.state == .away(main: .absent, fallback: .probing))
+        #expect(machine.destination(of: .fallback) == .probe)
+        #expect(machine.destination(of: .main) == .nowhere)
+    }
+
+    @Test func aPushMountWithoutAFallbackWaitsForItsFirstDJWithNothingStarted() {
+        var machine = Machine(mainTakesClients: true, hasFallback: false)
+        #expect(machine.start() == [.startMain])
+        #expect(machine.state == .away(main: .absent, fallback: .idle))
+        #expect(machine.onAir == nil)
+    }
+
+    @Test func stoppingStopsEverySourceAndTheDeadAirClockAndIgnoresLaterEvents() {
+        var machine = autoDJ()
+        #expect(machine.stop() == [.stopMain, .stopFallback, .backOnAir])
+        #expect(machine.state == .stopped)
+        #expect(machine.connected(.main) == [])
+        #expect(machine.changed(.main, to: .lost(error: "x")) == [])
+        #expect(machine.destination(of: .fallback) == .nowhere)
+        #expect(machine.stop() == [])
+        var plain = Machine(mainTakesClients: false, hasFallback: false)
+        _ = plain.start()
+        #expect(plain.stop() == [.stopMain, .backOnAir])
+    }
+
+    // MARK: - The main source lost and back
+
+    @Test func aLostStationStartsTheFallbackAndIsReportedFirst() {
+        var machine = Machine(mainTakesClients: false, hasFallback: true)
+        _ = machine.start()
+        let lost = SourceState.lost(error: "reset")
+        #expect(machine.changed(.main, to: lost) == [.report(lost), .offAir, .startFallback])
+        #expect(machine.state == .away(main: .absent, fallback: .probing))
+        #expect(machine.isFallbackRunning)
+    }
+
+    @Test func whileTheFallbackRunsTheMainSourcesConditionIsNotReported() {
+        var machine = stationLost()
+        #expect(machine.changed(.main, to: .reconnecting(attempt: 1, delay: 1)) == [])
+        #expect(machine.changed(.main, to: .connected(attempt: 1)) == [])
+    }
+
+    @Test func aStationBackBeforeTheFallbackConfirmedIsProbedAndResumesItsOwnStream() {
+        var machine = stationLost()
+        #expect(machine.connected(.main) == [.beginProbe(.main)])
+        #expect(machine.destination(of: .main) == .probe)
+        #expect(machine.confirmedByProbe(.main) == [
+            .stopFallback, .report(.restored), .putOnAir(.main, resumes: true), .backOnAir,
+        ])
+        #expect(machine.state == .main)
+    }
+
+    @Test func theFallbackTakesTheAirAtItsFirstConfirmedFrame() {
+        var machine = stationLost()
+        #expect(machine.connected(.fallback) == [.beginProbe(.fallback)])
+        #expect(machine.confirmedByProbe(.fallback) == [
+            .report(.fallback), .putOnAir(.fallback, resumes: false), .backOnAir,
+        ])
+        #expect(machine.state == .fallback(main: .absent))
+        #expect(machine.destination(of: .fallback) == .stream)
+        #expect(machine.onAir == .fallback)
+    }
+
+    @Test func theMainSourceBackFromTheFallbackIsANewFileAndStopsIt() {
+        var machine = stationLost()
+        _ = machine.confirmedByProbe(.fallback)
+        #expect(machine.connected(.main) == [.beginProbe(.main)])
+        #expect(machine.state == .fallback(main: .probing))
+        #expect(machine.destination(of: .main) == .probe)
+        #expect(machine.confirmedByProbe(.main) == [
+            .stopFallback, .report(.restored), .putOnAir(.main, resumes: false), .backOnAir,
+        ])
+        #expect(machine.state == .main)
+        #expect(!machine.isFallbackRunning)
+    }
+
+    @Test func aMainSourceLostWhileProbedIsAbsentAgain() {
+        var machine = stationLost()
+        _ = machine.confirmedByProbe(.fallback)
+        _ = machine.connected(.main)
+        #expect(machine.changed(.main, to: .stalled(error: "stalled")) == [])
+        #expect(machine.state == .fallback(main: .absent))
+        var away = stationLost()
+        _ = away.connected(.main)
+        _ = away.changed(.main, to: .lost(error: "x"))
+        #expect(away.state == .away(main: .absent, fallback: .probing))
+    }
+
+    @Test func withoutAFallbackAReconnectedStationResumesItsStreamAtOnce() {
+        var machine = stationLost(fallback: false)
+        #expect(machine.state == .away(main: .absent, fallback: .idle))
+        #expect(machine.connected(.main) == [.announceConnection(.main)])
+        #expect(machine.state == .away(main: .resuming, fallback: .idle))
+        #expect(machine.destination(of: .main) == .stream)
+        #expect(machine.confirmedByStream(.main) == [.backOnAir])
+        #expect(machine.state == .main)
+        #expect(machine.confirmedByStream(.main) == [])
+    }
+
+    @Test func aResumingStationLostAgainIsAbsent() {
+        var machine = stationLost(fallback: false)
+        _ = machine.connected(.main)
+        let lost = SourceState.lost(error: "again")
+        #expect(machine.changed(.main, to: lost) == [.report(lost)])
+        #expect(machine.state == .away(main: .absent, fallback: .idle))
+    }
+
+    // MARK: - Push clients
+
+    @Test func everyDJIsProbedAndTakesTheAirAsANewFile() {
+        var machine = autoDJ()
+        #expect(machine.state == .fallback(main: .absent))
+        #expect(machine.connected(.main) == [.beginProbe(.main)])
+        #expect(machine.confirmedByProbe(.main) == [
+            .stopFallback, .report(.restored), .putOnAir(.main, resumes: false), .backOnAir,
+        ])
+        // The DJ leaves: the AutoDJ starts again, and the next DJ is probed too, never resumed.
+        let left = SourceState.lost(error: "the source client closed the connection")
+        #expect(machine.changed(.main, to: left) == [.report(left), .offAir, .startFallback])
+        _ = machine.confirmedByProbe(.fallback)
+        _ = machine.connected(.main)
+        #expect(machine.confirmedByProbe(.main).contains(.putOnAir(.main, resumes: false)))
+    }
+
+    @Test func withoutAFallbackEveryDJIsStillProbedNeverResumed() {
+        var machine = Machine(mainTakesClients: true, hasFallback: false)
+        _ = machine.start()
+        #expect(machine.connected(.main) == [.beginProbe(.main)])
+        #expect(machine.confirmedByProbe(.main) == [.putOnAir(.main, resumes: false), .backOnAir])
+        let left = SourceState.lost(error: "gone")
+        #expect(machine.changed(.main, to: left) == [.report(left), .offAir])
+        #expect(machine.connected(.main) == [.beginProbe(.main)])
+        #expect(machine.state == .away(main: .probing, fallback: .idle))
+    }
+
+    // MARK: - The fallback lost, failed or ended
+
+    @Test func aFallbackStationLostOnTheAirLeavesTheStreamOffTheAirAndIsProbedAgain() {
+        var machine = stationLost()
+        _ = machine.confirmedByProbe(.fallback)
+        #expect(machine.changed(.fallback, to: .lost(error: "reset")) == [
+            .offAir, .report(.lost(error: "fallback: reset")),
+        ])
+        #expect(machine.state == .away(main: .absent, fallback: .probing))
+        #expect(machine.connected(.fallback) == [.beginProbe(.fallback)])
+        #expect(machine.confirmedByProbe(.fallback).contains(.putOnAir(.fallback, resumes: true)))
+    }
+
+    @Test func aFallbackThatFailsOnTheAirLeavesTheAirToTheMainSourceStillProbed() {
+        var machine = stationLost()
+        _ = machine.confirmedByProbe(.fallback)
+        _ = machine.connected(.main)
+        #expect(machine.ended(.fallback, failure: "cannot open x") == [
+            .stopFallback, .offAir, .report(.lost(error: "fallback: cannot open x")),
+        ])
+        #expect(machine.state == .away(main: .probing, fallback: .failed))
+        #expect(machine.destination(of: .main) == .probe)
+        #expect(machine.confirmedByProbe(.main) == [.report(.restored), .putOnAir(.main, resumes: false), .backOnAir])
+    }
+
+    @Test func aFallbackThatFailsBeforeTheAirIsStoppedAndTheMainSourceNeverResumesOverIt() {
+        var machine = stationLost()
+        #expect(machine.ended(.fallback, failure: nil) == [.stopFallback])
+        #expect(machine.state == .away(main: .absent, fallback: .failed))
+        // Nothing fed the stream since the station: it resumes.
+        #expect(machine.connected(.main) == [.announceConnection(.main)])
+        var afterFallback = stationLost()
+        _ = afterFallback.confirmedByProbe(.fallback)
+        _ = afterFallback.ended(.fallback, failure: "x")
+        // The fallback fed the stream last: the station is probed and comes back as a new file.
+        #expect(afterFallback.connected(.main) == [.beginProbe(.main)])
+    }
+
+    @Test func aFailedFallbackStartsAgainAtTheNextLoss() {
+        var machine = stationLost()
+        _ = machine.ended(.fallback, failure: "x")
+        _ = machine.connected(.main)
+        _ = machine.confirmedByStream(.main)
+        #expect(machine.changed(.main, to: .lost(error: "y")).contains(.startFallback))
+        #expect(machine.state == .away(main: .absent, fallback: .probing))
+    }
+
+    // MARK: - The end
+
+    @Test func aMainSourceThatEndsWithoutAFallbackEndsTheStream() {
+        var machine = Machine(mainTakesClients: false, hasFallback: false)
+        _ = machine.start()
+        #expect(machine.ended(.main, failure: nil) == [.end(failure: nil)])
+        #expect(machine.state == .ended)
+        #expect(machine.destination(of: .main) == .nowhere)
+        #expect(machine.connected(.main) == [])
+    }
+
+    @Test func aMainSourceThatEndsHandsTheAirToTheFallbackForGood() {
+        var machine = Machine(mainTakesClients: false, hasFallback: true)
+        _ = machine.start()
+        #expect(machine.ended(.main, failure: "gave up") == [.offAir, .startFallback])
+        #expect(machine.state == .away(main: .ended, fallback: .probing))
+        _ = machine.confirmedByProbe(.fallback)
+        #expect(machine.state == .fallback(main: .ended))
+        #expect(machine.ended(.fallback, failure: nil) == [.stopFallback, .end(failure: nil)])
+        #expect(machine.state == .ended)
+    }
+
+    @Test func aMainSourceThatEndsWhileTheFallbackRunsLeavesItPlaying() {
+        var probing = stationLost()
+        #expect(probing.ended(.main, failure: "gave up") == [])
+        #expect(probing.state == .away(main: .ended, fallback: .probing))
+        #expect(probing.ended(.fallback, failure: "bad") == [.stopFallback, .end(failure: "bad")])
+        var playing = stationLost()
+        _ = playing.confirmedByProbe(.fallback)
+        #expect(playing.ended(.main, failure: "gave up") == [])
+        #expect(playing.state == .fallback(main: .ended))
+    }
+
+    @Test func aMainSourceThatEndsAfterItsFallbackFailedEndsTheStream() {
+        var machine = stationLost()
+        _ = machine.ended(.fallback, failure: "x")
+        #expect(machine.ended(.main, failure: "gave up") == [.end(failure: "gave up")])
+        var withoutFallback = stationLost(fallback: false)
+        #expect(withoutFallback.ended(.main, failure: "gave up") == [.end(failure: "gave up")])
+    }
+
+    // MARK: - What is not the source's turn
+
+    @Test func aProbeOrStreamConfirmationOutOfTurnChangesNothing() {
+        var machine = Machine(mainTakesClients: false, hasFallback: true)
+        _ = machine.start()
+        #expect(machine.confirmedByProbe(.main) == [])
+        #expect(machine.confirmedByProbe(.fallback) == [])
+        #expect(machine.confirmedByStream(.main) == [])
+        #expect(machine.confirmedByStream(.fallback) == [])
+        #expect(machine.connected(.fallback) == [])
+        #expect(machine.ended(.fallback, failure: nil) == [])
+        #expect(machine.state == .main)
+    }
+}
