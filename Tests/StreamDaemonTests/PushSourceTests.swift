@@ -159,46 +159,6 @@ import Testing
         #expect(result.output.suffix(nextPackets.count) == nextPackets, "the next source's packets did not all arrive")
     }
 
-    /// Each source client is a station of its own: the next one may push another format (a DJ with Ogg Opus or FLAC
-    /// after one with MP3), which is read as its own from its first byte, not as more of the last one's.
-    @Test func aNextSourceClientOfAnotherFormatIsReadAsItsOwn() throws {
-        let (daemon, port) = try Self.daemon()
-        let subscriber = try daemon.subscribe("live", kinds: "packets,properties")
-        let opus = Fixtures.directory.appendingPathComponent("ogg/ogg-opus-64k-stereo.opus")
-        let flac = Fixtures.directory.appendingPathComponent("flac-44k-stereo.flac")
-        let clients = [(Self.short, "audio/mpeg"), (opus, "audio/ogg"), (flac, "audio/flac")]
-        for (index, (file, contentType)) in clients.enumerated() {
-            let client = try RawConnection(port: port)
-            client.send(Self.legacyHead(password: Self.password, name: "DJ \(index)", contentType: contentType))
-            #expect(Self.readHead(client) == "HTTP/1.0 200 OK\r\n\r\n")
-            client.send(try Data(contentsOf: file))
-            shutdown(client.descriptor, Int32(SHUT_WR))
-            try daemon.waitUntil("DJ \(index) to leave") {
-                try daemon.streamStatus("live")?["reconnects"] as? Int == index
-                    && daemon.streamStatus("live")?["connected"] as? Bool == false
-            }
-        }
-
-        let result = try Self.finish(subscriber, of: daemon)
-        // The packets each client's format came with, as ffprobe counts them.
-        var packetsByFormat: [(format: String, packets: Int)] = []
-        for event in result.events {
-            if event["event"] as? String == "property", event["id"] as? String == "dfmt",
-               let format = (event["value"] as? [String: Any])?["formatID"] as? String {
-                packetsByFormat.append((format, 0))
-            } else if event["event"] as? String == "packet", !packetsByFormat.isEmpty {
-                packetsByFormat[packetsByFormat.count - 1].packets += 1
-            }
-        }
-        #expect(packetsByFormat.map(\.format) == [".mp3", "opus", "flac"])
-        for ((file, _), (format, packets)) in zip(clients, packetsByFormat) {
-            let expected = try HTTPStreamCheck.ffprobePackets(file, folder: daemon.folder).count
-            #expect(packets == expected, "\(format): \(packets) packets, ffprobe \(expected)")
-        }
-        let flacPackets = try HTTPStreamCheck.ffprobePackets(flac, folder: daemon.folder).reduce(Data(), +)
-        #expect(result.output.suffix(flacPackets.count) == flacPackets, "the FLAC client's packets did not all arrive")
-    }
-
     // MARK: - Helpers
 
     /// A daemon with one push stream, `live`, taking the password `password`, and the streams of `more`.

@@ -2,13 +2,21 @@ import Yams
 
 /// `source: push`: its own options, and what it needs of the rest of the file (the HTTP server and a password).
 extension ConfigLoader {
-    static let pushKeys = ["sourcePassword", "stallTimeout"]
+    static let pushKeys = ["sourcePassword", "stallTimeout", "codec"]
 
-    /// `source: push`, with the stream's own `sourcePassword`, if any, and its `stallTimeout`.
+    /// `source: push`, with the stream's own `sourcePassword`, if any, its `stallTimeout` and its `codec`.
     func push(_ fields: [String: Node], key: String) throws -> PushSourceConfig {
         var config = PushSourceConfig()
         config.password = try password(fields["sourcePassword"], key: "\(key).sourcePassword")
         config.stallTimeout = try seconds(fields["stallTimeout"], key: "\(key).stallTimeout") ?? config.stallTimeout
+        if let node = fields["codec"] {
+            let name = try string(node, key: "\(key).codec")
+            guard let codec = MountCodec(name: name) else {
+                let names = MountCodec.names.map(\.name).joined(separator: ", ")
+                throw error(node, "\(key).codec", "expected one of \(names), got '\(name)'")
+            }
+            config.codec = codec
+        }
         return config
     }
 

@@ -6,7 +6,7 @@ extension ConfigLoader {
     static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
         "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs", "record",
-        "sourcePassword", "fallback",
+        "sourcePassword", "codec", "fallback",
     ]
     static let fileKeys = ["pace", "loop"]
     static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]

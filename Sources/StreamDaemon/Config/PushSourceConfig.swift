@@ -6,6 +6,8 @@ public struct PushSourceConfig: Equatable, Sendable {
     public var password: String?
     /// Seconds without a byte from the source client before it is dropped and the mount is free again.
     public var stallTimeout: Double
+    /// The codec every source client must send (`codec:`); nil: the first one heard since the stream started.
+    var codec: MountCodec?
 
     public init(password: String? = nil, stallTimeout: Double = HTTPSourceConfig.defaultStallTimeout) {
         self.password = password

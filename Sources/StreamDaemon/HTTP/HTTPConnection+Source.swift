@@ -74,6 +74,9 @@ extension HTTPConnection {
         case .busy:
             // Icecast's words, which source clients show their users.
             HTTPRefusal(.forbidden, "Mountpoint in use", http11: http11)
+        case .otherCodec(let codec, let contentType):
+            HTTPRefusal(.forbidden, "Content-type mismatch: \(request.path) plays \(codec), not \(contentType)",
+                        http11: http11)
         case .notRunning:
             HTTPRefusal(.serviceUnavailable, "the stream is starting or stopping; try again", http11: http11)
         }

@@ -61,14 +61,18 @@ final class PushSource {
         client = nil
     }
 
-    /// Takes the client of `channel` if its `credentials` are `source` and the password and no other client is
-    /// pushing: announced as `connected`, with its station `info`.
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+    /// Takes the client of `channel` if its `credentials` are `source` and the password, its content type may
+    /// carry the mount's `codec` (if known) and no other client is pushing: announced as `connected`, with its
+    /// station `info`.
+    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel, codec: MountCodec?)
         -> Result<PushSession, PushRefusal> {
         eventLoop.preconditionInEventLoop()
         guard let credentials, let password = config.password, credentials.user == "source",
               credentials.hasPassword(password)
         else { return .failure(.unauthorized) }
+        if let codec, !codec.mayArrive(as: info.contentType) {
+            return .failure(.otherCodec(mount: codec, contentType: info.contentType ?? "-"))
+        }
         guard taking else { return .failure(.notRunning) }
         guard client == nil else { return .failure(.busy) }
         sessions += 1
@@ -85,6 +89,19 @@ final class PushSource {
         delegate.sourceConnected(info)
         return .success(PushSession(number: sessions, stallTimeout: config.stallTimeout,
                                     source: NIOLoopBound(self, eventLoop: eventLoop)))
+    }
+
+    /// Closes the connection of the client pushing now, if any, which is `lost` for `reason`.
+    /// - Returns: whether a client was pushing.
+    func dropClient(reason: String) -> Bool {
+        eventLoop.preconditionInEventLoop()
+        guard let client else { return false }
+        logger.warning("source client dropped: \(reason)",
+                       metadata: ["client": "\(client.channel.remoteAddress?.description ?? "-")"])
+        client.channel.close(promise: nil)
+        self.client = nil
+        delegate.sourceChanged(.lost(error: reason))
+        return true
     }
 
     /// Hands a client's bytes on.
@@ -122,6 +139,8 @@ enum PushRefusal: Error, Sendable {
     case unauthorized
     /// Another client is pushing.
     case busy
+    /// The client's content type cannot carry the codec the mount plays.
+    case otherCodec(mount: MountCodec, contentType: String)
     /// The stream is starting or stopping.
     case notRunning
 }

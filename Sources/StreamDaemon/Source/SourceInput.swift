@@ -71,6 +71,9 @@ final class SourceInput {
         return probe!.take(bytes, restartsFile: restartsFile)
     }
 
+    /// The format its probe found, while it is probed.
+    var probedFormat: AudioStreamBasicDescription? { probe?.format }
+
     /// The source takes the air when the stream holds `audioSeconds`: the probe ends.
     /// - Returns: the bytes it kept, which the stream reads next.
     func takeAir(atAudioSeconds audioSeconds: Double) -> [UInt8] {

@@ -13,11 +13,17 @@ final class SourceProbe {
     /// The bytes since the probe started, or since its source's file started again, the newest ones if more.
     private(set) var kept: [UInt8] = []
     private var isConfirmed = false
+    /// The format the bytes announced first.
+    private(set) var format: AudioStreamBasicDescription?
 
     /// A probe for bytes of `typeHint`'s type, or sniffed when there is none, or none the parser reads.
     init(typeHint: AudioFileType?) {
         let handler: AudioFileStream.EventHandler = { [unowned self] event in
-            if case .packets = event { isConfirmed = true }
+            switch event {
+            case .packets: isConfirmed = true
+            case .property(.dataFormat, .format(let format)) where self.format == nil: self.format = format
+            default: break
+            }
         }
         parser = (try? AudioFileStream(fileTypeHint: typeHint, indexedPackets: 0, handler: handler))
             ?? (try? AudioFileStream(indexedPackets: 0, handler: handler))

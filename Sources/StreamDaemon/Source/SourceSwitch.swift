@@ -38,6 +38,8 @@ final class SourceSwitch {
     private let main: (input: SourceInput, source: any StreamSource)
     /// The fallback, while it runs.
     private var fallback: (input: SourceInput, source: any StreamSource)?
+    /// The codec source clients must send: the configured one, else the first the stream played.
+    private var mountCodec: MountCodec?
 
     init(main: SourceConfig, fallback: SourceConfig?, pipeline: StreamPipeline, deadAir: DeadAir,
          eventLoop: EventLoop, logger: Logger, reconnects: Counter?) {
@@ -50,6 +52,7 @@ final class SourceSwitch {
         machine = SourceSwitchStateMachine(mainTakesClients: self.main.source.takesClients,
                                            hasFallback: fallback != nil)
         self.main.input.owner = self
+        if case .push(let push) = main { mountCodec = push.codec }
     }
 
     /// Starts the main source, and the fallback if the main one has nothing to play until a client comes.
@@ -80,7 +83,7 @@ final class SourceSwitch {
     func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
         -> Result<PushSession, PushRefusal> {
         eventLoop.preconditionInEventLoop()
-        return main.source.admit(credentials, info: info, channel: channel)
+        return main.source.admit(credentials, info: info, channel: channel, codec: mountCodec)
     }
 
     /// Names what plays, as an ICY block from the source on the air would: it becomes that source's title.
@@ -117,6 +120,10 @@ final class SourceSwitch {
             return .refused
         case .probe:
             guard input.probe(bytes, restartsFile: restartsFile) else { return .taken(confirmed: false) }
+            if let refusal = codecRefusal(of: input) {
+                _ = main.source.dropClient(reason: refusal)
+                return .refused
+            }
             run(machine.confirmedByProbe(role))
             return self.role(of: input) == nil ? .refused : .taken(confirmed: true)
         case .stream:
@@ -228,9 +235,20 @@ final class SourceSwitch {
         fallback.source.start()
     }
 
+    /// Why a source client whose probe confirmed a frame may not take the air: it sends another codec than the
+    /// mount's.
+    private func codecRefusal(of input: SourceInput) -> String? {
+        guard input.role == .main, machine.mainTakesClients, let mountCodec, let format = input.probedFormat,
+              MountCodec(format) != mountCodec
+        else { return nil }
+        return "it sends \(MountCodec(format)), and the mount plays \(mountCodec)"
+    }
+
     private func feed(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
         do {
             try pipeline.ingest(bytes, restartsFile: restartsFile)
+            // The first codec heard is the mount's, unless configured.
+            if mountCodec == nil, let format = pipeline.statistics.format { mountCodec = MountCodec(format) }
             return true
         } catch {
             delegate?.sourcesEnded(.unsupportedFormat(error: "\(error)"))

@@ -16,18 +16,23 @@ protocol StreamSource: AnyObject {
     /// play until the first one comes, and each one's stream starts afresh.
     var takesClients: Bool { get }
     /// Takes the source client of `channel`, with its `credentials` and station `info`, if the source takes clients
-    /// and this one may push now.
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+    /// and this one, sending the mount's `codec` (when known), may push now.
+    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel, codec: MountCodec?)
         -> Result<PushSession, PushRefusal>
+    /// Closes the connection of the source client pushing now, if any: it is lost for `reason`.
+    /// - Returns: whether a client was pushing.
+    func dropClient(reason: String) -> Bool
 }
 
 extension StreamSource {
     var takesClients: Bool { false }
 
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
+    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel, codec: MountCodec?)
         -> Result<PushSession, PushRefusal> {
         .failure(.notPush)
     }
+
+    func dropClient(reason: String) -> Bool { false }
 }
 
 extension NetworkSource {
