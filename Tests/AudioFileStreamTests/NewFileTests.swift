@@ -37,6 +37,28 @@ import FixtureSupport
         }
     }
 
+    /// A live source's next encoder may send another format than the last one's: the new file's own hint replaces
+    /// the stream's. With the Ogg hint kept, the MP3 that follows the Ogg file was read by the Ogg reader as junk.
+    @Test func aNewFileOfAnotherFormatIsReadByItsOwnHint() throws {
+        let ogg = Fixtures.ogg.first { $0.name == "ogg-vorbis-q0-44k-stereo.ogg" }!
+        let mp3 = Fixtures.named("l3-cbr128-joint.mp3")
+        for hint in [AudioFileType.mp3, nil] {
+            let (events, _) = try record(hint: .ogg) { stream in
+                try stream.parse(ogg.bytes)
+                try stream.markNewFile(fileTypeHint: hint)
+                try stream.parse(mp3.bytes)
+                try stream.finish()
+            }
+            // ffprobe places an Ogg packet at its page: the Ogg file's packets are compared by size.
+            let packets = events.packets
+            let hintText = hint.map { "\($0)" } ?? "none"
+            #expect(packets.prefix(ogg.expectedPackets.count).map(\.size) == ogg.expectedPackets.map(\.size),
+                    "hint \(hintText)")
+            #expect(Array(packets.dropFirst(ogg.expectedPackets.count))
+                        == mp3.expectedPackets.shifted(by: ogg.bytes.count), "hint \(hintText)")
+        }
+    }
+
     /// A VBR MP3 whose Xing frame states its average bit rate keeps it in the next file, as in the first: the
     /// next file's first frame does not announce its own.
     @Test func aVBRMP3FedAgainKeepsItsStatedBitRate() throws {
