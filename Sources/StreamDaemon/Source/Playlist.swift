@@ -66,12 +66,20 @@ enum Playlist {
     }
 
     /// The file's text: UTF-8 (an M3U8, or an M3U that is), else Latin-1, the M3U format's own; a leading
-    /// byte-order mark is left out.
+    /// byte-order mark is left out. Only a regular file is read: a named pipe would hold the reader (a reload, a
+    /// config check) until a writer came, and a device never ends.
     private static func text(of path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path),
-              let data = try? handle.read(upToCount: maximumFileSize + 1)
-        else { throw PlaylistError(description: "cannot read \(path)") }
-        try? handle.close()
+        // Without O_NONBLOCK, opening a named pipe waits for a writer; regular files ignore it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw PlaylistError(description: "cannot read \(path)") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw PlaylistError(description: "\(path) is neither a regular file nor a folder")
+        }
+        guard let data = try? handle.read(upToCount: maximumFileSize + 1) else {
+            throw PlaylistError(description: "cannot read \(path)")
+        }
         guard data.count <= maximumFileSize else {
             throw PlaylistError(description: "\(path) is larger than \(maximumFileSize >> 20) MiB: not a playlist")
         }

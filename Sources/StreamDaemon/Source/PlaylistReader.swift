@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the files of a composition one after another for a `SourceReader`: before each file's bytes, a
 /// `segment` output names the item, so the pipeline can cut it to its range. A file that is missing, unreadable
-/// or holds no audio is skipped with a warning; the composition fails only when every item of the list failed in
+/// or holds no audio is skipped with a warning (each item's at most once a minute); the composition fails only when every item of the list failed in
 /// a row. A playlist file or folder is read again before each item, so an edit (with or without a reload) takes
 /// effect at the next join, never cutting the item that is playing.
 struct PlaylistReader {
@@ -15,6 +15,7 @@ struct PlaylistReader {
         var pass = Pass(shuffle: config.shuffle)
         var failuresInARow = 0
         var items: [PlaylistItem] = []
+        var warnings = SkipWarnings()
         while !reader.isStopped {
             // Not read again after an item skipped: a long list of missing files was read once for each entry.
             if items.isEmpty || failuresInARow == 0 {
@@ -32,7 +33,11 @@ struct PlaylistReader {
                 continue
             }
             if let problem = play(item, clock: clock, deliver: deliver) {
-                guard !reader.isStopped, deliver(.warning("\(problem): skipped")) != nil else { return nil }
+                guard !reader.isStopped else { return nil }
+                let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+                if let warning = warnings.warning(forItemAt: item.path, problem, now: now) {
+                    guard deliver(.warning(warning)) != nil else { return nil }
+                }
                 failuresInARow += 1
                 if failuresInARow >= items.count { return "no item of the playlist can be played (last: \(problem))" }
             } else {
