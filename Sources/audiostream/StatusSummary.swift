@@ -15,7 +15,7 @@ struct StatusSummary {
             }
             var source = "\(stream["source"] ?? "?")"
             if let connected = stream["connected"] as? Bool {
-                source += connected ? " (connected" : " (disconnected: \(stream["lastSourceError"] as? String ?? "?")"
+                source += connected ? " (connected" : Self.away(stream)
                 source += ", \(Self.number(stream["reconnects"])) reconnect(s))"
             }
             lines.append([
@@ -33,6 +33,12 @@ struct StatusSummary {
             }
         }
         self.lines = lines
+    }
+
+    /// How a network source that is not connected came to be so: why it was lost, or that none came yet.
+    private static func away(_ stream: [String: Any]) -> String {
+        if let error = stream["lastSourceError"] as? String { return " (disconnected: \(error)" }
+        return stream["source"] as? String == "push" ? " (no source client yet" : " (not connected yet"
     }
 
     private static func number(_ value: Any?) -> Int {

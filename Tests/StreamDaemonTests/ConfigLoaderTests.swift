@@ -674,7 +674,7 @@ import Testing
         #expect(error.problem.contains("larger than 16 MiB"))
     }
 
-    @Test(arguments: refusals + recordRefusals + PushSourceConfigTests.refusals)
+    @Test(arguments: refusals + recordRefusals + PushSourceConfigTests.refusals + PlaylistConfigTests.refusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
         let file = try ConfigFile(refusal.yaml)
         let error = try #require(throws: ConfigError.self) { try file.load() }

@@ -29,6 +29,21 @@ import Testing
 
     /// Refusals of push streams, checked with the others by `ConfigLoaderTests`.
     static let refusals = [
+        ConfigLoaderTests.Refusal(name: "push with a codec not known", yaml: """
+            http: {listen: "127.0.0.1:8000", sourcePassword: x}
+            streams:
+              - name: live
+                source: push
+                socket: live.sock
+                codec: wma  # ← streams[0].codec
+            """, mentions: "expected one of mp3, mp2, aac, opus, vorbis, flac, ac3, eac3, got 'wma'"),
+        ConfigLoaderTests.Refusal(name: "codec for a file", yaml: """
+            streams:
+              - name: live
+                source: file:/dev/null
+                socket: live.sock
+                codec: mp3  # ← streams[0].codec
+            """, mentions: "applies to push sources only"),
         ConfigLoaderTests.Refusal(name: "push without a password", yaml: """
             http: {listen: "127.0.0.1:8000"}
             streams:

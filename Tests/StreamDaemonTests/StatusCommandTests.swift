@@ -20,6 +20,14 @@ import Testing
             + "ask the control socket"), "\(result.errors)")
     }
 
+    /// A push stream before its first DJ says that none came yet, not that one was lost for an unknown reason.
+    @Test func aPushStreamBeforeItsFirstClientSaysNoneCameYet() throws {
+        let (daemon, _) = try PushSourceTests.daemon()
+        try daemon.waitForSocket("control.sock")
+        let result = try Self.status(daemon, [daemon.path("control.sock")])
+        #expect(result.output.contains("live: running, push (no source client yet, 0 reconnect(s))"), "\(result.output)")
+    }
+
     /// A stream has a mount only when the daemon serves HTTP.
     @Test func aDaemonWithoutHTTPShowsNoMount() throws {
         let daemon = try DaemonHarness(config: DaemonHarness.standardInputConfig)

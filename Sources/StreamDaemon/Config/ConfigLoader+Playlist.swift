@@ -8,13 +8,24 @@ extension ConfigLoader {
 
     /// A `source:` mapping: `playlist` is a list of items, or the PATH of an M3U/M3U8/PLS file or a folder.
     /// A playlist file or folder is read here once, so that one with no item it can use is refused at once.
-    func composition(_ node: Node, key: String) throws -> SourceConfig {
-        let fields = try mapping(node, key: key, allowed: Self.playlistKeys)
+    /// `pace` and `loop` may be written in the mapping or beside `source:`, as for a file (`besideSource`, the
+    /// stream's fields), with one meaning; not in both.
+    func composition(_ node: Node, key: String, besideSource: [String: Node] = [:]) throws -> SourceConfig {
+        var fields = try mapping(node, key: key, allowed: Self.playlistKeys)
+        let streamKey = key.hasSuffix(".source") ? String(key.dropLast(".source".count)) : key
+        for option in Self.fileKeys {
+            guard let beside = besideSource[option] else { continue }
+            guard fields[option] == nil else {
+                throw error(beside, "\(streamKey).\(option)", "is given twice: here and in source:")
+            }
+            fields[option] = beside
+        }
+        let keyOf = { (option: String) in "\(besideSource[option] == nil ? key : streamKey).\(option)" }
         let listNode = try required(fields, "playlist", in: node, key: key)
         var config = PlaylistConfig(items: try playlistItems(listNode, key: "\(key).playlist"))
-        config.loop = try fields["loop"].map { try bool($0, key: "\(key).loop") } ?? false
-        config.shuffle = try fields["shuffle"].map { try bool($0, key: "\(key).shuffle") } ?? false
-        config.pace = try fields["pace"].map { try pace($0, key: "\(key).pace") } ?? config.pace
+        config.loop = try fields["loop"].map { try bool($0, key: keyOf("loop")) } ?? false
+        config.shuffle = try fields["shuffle"].map { try bool($0, key: keyOf("shuffle")) } ?? false
+        config.pace = try fields["pace"].map { try pace($0, key: keyOf("pace")) } ?? config.pace
         return .playlist(config)
     }
 

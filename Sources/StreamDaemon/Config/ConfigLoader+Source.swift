@@ -7,10 +7,10 @@ extension ConfigLoader {
     func source(_ fields: [String: Node], in node: Node, key: String) throws -> SourceConfig {
         let sourceNode = try required(fields, "source", in: node, key: key)
         if sourceNode.mapping != nil {
-            for option in Self.fileKeys + Self.httpKeys where fields[option] != nil {
-                throw error(fields[option]!, "\(key).\(option)", "does not apply to a playlist (pace and loop go in source:)")
+            for option in Self.httpKeys where fields[option] != nil {
+                throw error(fields[option]!, "\(key).\(option)", "does not apply to a playlist")
             }
-            return try composition(sourceNode, key: "\(key).source")
+            return try composition(sourceNode, key: "\(key).source", besideSource: fields)
         }
         let text = try string(sourceNode, key: "\(key).source")
         let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
