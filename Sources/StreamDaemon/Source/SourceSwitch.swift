@@ -214,7 +214,10 @@ final class SourceSwitch {
 
     /// The input's source takes the air: the pipeline gets what it said and sent while it was probed.
     private func putOnAir(_ input: SourceInput, resumes: Bool) {
-        logger.info(input.role == .main ? "main source back on the air" : "fallback on the air")
+        switch input.role {
+        case .main: logger.info(machine.mainTakesClients ? "source client on the air" : "main source back on the air")
+        case .fallback: logger.info("fallback on the air")
+        }
         let kept = input.takeAir(atAudioSeconds: pipeline.audioSeconds)
         let announcements = input.announcements
         if resumes {
