@@ -32,14 +32,17 @@ import Testing
     }
 
     /// A DJ named by `ice-name` and titled by the admin call plays between AutoDJ items, twice: once the DJ leaves,
-    /// listeners are told the stream's own name and no title, and the AutoDJ's items are not taken for silent ones.
+    /// listeners are told the stream's own name, the DJ's title is cleared and the AutoDJ's songs are titled by
+    /// their tags again; the AutoDJ's items are not taken for silent ones.
     @Test func aDJsStationAndTitleLeaveWithTheDJ() throws {
         let folder = try DaemonHarness.makeFolder()
         let music = folder.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        for name in ["a.mp3", "b.mp3"] {
-            try FileManager.default.copyItem(atPath: FallbackSourceTests.fallbackFile,
-                                             toPath: music.appendingPathComponent(name).path)
+        for name in ["a", "b"] {
+            _ = try FFmpegTool.run("ffmpeg", [
+                "-v", "error", "-i", FallbackSourceTests.fallbackFile, "-c", "copy", "-metadata", "title=AutoDJ \(name)",
+                music.appendingPathComponent("\(name).mp3").path,
+            ])
         }
         let (daemon, port) = try DaemonHarness.withHTTP("""
             - name: radio
@@ -81,6 +84,15 @@ import Testing
             let djStation = try #require(events.lastIndex { Self.station($0) == "DJ Night" })
             #expect(events[djStation...].contains { $0["source"] as? String == "http" && Self.station($0) == nil },
                     "the DJ's station was not cleared for subscribers")
+            try daemon.waitUntil("listeners to hear the AutoDJ's title") {
+                try Self.listenersTitle(port: port)?.hasPrefix("AutoDJ ") == true
+            }
+            // The clearing comes before the AutoDJ song's own tag, which it must not undo.
+            let back = subscriber.events.suffix(from: try #require(
+                subscriber.events.lastIndex { $0["state"] as? String == "fallback" }))
+            let cleared = try #require(back.firstIndex { IcecastTests.title($0) == "" })
+            let song = try #require(back.firstIndex { Self.tagTitle($0)?.hasPrefix("AutoDJ ") == true })
+            #expect(cleared < song)
         }
         // Past the DJs' audio, the AutoDJ's next items hold audio of their own, as before the DJs.
         try daemon.waitUntil("two more AutoDJ items", timeout: 30) {
@@ -104,6 +116,21 @@ import Testing
         let head = try RawConnection.exchange(port: port, "HEAD /radio HTTP/1.0\r\n\r\n").text
         return head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("icy-name:") }
             .map { $0.dropFirst("icy-name:".count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The title ICY listeners of `/radio` were last told, as Icecast's statistics give it.
+    static func listenersTitle(port: UInt16) throws -> String? {
+        let body = try RawConnection.exchange(port: port, "GET /status-json.xsl HTTP/1.0\r\n\r\n").text
+        let json = body.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        let stats = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let source = (stats?["icestats"] as? [String: Any])?["source"]
+        let mount = (source as? [String: Any]) ?? (source as? [[String: Any]])?.first
+        return mount?["title"] as? String
+    }
+
+    /// The title of a tag's `metadata` event (ID3 and the like, not ICY).
+    static func tagTitle(_ event: [String: Any]) -> String? {
+        event["source"] as? String == "icy" ? nil : (event["tags"] as? [String: Any])?["title"] as? String
     }
 
     /// The station name of an `http` metadata event.

@@ -31,8 +31,6 @@ final class StreamPipeline {
     private var announced: [AudioFileStreamPropertyID: String] = [:]
     /// The parser's type hint, from an HTTP content type.
     private var typeHint: AudioFileType?
-    /// Whether the next bytes start a new file, of the type `typeHint` names: another source took the air.
-    private var handedOver = false
     /// The bytes of the picture last sent to subscribers of artwork.
     private var lastPicture: [UInt8] = []
     private var listenerAnnouncements: ListenerAnnouncements
@@ -74,24 +72,14 @@ final class StreamPipeline {
         defer { flush() }
         let parser = try ensureParser()
         // A new file's own discontinuity says that the bytes do not follow: one event, not a reconnect's too.
-        if restartsFile || handedOver { pendingDiscontinuity = nil }
+        if restartsFile { pendingDiscontinuity = nil }
         if let reason = pendingDiscontinuity {
             pendingDiscontinuity = nil
             droppedWhileMarking = 0
             defer { droppedWhileMarking = nil }
             try parser.markDiscontinuity(reason)
         }
-        if handedOver {
-            handedOver = false
-            // A hint the parser does not take (a content type of another kind) leaves the type to the bytes.
-            do {
-                try parser.markNewFile(fileTypeHint: typeHint)
-            } catch AudioFileStreamError.unsupportedFileType where typeHint != nil {
-                try parser.markNewFile(fileTypeHint: nil)
-            }
-        } else if restartsFile {
-            try parser.markNewFile()
-        }
+        if restartsFile { try parser.markNewFile() }
         try parser.parse(bytes)
         audioBytes += Int64(bytes.count)
     }
@@ -137,12 +125,26 @@ final class StreamPipeline {
     }
 
     /// Another source takes the air, saying what `announcements` say: its bytes that follow are a new file, whose
-    /// type its station's content type hints. Its station is announced when it differs from the last one (a source
-    /// without one, a file, clears it), and its title; a source that names none clears the last source's.
-    func handOver(to announcements: SourceAnnouncements) {
+    /// type its station's content type hints. The last source's file ends here, with what it said; then the new
+    /// source's station is announced when it differs from the last one (a source without one, a file, clears it),
+    /// and its title (one that names none clears the last source's), before anything its bytes hold.
+    /// - Throws: the parser's error when the bytes so far cannot be ended as a file.
+    func handOver(to announcements: SourceAnnouncements) throws {
         eventLoop.preconditionInEventLoop()
-        typeHint = announcements.station?.contentType.flatMap(AudioFileType.init(hint:))
-        handedOver = parser != nil
+        defer { flush() }
+        let hint = announcements.station?.contentType.flatMap(AudioFileType.init(hint:))
+        if let parser {
+            // The new file's own discontinuity says that its bytes do not follow: no reconnect's besides.
+            pendingDiscontinuity = nil
+            do {
+                try parser.markNewFile(fileTypeHint: hint)
+            } catch AudioFileStreamError.unsupportedFileType where hint != nil {
+                // A content type of a kind the parser does not take leaves the type to the bytes.
+                try parser.markNewFile(fileTypeHint: nil)
+            }
+        } else {
+            typeHint = hint
+        }
         if let station = announcements.station {
             announce(station)
         } else if station != nil {
@@ -155,7 +157,8 @@ final class StreamPipeline {
         } else if listenerAnnouncements.nowPlaying != nil {
             received(.icy(ICYMetadata(text: "StreamTitle='';")))
         }
-        flush()
+        // Told now, not at the new file's first packet: its own tags come before that packet.
+        releaseSourceMetadata(upTo: .max)
     }
 
     /// A network source connected, lost its connection or will try again: subscribers hear it at once.

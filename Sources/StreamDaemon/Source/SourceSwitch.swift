@@ -223,7 +223,12 @@ final class SourceSwitch {
         if resumes {
             if let station = announcements.station { pipeline.connected(station) }
         } else {
-            pipeline.handOver(to: announcements)
+            do {
+                try pipeline.handOver(to: announcements)
+            } catch {
+                delegate?.sourcesEnded(.unsupportedFormat(error: "\(error)"))
+                return
+            }
         }
         _ = kept.withUnsafeBytes { feed($0, restartsFile: false) }
     }
