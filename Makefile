@@ -32,8 +32,8 @@ bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh
 
-## make soak: audiostreamd for SOAK_MINUTES (default 30) with 10 live streams, 500 unruly socket subscribers and 500
-## unruly HTTP listeners, well-behaved clients that check nothing is missed, and a reload every minute; fails if, after
+## make soak: audiostreamd for SOAK_MINUTES (default 30) with 11 live streams (one a push mount whose DJ comes and goes
+## over a fallback), 500 unruly socket subscribers and 500 unruly HTTP listeners, well-behaved clients that check nothing is missed, and a reload every minute; fails if, after
 ## the warm-up, RSS (beyond the crowd's own growth) or the heap in use per client grows over 5 %, a descriptor leaks,
 ## a well-behaved client misses a packet or a stream stops.
 ## Writes "## Soak (make soak)" in docs/benchmarks.md and docs/soak.png (see Benchmarks/soak/soak.sh). Never part of make test.

@@ -13,6 +13,7 @@ import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 os.environ.setdefault("BENCH_RUNS", "1")  # bench_report reads bench.sh's environment, unused by write_section
+import streams  # noqa: E402
 import bench_report  # noqa: E402  (one way of rewriting a section of the report, shared with make bench)
 
 HEADER = "## Soak (make soak)"
@@ -74,7 +75,7 @@ def main(csv_path, summary_path, doc, plot):
            f"input and sampling in one process, the station in another) {mean('harness_cpu_percent'):.1f} % of one core.")
     section = f"""{HEADER}
 
-audiostreamd serving 10 live streams to {summary['socket_clients']} unruly socket subscribers and
+audiostreamd serving {len(streams.STREAMS)} live streams to {summary['socket_clients']} unruly socket subscribers and
 {summary['http_clients']} unruly HTTP listeners for {summary['minutes']:g} minutes, with a reload every minute.
 
 Run on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC at revision `{revision}` by

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The soak: audiostreamd serving ten live streams to a crowd for SOAK_MINUTES, with a reload every minute.
+"""The soak: audiostreamd serving eleven live streams to a crowd for SOAK_MINUTES, with a reload every minute.
 
 Run by soak.sh (`make soak`), which makes the inputs in FOLDER first. Writes FOLDER/soak.csv (a sample every
 SOAK_INTERVAL seconds, sampler.py) and FOLDER/summary.json (the verdict, verdict.py, and the figures the report
@@ -18,6 +18,7 @@ import sys
 import time
 
 import checkers
+import dj
 import streams
 import unruly
 import verdict
@@ -134,6 +135,8 @@ async def main(folder, daemon_path):
     sampling = asyncio.ensure_future(sampler.run(interval, stopping))
     tasks = [sampling, *(asyncio.ensure_future(work) for work in [
         feed_stdin(daemon, open(f"{folder}/cbr128.mp3", "rb").read()),
+        dj.come_and_go(findings, stopping, http_port, "live", streams.SOURCE_PASSWORD,
+                       open(f"{folder}/cbr128.mp3", "rb").read(), MP3_RATE),
         reload_every(reload_seconds, write_config, daemon, findings, reloads, stopping), *well_behaved])]
     await asyncio.sleep(CROWD_DELAY)  # the well-behaved clients connected: what the daemon holds without the crowd
     before_crowd = {"fds": open_descriptors(daemon.pid), "heap_mib": await heap_in_use(metrics_port)}

@@ -1,8 +1,8 @@
-"""The soak's ten streams, the configuration that serves them, and the change each reload makes.
+"""The soak's eleven streams, the configuration that serves them, and the change each reload makes.
 
 Every kind of source the daemon has is here: files paced at real time and looped (MP3 CBR and VBR, AAC in ADTS
 and in an M4A, Ogg Vorbis, Ogg Opus), an ICY station that drops its listeners (icy_server.py), random bytes over
-HTTP, and standard input (fed by soak.py).
+HTTP, standard input (fed by soak.py), and a push mount whose DJ comes and goes (dj.py) over a looped fallback.
 """
 import os
 from typing import NamedTuple
@@ -28,8 +28,10 @@ STREAMS = [
     Stream("icy", "HTTP:/radio.mp3"),
     Stream("random", "HTTP:/random", has_audio=False),
     Stream("stdin", "stdin"),
+    Stream("live", "PUSH:vbr-v2.mp3"),
 ]
 SWAPPED, RETUNED = "mp3-swap", "ogg-vorbis"
+SOURCE_PASSWORD = "soak-dj"  # what the DJ (dj.py) sends as user source
 
 
 def restarted_by(reload_number):
@@ -43,7 +45,8 @@ def write_config(path, folder, http_port, metrics_port, station_port, reload_num
     lines = [
         f"control: {folder}/control.sock",
         f"metrics: 127.0.0.1:{metrics_port}",
-        f"http: {{listen: \"127.0.0.1:{http_port}\", headerTimeout: 10, formatWait: 10}}",
+        f"http: {{listen: \"127.0.0.1:{http_port}\", headerTimeout: 10, formatWait: 10, "
+        f"sourcePassword: {SOURCE_PASSWORD}}}",
         "streams:",
     ]
     for stream in STREAMS:
@@ -53,6 +56,10 @@ def write_config(path, folder, http_port, metrics_port, station_port, reload_num
         lines += [f"  - name: {stream.name}", f"    socket: {folder}/{stream.name}.sock"]
         if source.startswith("FILE:"):
             lines += [f"    source: file:{folder}/{source[5:]}", "    pace: realtime", "    loop: true"]
+        elif source.startswith("PUSH:"):
+            # The fallback plays whenever the DJ is away: from the start, and after each visit.
+            lines += ["    source: push", f"    fallback: {{source: \"file:{folder}/{source[5:]}\", pace: realtime, "
+                      "loop: true}"]
         elif source.startswith("HTTP:"):
             # Short waits, so the station's drops cost seconds, not the minute of the default backoff.
             lines += [f"    source: http://127.0.0.1:{station_port}{source[5:]}", "    stallTimeout: 5",
