@@ -25,12 +25,7 @@ import Testing
         try Self.push(PushSourceTests.short, as: "audio/mpeg", port: port, daemon: daemon, sessions: 3)
 
         let result = try PushSourceTests.finish(subscriber, of: daemon)
-        let formats = result.events.filter { $0["id"] as? String == "dfmt" }
-            .compactMap { ($0["value"] as? [String: Any])?["formatID"] as? String }
-        #expect(Set(formats) == [".mp3"], "\(formats)")
-        let packets = result.events.count { $0["event"] as? String == "packet" }
-        let expected = try HTTPStreamCheck.ffprobePackets(PushSourceTests.short, folder: daemon.folder).count
-        #expect(packets == 2 * expected, "\(packets) packets; ffprobe counts \(expected) in each MP3 DJ's file")
+        try Self.expect(result.events, holdOnly: ".mp3", packetsOf: PushSourceTests.short, times: 2, folder: daemon.folder)
     }
 
     @Test func aConfiguredCodecRefusesEveryOtherFromTheFirstClient() throws {
@@ -49,9 +44,7 @@ import Testing
         try Self.push(Self.opus, as: "audio/ogg", port: port, daemon: daemon, sessions: 1)
 
         let result = try PushSourceTests.finish(subscriber, of: daemon)
-        let packets = result.events.count { $0["event"] as? String == "packet" }
-        let expected = try HTTPStreamCheck.ffprobePackets(Self.opus, folder: daemon.folder).count
-        #expect(packets == expected, "\(packets) packets; ffprobe counts \(expected)")
+        try Self.expect(result.events, holdOnly: "opus", packetsOf: Self.opus, times: 1, folder: daemon.folder)
     }
 
     /// ices2 pushes Ogg Vorbis to a mount without `codec:`, then ffmpeg MP3: ffmpeg is refused with 403 and says
@@ -70,22 +63,33 @@ import Testing
         #expect(ffmpeg.status != 0)
         #expect(ffmpeg.errors.contains("403"), "\(ffmpeg.errors)")
         try Self.ices2(port: port, daemon: daemon, name: "ices-2")
-        try daemon.waitUntil("the second ices2 DJ to leave") {
-            try daemon.streamStatus("live")?["reconnects"] as? Int == 1
-                && daemon.streamStatus("live")?["connected"] as? Bool == false
-        }
+        try Self.waitUntilGone(clients: 2, of: daemon)
 
-        let result = try PushSourceTests.finish(subscriber, of: daemon)
-        let formats = result.events.filter { $0["id"] as? String == "dfmt" }
-            .compactMap { ($0["value"] as? [String: Any])?["formatID"] as? String }
-        #expect(Set(formats) == ["vorb"], "\(formats)")
-        let packets = result.events.count { $0["event"] as? String == "packet" }
-        let expected = try HTTPStreamCheck.ffprobePackets(Self.vorbis, folder: daemon.folder).count
         // ices2 sends the file's pages as they are: every packet of both sessions arrives.
-        #expect(packets == 2 * expected, "\(packets) packets; ffprobe counts \(expected) in the file")
+        let result = try PushSourceTests.finish(subscriber, of: daemon)
+        try Self.expect(result.events, holdOnly: "vorb", packetsOf: Self.vorbis, times: 2, folder: daemon.folder)
     }
 
     // MARK: - Helpers
+
+    /// Expects the subscriber's `events` to announce `format` alone, and `times` as many packets as ffprobe counts
+    /// in `file`.
+    static func expect(_ events: [[String: Any]], holdOnly format: String, packetsOf file: URL, times: Int,
+                       folder: URL) throws {
+        let formats = SourceHandoverTests.formats(events)
+        #expect(Set(formats) == [format], "\(formats)")
+        let packets = events.count { $0["event"] as? String == "packet" }
+        let expected = try HTTPStreamCheck.ffprobePackets(file, folder: folder).count
+        #expect(packets == times * expected, "\(packets) packets; ffprobe counts \(expected) in \(file.lastPathComponent)")
+    }
+
+    /// Waits until `/live` has had `clients` source clients in all and none pushes.
+    static func waitUntilGone(clients: Int, of daemon: DaemonHarness) throws {
+        try daemon.waitUntil("\(clients) source clients to have come and gone") {
+            try daemon.streamStatus("live")?["reconnects"] as? Int == clients - 1
+                && daemon.streamStatus("live")?["connected"] as? Bool == false
+        }
+    }
 
     /// Pushes `file` whole as a legacy source client announcing `contentType`, and waits until the mount has seen
     /// `sessions` clients in all and none pushes.
@@ -96,10 +100,7 @@ import Testing
         #expect(PushSourceTests.readHead(client) == "HTTP/1.0 200 OK\r\n\r\n")
         client.send(try Data(contentsOf: file))
         shutdown(client.descriptor, Int32(SHUT_WR))
-        try daemon.waitUntil("client \(sessions) to leave") {
-            try daemon.streamStatus("live")?["reconnects"] as? Int == sessions - 1
-                && daemon.streamStatus("live")?["connected"] as? Bool == false
-        }
+        try waitUntilGone(clients: sessions, of: daemon)
     }
 
     /// Runs ices2 to its end: its playlist module sends the Vorbis file once, in real time, to `/live`.
