@@ -54,4 +54,19 @@ import Testing
         let (reader, _) = try Self.feed(Self.head + Self.body, pieceSize: pieceSize, holds: false)
         #expect(reader.reads.joined() == Self.head + Self.body)
     }
+
+    /// A connection's gate goes with its pipeline: the soak's heap grew by 300 bytes for each HTTP connection,
+    /// the gate and its context keeping each other after the channel closed.
+    @Test func aGateDoesNotOutliveItsChannel() throws {
+        weak var leftGate: RequestHeadGate?
+        do {
+            let channel = EmbeddedChannel()
+            let gate = RequestHeadGate()
+            leftGate = gate
+            try channel.pipeline.syncOperations.addHandler(gate)
+            try channel.writeInbound(ByteBuffer(string: Self.head))
+            _ = try channel.finish(acceptAlreadyClosed: false)
+        }
+        #expect(leftGate == nil)
+    }
 }

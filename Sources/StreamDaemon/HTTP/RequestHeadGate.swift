@@ -26,6 +26,12 @@ final class RequestHeadGate: ChannelInboundHandler, RemovableChannelHandler {
         self.context = context
     }
 
+    /// The context holds the gate: kept past here, the two would keep each other, and every connection's pipeline,
+    /// for the daemon's life.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         switch state {
