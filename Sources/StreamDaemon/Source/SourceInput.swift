@@ -60,15 +60,17 @@ final class SourceInput {
 
     /// Its bytes are probed afresh from now on: a new connection's.
     func beginProbe() {
-        probe = SourceProbe(typeHint: announcements.station?.contentType.flatMap(AudioFileType.init(hint:)))
+        probe = nil
     }
 
-    /// Probes the source's next bytes (a reader's probe starts with its first ones; with `restartsFile` they start
-    /// its file again).
+    /// Probes the source's next bytes, the first since `beginProbe()` starting a probe, with the type its station
+    /// names (with `restartsFile` they start its file again).
     /// - Returns: whether the bytes probed so far hold a whole, confirmed frame.
     func probe(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) -> Bool {
-        if probe == nil { beginProbe() }
-        return probe!.take(bytes, restartsFile: restartsFile)
+        let probe = self.probe
+            ?? SourceProbe(typeHint: announcements.station?.contentType.flatMap(AudioFileType.init(hint:)))
+        self.probe = probe
+        return probe.take(bytes, restartsFile: restartsFile)
     }
 
     /// The format its probe found, while it is probed.
