@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -14,7 +15,7 @@ import Testing
         }
         let channel = EmbeddedChannel()
         try HTTPConnection.configure(channel.pipeline.syncOperations, server: server,
-                                     socket: SubscriberSocket(descriptor: nil))
+                                     socket: SubscriberSocket(descriptor: nil), logger: Logger(label: "test"))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         return channel
     }
