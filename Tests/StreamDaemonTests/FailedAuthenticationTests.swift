@@ -46,6 +46,8 @@ import Testing
             == "HTTP/1.1 403 Forbidden")
         #expect(try PushSourceTests.curlPut(port: port, "/nowhere", password: "hackme", folder: folder).status
             == "HTTP/1.1 404 Not Found")
+        let malformed = try RawConnection.exchange(port: port, "SOURCE /live HTTP/1.0\r\nBad Name: x\r\n\r\n")
+        #expect(malformed.text.hasPrefix("HTTP/1.0 400 Bad Request"))
         // Right passwords are not logged as failures.
         #expect(try Self.status(port, "/admin/streamlist.txt", ["-u", "relay:relay-pass"], folder: folder) == 200)
 
@@ -56,6 +58,7 @@ import Testing
             "authentication failed from 127.0.0.1 for /admin/streamlist.txt (relay, no credentials)",
             "refused a source client from 127.0.0.1 for /radio: 403",
             "refused a source client from 127.0.0.1 for /nowhere: 404",
+            "refused a request from 127.0.0.1: malformed request",
         ]
         try daemon.waitUntil("every line") { Self.notices(daemon).count >= expected.count }
         let notices = Self.notices(daemon)
