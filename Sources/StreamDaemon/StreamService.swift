@@ -18,6 +18,8 @@ final class StreamService: Sendable {
     let started = Date()
     /// Whether the stream is off the air, and how long: its HTTP listeners are refused, then closed.
     let deadAir: DeadAir
+    /// The password of a push stream's source clients, which Icecast also takes for the mount's title.
+    let sourcePassword: String?
     private let core: NIOLoopBoundBox<StreamCore>
 
     /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
@@ -26,6 +28,7 @@ final class StreamService: Sendable {
     init(config: StreamConfig, group: EventLoopGroup, sendRings: SendRings, inherited: InheritedSockets,
          deadAirTimeout: Double? = nil, onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         name = config.name
+        sourcePassword = config.source.pushPassword
         eventLoop = group.next()
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -14,7 +15,7 @@ import Testing
         }
         let channel = EmbeddedChannel()
         try HTTPConnection.configure(channel.pipeline.syncOperations, server: server,
-                                     socket: SubscriberSocket(descriptor: nil))
+                                     socket: SubscriberSocket(descriptor: nil), logger: Logger(label: "test"))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         return channel
     }
@@ -83,7 +84,6 @@ import Testing
         ("GET /radio HTTP/1.0\r\nBad Name: x\r\n\r\n", "400 Bad Request"),
         ("GET /radio HTTP/1.0\r\n: empty name\r\n\r\n", "400 Bad Request"),
         ("GARBAGE\r\n\r\n", "400 Bad Request"),
-        ("HEAD / HTTP/1.1\nHost: a\n\n", "400 Bad Request"),  // llhttp takes CRLF only
     ])
     func requestsOtherThanGetOrHeadOfAPathAreRefusedInHTTP10(_ text: String, _ status: String) throws {
         #expect(try Self.answer(text) == "HTTP/1.0 \(status)", "\(text.debugDescription)")

@@ -70,3 +70,59 @@ import Testing
         #expect(leftGate == nil)
     }
 }
+
+/// Heads whose lines end with a bare LF, as DarkIce writes them and Icecast reads them (RFC 9112 §2.2): the decoder
+/// gets each line ended with CRLF, whatever the reads' boundaries, and what follows the head untouched.
+@Suite struct BareLineFeedHeadTests {
+    /// DarkIce 1.3's head, byte for byte as it sent it to a listening socket: LF after each line but the last.
+    static let darkIce = "SOURCE /live HTTP/1.0\nContent-type: audio/mpeg\nAuthorization: Basic c291cmNlOmhhY2ttZQ==\n"
+        + "User-Agent: DarkIce/1.3 (http://code.google.com/p/darkice/)\nice-bitrate: 128\nice-public: 0\n"
+        + "ice-name: DarkIce trial\r\n\r\n"
+    static let body = "\n\r\n\nID3\r and audio\n"
+
+    final class Reader: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let gate: RequestHeadGate
+        var reads: [String] = []
+        var held = false
+
+        init(gate: RequestHeadGate) {
+            self.gate = gate
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            reads.append(String(buffer: unwrapInboundIn(data)))
+            if !held, reads.joined().hasSuffix("\r\n\r\n") {
+                held = true
+                gate.hold()
+            }
+        }
+    }
+
+    static func crlf(_ head: String) -> String {
+        head.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+    }
+
+    @Test(arguments: [darkIce, "SOURCE /live ICE/1.0\nAuthorization: Basic c291cmNlOmhhY2ttZQ==\n\n",
+                      "GET /live HTTP/1.0\r\nIcy-MetaData: 1\n\r\n", "PUT /live HTTP/1.1\nHost: a\r\n\n"],
+          [1, 2, 5, 1000])
+    func aHeadOfBareLineFeedsReachesTheDecoderInCRLFAndItsBodyUntouched(head: String, pieceSize: Int) throws {
+        let gate = RequestHeadGate()
+        let reader = Reader(gate: gate)
+        let channel = EmbeddedChannel(handlers: [gate, reader])
+        let bytes = Array((head + Self.body).utf8)
+        for start in stride(from: 0, to: bytes.count, by: pieceSize) {
+            try channel.writeInbound(ByteBuffer(bytes: bytes[start..<min(start + pieceSize, bytes.count)]))
+        }
+        #expect(reader.reads.joined() == Self.crlf(head))
+        gate.release()
+        #expect(reader.reads.joined() == Self.crlf(head) + Self.body)
+    }
+
+    /// DarkIce's head, read by NIOHTTP1 and routed: with no stream at `/live`, a 404 rather than a 400.
+    @Test func darkIcesHeadIsReadAsARequest() throws {
+        #expect(try HTTPConnectionTests.answer(Self.darkIce) == "HTTP/1.0 404 Not Found")
+        #expect(try HTTPConnectionTests.answer(Array(Self.darkIce.utf8), pieces: 40) == "HTTP/1.0 404 Not Found")
+        #expect(try HTTPConnectionTests.answer("GET /radio HTTP/1.1\nHost: a\n\n") == "HTTP/1.1 404 Not Found")
+    }
+}

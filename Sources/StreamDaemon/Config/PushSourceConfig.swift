@@ -14,3 +14,11 @@ public struct PushSourceConfig: Equatable, Sendable {
         self.stallTimeout = stallTimeout
     }
 }
+
+extension SourceConfig {
+    /// The password of a push source's clients, once the configuration is loaded; nil for any other source.
+    var pushPassword: String? {
+        guard case .push(let push) = self else { return nil }
+        return push.password
+    }
+}

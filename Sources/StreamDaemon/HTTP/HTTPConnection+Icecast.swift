@@ -32,20 +32,23 @@ extension HTTPConnection {
                contentType: contentType, context: context)
     }
 
-    /// Sets a stream's title for Icecast's admin call, with the admin password.
+    /// Sets a stream's title for Icecast's admin call, with the admin password or, on a push stream's mount, its
+    /// source clients' user and password, as Icecast 2.4 takes them from encoders (Liquidsoap, butt, Mixxx).
     func setTitle(_ request: HTTPRequest, context: ChannelHandlerContext) throws(HTTPRefusal) {
-        guard server.config.adminPassword != nil else {
+        let call = try AdminMetadata(query: request.query, http11: request.isHTTP11)
+        let stream = server.mounts.stream(at: call.mount)
+        guard server.config.adminPassword != nil || stream?.sourcePassword != nil else {
             throw HTTPRefusal(.forbidden, "no admin password is configured (http.adminPassword)",
                               http11: request.isHTTP11)
         }
-        guard server.acceptsAdmin(authorization: request.head.headers.first(name: "authorization")) else {
-            throw HTTPRefusal(.unauthorized, "user admin and the admin password needed", http11: request.isHTTP11,
-                              fields: [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")])
+        let credentials = request.credentials
+        let accepted = server.acceptsTitle(from: credentials, for: stream)
+        noteAuthentication(accepted, credentials, for: call.mount, as: "admin call", context: context)
+        guard accepted else {
+            throw .unauthorized("user admin and the admin password needed, or the mount's source user and password",
+                                http11: request.isHTTP11)
         }
-        let call = try AdminMetadata(query: request.query, http11: request.isHTTP11)
-        guard let stream = server.mounts.stream(at: call.mount) else {
-            throw HTTPRefusal(.notFound, "no stream at \(call.mount)", http11: request.isHTTP11)
-        }
+        guard let stream else { throw HTTPRefusal(.notFound, "no stream at \(call.mount)", http11: request.isHTTP11) }
         finish(request, after: stream.setTitle(call.song).map { AdminMetadata.success },
                contentType: "text/xml; charset=utf-8", context: context)
     }

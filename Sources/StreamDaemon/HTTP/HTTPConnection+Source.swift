@@ -13,24 +13,32 @@ extension HTTPConnection {
         guard !request.head.headers.contains(name: "transfer-encoding") else {
             let refusal = HTTPRefusal(.notImplemented, "a source's body is the raw stream, without a transfer encoding",
                                       http11: request.isHTTP11)
-            return finish(with: refusal.answer, context: context)
+            return refuseSource(refusal, request, context: context)
         }
         // Nothing past the head reaches the decoder, and nothing more is read until the stream answers.
         gate.hold()
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
-        let credentials = BasicCredentials(authorization: request.head.headers.first(name: "authorization"))
+        let credentials = request.credentials
         let info = HTTPStreamInfo(sourceHeaders: request.head.headers)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         stream.admitSource(credentials, info: info, channel: context.channel).hop(to: context.eventLoop)
             .whenComplete { result in
                 let (connection, context) = loopBound.value
+                let refusal: PushRefusal
                 switch result {
                 case .success(.success(let session)):
-                    connection.receive(from: session, request, context: context)
-                case .success(.failure(let refusal)):
+                    connection.noteAuthentication(true, credentials, for: request.path, as: "source client",
+                                                  context: context)
+                    return connection.receive(from: session, request, context: context)
+                case .success(.failure(let pushRefusal)): refusal = pushRefusal
+                case .failure: refusal = .notRunning
+                }
+                if refusal == .unauthorized {
+                    connection.noteAuthentication(false, credentials, for: request.path, as: "source client",
+                                                  context: context)
                     connection.finish(with: Self.answer(to: refusal, request).answer, context: context)
-                case .failure:
-                    connection.finish(with: Self.answer(to: .notRunning, request).answer, context: context)
+                } else {
+                    connection.refuseSource(Self.answer(to: refusal, request), request, context: context)
                 }
             }
     }
@@ -61,6 +69,12 @@ extension HTTPConnection {
         decoderLeft.futureResult.whenComplete { _ in gate.value.release() }
     }
 
+    /// Answers a source client with `refusal`, and logs it.
+    private func refuseSource(_ refusal: HTTPRefusal, _ request: HTTPRequest, context: ChannelHandlerContext) {
+        logRefusedSource(refusal, path: request.path, context: context)
+        finish(with: refusal.answer, context: context)
+    }
+
     /// The answer to a client the stream does not take.
     private static func answer(to refusal: PushRefusal, _ request: HTTPRequest) -> HTTPRefusal {
         let http11 = request.isHTTP11
@@ -69,8 +83,7 @@ extension HTTPConnection {
             HTTPRefusal(.forbidden, "\(request.path) takes no source client: its stream's source is not push",
                         http11: http11)
         case .unauthorized:
-            HTTPRefusal(.unauthorized, "source user name and password needed", http11: http11,
-                        fields: [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")])
+            .unauthorized("source user name and password needed", http11: http11)
         case .busy:
             // Icecast's words, which source clients show their users.
             HTTPRefusal(.forbidden, "Mountpoint in use", http11: http11)

@@ -1,4 +1,5 @@
 import AudioStreamProtocol
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -13,6 +14,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = ByteBuffer
 
     let server: HTTPServer
+    /// The server's log: refusals and failed authentications.
+    let logger: Logger
     private let socket: SubscriberSocket
     /// The handler that reads requests, which leaves with this one once a listener or a source is served.
     let decoder: ByteToMessageHandler<HTTPRequestDecoder>
@@ -29,19 +32,21 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: a gate at the end
     /// of the head, NIOHTTP1's decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
     static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, server: HTTPServer,
-                          socket: SubscriberSocket) throws {
+                          socket: SubscriberSocket, logger: Logger) throws {
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = HTTPRequest.maximumHeadSize
         limits.maxHeaderListSize = HTTPRequest.maximumHeadSize
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: limits))
         let gate = RequestHeadGate()
         try pipeline.addHandlers(gate, decoder)
-        try pipeline.addHandler(HTTPConnection(server: server, socket: socket, decoder: decoder, gate: gate))
+        try pipeline.addHandler(HTTPConnection(server: server, logger: logger, socket: socket, decoder: decoder,
+                                               gate: gate))
     }
 
-    private init(server: HTTPServer, socket: SubscriberSocket, decoder: ByteToMessageHandler<HTTPRequestDecoder>,
-                 gate: RequestHeadGate) {
+    private init(server: HTTPServer, logger: Logger, socket: SubscriberSocket,
+                 decoder: ByteToMessageHandler<HTTPRequestDecoder>, gate: RequestHeadGate) {
         self.server = server
+        self.logger = logger
         self.socket = socket
         self.decoder = decoder
         self.gate = gate
@@ -59,8 +64,9 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         requestDeadline.met()
         do throws(HTTPRefusal) {
             let request = try HTTPRequest(head)
-            try answer(request, HTTPRoute(request, mounts: server.mounts), context: context)
+            answerAfterBackoff(request, try HTTPRoute(request, mounts: server.mounts), context: context)
         } catch {
+            if head.method == .PUT || head.method == .SOURCE { logRefusedSource(error, path: head.uri, context: context) }
             finish(with: error.answer, context: context)
         }
     }
@@ -71,6 +77,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         answered = true
         requestDeadline.met()
         let reason = error as? HTTPParserError == .headerOverflow ? "request head too large" : "malformed request"
+        logger.notice("refused a request from \(clientAddress(context)): \(reason) (\(error))")
         finish(with: HTTPRefusal(.badRequest, reason).answer, context: context)
     }
 
@@ -80,15 +87,26 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
-    private func answer(_ request: HTTPRequest, _ route: HTTPRoute,
-                        context: ChannelHandlerContext) throws(HTTPRefusal) {
+    /// Answers `request` as its `route` says, or with the refusal it meets.
+    func answer(_ request: HTTPRequest, _ route: HTTPRoute, context: ChannelHandlerContext) {
+        do throws(HTTPRefusal) {
+            try answerOrRefuse(request, route, context: context)
+        } catch {
+            finish(with: error.answer, context: context)
+        }
+    }
+
+    private func answerOrRefuse(_ request: HTTPRequest, _ route: HTTPRoute,
+                                context: ChannelHandlerContext) throws(HTTPRefusal) {
         switch route {
         case .status:
             answerStatus(request, context: context)
         case .streamList:
-            guard server.acceptsRelay(authorization: request.head.headers.first(name: "authorization")) else {
-                throw HTTPRefusal(.unauthorized, "relay password needed", http11: request.isHTTP11,
-                                  fields: [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")])
+            let credentials = request.credentials
+            let accepted = server.acceptsRelay(credentials)
+            noteAuthentication(accepted, credentials, for: request.path, as: "relay", context: context)
+            guard accepted else {
+                throw .unauthorized("relay password needed", http11: request.isHTTP11)
             }
             let list = server.mounts.paths.map { $0 + "\n" }.joined()
             finish(with: complete(request, contentType: "text/plain; charset=utf-8", body: list), context: context)

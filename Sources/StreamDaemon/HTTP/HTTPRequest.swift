@@ -39,6 +39,8 @@ struct HTTPRequest {
     var isHead: Bool { head.method == .HEAD }
     /// Whether the listener asked for ICY metadata blocks in the audio.
     var wantsICYMetadata: Bool { head.headers.first(name: "icy-metadata") == "1" }
+    /// The user and password of the request's Basic authentication, if any.
+    var credentials: BasicCredentials? { BasicCredentials(authorization: head.headers.first(name: "authorization")) }
 
     /// `%XX` escapes decoded; nil for a broken escape or bytes that are not UTF-8.
     private static func percentDecoded(_ text: Substring) -> String? {
@@ -78,6 +80,12 @@ struct HTTPRefusal: Error {
         self.reason = reason
         self.http11 = http11
         self.fields = fields
+    }
+
+    /// A 401 asking for Basic authentication, with why.
+    static func unauthorized(_ reason: String, http11: Bool) -> HTTPRefusal {
+        HTTPRefusal(.unauthorized, reason, http11: http11,
+                    fields: [("WWW-Authenticate", "Basic realm=\"audiostreamd\"")])
     }
 
     /// The answer's bytes.

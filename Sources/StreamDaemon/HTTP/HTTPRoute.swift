@@ -46,6 +46,14 @@ enum HTTPRoute {
         }
     }
 
+    /// Whether the answer depends on a password: such requests wait out their client's back-off (`AuthBackoff`).
+    var needsPassword: Bool {
+        switch self {
+        case .streamList, .adminMetadata, .source: true
+        case .status, .mount, .statusPage, .icecastStatus, .playlist: false
+        }
+    }
+
     /// The paths of Icecast's that the server answers as Icecast does.
     private static func icecastRoute(_ path: String) -> HTTPRoute? {
         switch path {

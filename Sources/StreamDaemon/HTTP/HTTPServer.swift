@@ -1,6 +1,7 @@
 import AudioStreamProtocol
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -22,6 +23,8 @@ final class HTTPServer: Sendable {
 
     /// When the server started, for Icecast's statistics.
     let started = Date()
+    /// Failed authentications by address, which slow the requests that need a password.
+    private let authBackoff = NIOLockedValueBox(AuthBackoff())
 
     init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
@@ -45,25 +48,54 @@ final class HTTPServer: Sendable {
             maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners),
             refusal: Array(refusal.readableBytesView))
         return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit) {
-            [self] pipeline, socket in try HTTPConnection.configure(pipeline, server: self, socket: socket)
+            [self] pipeline, socket in
+            try HTTPConnection.configure(pipeline, server: self, socket: socket, logger: logger)
         }
     }
 
-    /// Whether `authorization` (the header's value) is Basic authentication with the relay password; any user
-    /// name is accepted, as Icecast's `<master-username>` may be set to anything.
-    func acceptsRelay(authorization: String?) -> Bool {
-        guard let password = config.relayPassword, let credentials = BasicCredentials(authorization: authorization)
-        else { return false }
+    /// Whether `credentials` are Basic authentication with the relay password; any user name is accepted, as
+    /// Icecast's `<master-username>` may be set to anything.
+    func acceptsRelay(_ credentials: BasicCredentials?) -> Bool {
+        guard let password = config.relayPassword, let credentials else { return false }
         return credentials.hasPassword(password)
     }
 
-    /// Whether `authorization` (the header's value) is Basic authentication of user `admin` with the admin
-    /// password, as Icecast's admin interface takes it.
-    func acceptsAdmin(authorization: String?) -> Bool {
-        guard let password = config.adminPassword, let credentials = BasicCredentials(authorization: authorization)
-        else { return false }
-        // Both compared, so the time taken tells nothing of which was wrong.
-        let user = credentials.user == "admin"
-        return credentials.hasPassword(password) && user
+    /// Whether `credentials` are user `admin` with the admin password, as Icecast's admin interface takes them.
+    func acceptsAdmin(_ credentials: BasicCredentials?) -> Bool {
+        Self.accepts(credentials, user: "admin", password: config.adminPassword)
+    }
+
+    /// Whether `credentials` may set the title of `stream`: the admin's, or, as Icecast 2.4 takes them for a
+    /// mount's own admin calls, user `source` with the password of the stream's source clients.
+    func acceptsTitle(from credentials: BasicCredentials?, for stream: StreamService?) -> Bool {
+        acceptsAdmin(credentials) || Self.accepts(credentials, user: "source", password: stream?.sourcePassword)
+    }
+
+    /// Whether `credentials` are `user` with `password`; both compared, so the time taken tells nothing of which
+    /// was wrong.
+    private static func accepts(_ credentials: BasicCredentials?, user: String, password: String?) -> Bool {
+        guard let password, let credentials else { return false }
+        let isUser = credentials.user == user
+        return credentials.hasPassword(password) && isUser
+    }
+
+    /// How long a request that needs a password, from `address` (an `AuthBackoff` key), waits before it is
+    /// answered.
+    func authDelay(for address: String) -> TimeAmount {
+        authBackoff.withLockedValue { $0.delay(for: address, at: .now()) }
+    }
+
+    /// Notes whether a request from `address` authenticated.
+    /// - Returns: how long its next requests wait now.
+    func noteAuthentication(from address: String, succeeded: Bool) -> TimeAmount {
+        authBackoff.withLockedValue { backoff in
+            let now = NIODeadline.now()
+            if succeeded {
+                backoff.recordSuccess(of: address)
+            } else {
+                backoff.recordFailure(of: address, at: now)
+            }
+            return backoff.delay(for: address, at: now)
+        }
     }
 }

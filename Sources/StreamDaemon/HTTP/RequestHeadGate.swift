@@ -5,21 +5,28 @@ import NIOCore
 /// length, which the decoder would read as further requests. `release()` then hands what was held to the handler
 /// after it, and the gate leaves the pipeline.
 ///
-/// A head is taken to end at its first empty line (`CRLF CRLF`), as every source client writes it. Confined to
-/// its channel's loop.
+/// A head ends at its first empty line. Its lines may end with a bare LF rather than CRLF, as DarkIce writes them
+/// and Icecast reads them (RFC 9112 §2.2 lets a recipient take a lone LF as a line's end): the decoder, which
+/// refuses them, gets each made CRLF; what follows the head goes on untouched. Confined to its channel's loop.
 final class RequestHeadGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
     private enum State {
-        /// Before the end of the head: how many bytes of `CRLF CRLF` the bytes so far end with.
-        case head(matched: Int)
+        /// Before the end of the head: whether the line under way is empty so far, and whether it ends with a CR.
+        case head(HeadLine)
         case passing
         /// Everything after the head is kept for `release()`.
         case holding(ByteBuffer?)
     }
 
-    private var state = State.head(matched: 0)
+    /// Where the bytes so far leave the head's line under way.
+    private struct HeadLine {
+        var isEmpty = false
+        var endsWithCR = false
+    }
+
+    private var state = State.head(HeadLine())
     private var context: ChannelHandlerContext?
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -40,13 +47,12 @@ final class RequestHeadGate: ChannelInboundHandler, RemovableChannelHandler {
         case .holding(var held):
             held.setOrWriteBuffer(&bytes)
             state = .holding(held)
-        case .head(let matched):
-            let (length, nowMatched) = Self.headLength(in: bytes, matched: matched)
-            guard let length else {
-                state = .head(matched: nowMatched)
-                return context.fireChannelRead(data)
+        case .head(var line):
+            let (head, ends) = Self.readHead(&bytes, line: &line)
+            guard ends else {
+                state = .head(line)
+                return context.fireChannelRead(wrapInboundOut(head))
             }
-            let head = bytes.readSlice(length: length)!
             state = .passing
             // A handler reading the head may hold what follows it now.
             context.fireChannelRead(wrapInboundOut(head))
@@ -68,18 +74,36 @@ final class RequestHeadGate: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    /// The bytes of `bytes` up to and with the `CRLF CRLF` that ends the head, when they hold its end (the bytes
-    /// before them ended with `matched` bytes of it); else nil, and how many bytes of it they end with.
-    private static func headLength(in bytes: ByteBuffer, matched: Int) -> (length: Int?, matched: Int) {
-        var matched = matched
-        for (offset, byte) in bytes.readableBytesView.enumerated() {
-            if byte == (matched % 2 == 0 ? UInt8(ascii: "\r") : UInt8(ascii: "\n")) {
-                matched += 1
-            } else {
-                matched = byte == UInt8(ascii: "\r") ? 1 : 0
+    /// Reads the bytes of the head from `bytes`: up to and with the LF that ends its empty line, or all of them,
+    /// with `line` as the bytes before them left it. Returns them with each bare LF made CRLF, and whether the
+    /// head ended.
+    private static func readHead(_ bytes: inout ByteBuffer, line: inout HeadLine) -> (head: ByteBuffer, ends: Bool) {
+        let startsAfterCR = line.endsWithCR
+        var length = 0
+        var bareLineFeeds = 0
+        var ends = false
+        for byte in bytes.readableBytesView {
+            length += 1
+            if byte == UInt8(ascii: "\n") {
+                if !line.endsWithCR { bareLineFeeds += 1 }
+                ends = line.isEmpty
+                line.isEmpty = true
+            } else if byte != UInt8(ascii: "\r") {
+                line.isEmpty = false
             }
-            if matched == 4 { return (offset + 1, 4) }
+            line.endsWithCR = byte == UInt8(ascii: "\r")
+            if ends { break }
         }
-        return (nil, matched)
+        let head = bytes.readSlice(length: length)!
+        guard bareLineFeeds > 0 else { return (head, ends) }
+        var normalized = ByteBuffer()
+        normalized.reserveCapacity(length + bareLineFeeds)
+        var previous = startsAfterCR ? UInt8(ascii: "\r") : 0
+        for byte in head.readableBytesView {
+            if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\r") { normalized.writeInteger(UInt8(ascii: "\r")) }
+            normalized.writeInteger(byte)
+            previous = byte
+        }
+        return (normalized, ends)
     }
 }

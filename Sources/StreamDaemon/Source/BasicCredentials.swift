@@ -32,12 +32,25 @@ struct BasicCredentials: Equatable, Sendable {
         self.init(user: user, password: password)
     }
 
-    /// Whether the password is `expected`, compared without stopping at the first difference, so that the time
-    /// taken tells nothing of it.
+    /// Whether the password is `expected`, compared by `matches(_:expected:)`.
     func hasPassword(_ expected: String) -> Bool {
-        let (given, expected) = (Array(password.utf8), Array(expected.utf8))
-        guard given.count == expected.count else { return false }
-        return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        Self.matches(Array(password.utf8), expected: Array(expected.utf8))
+    }
+
+    /// Whether `given` is `expected`, in a time that depends on `given`'s length alone: each byte sent is compared
+    /// with a byte of `expected`, read round and round, and the lengths are compared as numbers, so that neither a
+    /// first difference nor a length that differs ends the comparison early, and nothing of `expected` shows.
+    static func matches<Expected: RandomAccessCollection<UInt8>>(_ given: [UInt8], expected: Expected) -> Bool
+    where Expected.Index == Int {
+        guard !expected.isEmpty else { return given.isEmpty }
+        var difference = UInt(bitPattern: given.count ^ expected.count)
+        var index = 0
+        for byte in given {
+            difference |= UInt(byte ^ expected[index])
+            index += 1
+            index = index == expected.count ? 0 : index
+        }
+        return difference == 0
     }
 
     /// The value of an `Authorization` header.

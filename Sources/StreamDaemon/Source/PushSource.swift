@@ -132,7 +132,7 @@ final class PushSource {
 }
 
 /// Why a source client is not taken.
-enum PushRefusal: Error, Sendable {
+enum PushRefusal: Error, Equatable, Sendable {
     /// The mount's stream has no push source.
     case notPush
     /// Not `source` and the password.
