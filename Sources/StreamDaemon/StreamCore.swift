@@ -147,6 +147,9 @@ final class StreamCore {
         metrics.update(lags: lags)
     }
 
+    /// What has the air, and since when.
+    var air: MountAir { sources.air }
+
     /// Whether the stream waits for its source: a network source away, and no fallback playing.
     var isWaitingForSource: Bool { sources.isWaiting }
 

@@ -14,8 +14,6 @@ final class StreamService: Sendable {
     let logger: Logger
     let eventLoop: EventLoop
     let hubs: HubGroup
-    /// When the stream started, for Icecast's statistics.
-    let started = Date()
     /// Whether the stream is off the air, and how long: its HTTP listeners are refused, then closed.
     let deadAir: DeadAir
     /// The password of a push stream's source clients, which Icecast also takes for the mount's title.
@@ -98,9 +96,9 @@ final class StreamService: Sendable {
 
     /// What Icecast's statistics and the status page tell of the stream.
     func mountFacts() -> EventLoopFuture<MountFacts> {
-        listenerShards().map { [core, hubs, started] shards in
+        listenerShards().map { [core, hubs] shards in
             core.value.mountFacts(listeners: shards.reduce(0) { $0 + $1.listeners },
-                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info, started: started)
+                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import StreamDaemon
 import Testing
 
 /// The page at `/` in headless Chromium: it lists every mount with what plays, and its player plays.
@@ -18,7 +19,7 @@ import Testing
             - name: quiet
               source: stdin
               socket: quiet.sock
-            """, http: "adminPassword: pw")
+            """, http: "adminPassword: pw, name: \"Test FM\"")
         try daemon.waitForMount(port: port, "radio")
         // A title that is markup: the page must show it as text.
         let title = "<script>document.title='owned'</script> & \"Ünïcødé\""
@@ -43,13 +44,44 @@ import Testing
         #expect(status == 0, "\(errors)")
         let report = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any], "\(errors)")
         #expect(report["standards"] as? Bool == true, "no doctype: \(report)")
-        #expect(report["title"] as? String == "audiostreamd", "\(report)")
+        #expect(report["title"] as? String == "Test FM", "\(report)")
         #expect(report["scripts"] as? Int == 0, "the title became markup: \(report)")
-        #expect(report["players"] as? [String] == ["/quiet", "/radio"].sorted(), "\(report)")
+        // The stream with no audio is off the air: a player there would get a 503.
+        #expect(report["players"] as? [String] == ["/radio"], "\(report)")
         #expect((report["text"] as? String)?.contains("Now playing: \(title)") == true, "\(report)")
         #expect(report["foreign"] as? [String] == [], "fetched from elsewhere: \(report)")
         #expect(report["error"] is NSNull, "\(report)")
         #expect((report["currentTime"] as? Double ?? 0) >= 2, "\(report)")
+    }
+
+    /// The page is headed by `http.name`, tells each mount's state (live, on its fallback, off the air), offers a
+    /// player only on the air, and asks the browser to load it again, without a script.
+    @Test func thePageTellsEachMountsStateAndRefreshes() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: file:\(HTTPListenerTests.demo.path)
+              loop: true
+              socket: radio.sock
+            - name: live
+              source: push
+              socket: live.sock
+            - name: autodj
+              source: push
+              socket: autodj.sock
+              fallback: {source: "file:\(HTTPListenerTests.demo.path)", loop: true}
+            """, http: "sourcePassword: pw, name: \"Radio <Ünïcødé>\"")
+        try daemon.waitForMount(port: port, "radio")
+        try daemon.waitForMount(port: port, "autodj")
+        let page = try IcecastServer.get(port: port, path: "/")
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("<h1>Radio &lt;Ünïcødé&gt;</h1>"), "\(html)")
+        #expect(html.contains("<meta http-equiv=\"refresh\" content=\"\(StatusPage.refreshSeconds)\">"))
+        #expect(!html.contains("<script"))
+        let sections = html.components(separatedBy: "<section>").dropFirst()
+        let state = { (mount: String) in sections.first { $0.contains("href=\"\(mount)\"") } ?? "" }
+        #expect(state("/radio").contains("live") && state("/radio").contains("<audio"), "\(state("/radio"))")
+        #expect(state("/autodj").contains("on its fallback") && state("/autodj").contains("<audio"))
+        #expect(state("/live").contains("off the air") && !state("/live").contains("<audio"), "\(state("/live"))")
     }
 
     /// Starts Chromium with its DevTools pipe on descriptors 3 and 4, opens the page, waits for it to load,

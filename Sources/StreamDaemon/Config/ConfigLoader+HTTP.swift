@@ -4,11 +4,11 @@ import Yams
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
         "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
-        "deadAirTimeout",
+        "deadAirTimeout", "name",
     ]
 
     /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
-    /// formatWait: …, maxListeners: …}`.
+    /// formatWait: …, maxListeners: …, deadAirTimeout: …, name: …}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -20,6 +20,10 @@ extension ConfigLoader {
         config.relayPassword = try password(fields["relayPassword"], key: "http.relayPassword")
         config.adminPassword = try password(fields["adminPassword"], key: "http.adminPassword")
         config.sourcePassword = try password(fields["sourcePassword"], key: "http.sourcePassword")
+        if let nameNode = fields["name"] {
+            config.name = try string(nameNode, key: "http.name")
+            guard !config.name.isEmpty else { throw error(nameNode, "http.name", "expected the station's name") }
+        }
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait
         config.deadAirTimeout = try seconds(fields["deadAirTimeout"], key: "http.deadAirTimeout")

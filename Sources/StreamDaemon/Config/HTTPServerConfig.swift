@@ -19,6 +19,8 @@ public struct HTTPServerConfig: Equatable, Sendable {
     public var deadAirTimeout: Double
     /// HTTP connections open at once, at most (fewer if the descriptor limit needs it): more get a 503.
     public var maxListeners: Int
+    /// The station's name, heading the status page at `/`.
+    public var name = "audiostreamd"
 
     /// `maxListeners` unless configured.
     public static let defaultMaxListeners = 10_000

@@ -5,7 +5,10 @@ import NIOCore
 extension HTTPConnection {
     /// `/`: the status page.
     func answerStatusPage(_ request: HTTPRequest, context: ChannelHandlerContext) {
-        answer(request, context: context, contentType: "text/html; charset=utf-8") { StatusPage.html(mounts: $0) }
+        let name = server.config.name
+        answer(request, context: context, contentType: "text/html; charset=utf-8") {
+            StatusPage.html(name: name, mounts: $0)
+        }
     }
 
     /// `/status-json.xsl`: Icecast's statistics.

@@ -3,7 +3,8 @@ import Foundation
 
 /// Icecast 2.4's statistics as its `/status-json.xsl` gives them, for players, monitors and dashboards that poll
 /// it: `{"icestats": {admin, host, location, server_id, server_start, server_start_iso8601, source}}`, where
-/// `source` is one object for one mount, an array for several, and absent for none.
+/// `source` is one object for one mount, an array for several, and absent for none. As Icecast does, only the
+/// mounts on the air are listed: widgets tell a live DJ by the mount being there.
 ///
 /// A source's keys are Icecast's, each present when Icecast's would be: `title` once something plays (the
 /// whole ICY title, as Icecast shows an MP3 stream's), `audio_info`, `bitrate`, `samplerate` and `channels` once
@@ -19,7 +20,9 @@ enum IcecastStatus {
             ("server_id", .string("audiostreamd \(packageVersion)")),
             ("server_start", .string(rfc822(started))), ("server_start_iso8601", .string(iso8601(started))),
         ]
-        let sources = mounts.map { source($0, serverURL: serverURL) }
+        let sources = mounts.compactMap { facts in
+            facts.air.since.map { source(facts, since: $0, serverURL: serverURL) }
+        }
         switch sources.count {
         case 0: stats.append(("dummy", .null))
         case 1: stats.append(("source", sources[0]))
@@ -28,8 +31,8 @@ enum IcecastStatus {
         return .object([("icestats", .object(stats))])
     }
 
-    /// One mount's object.
-    private static func source(_ facts: MountFacts, serverURL: String) -> JSON {
+    /// One mount's object, its source on the air `since` then (`stream_start`).
+    private static func source(_ facts: MountFacts, since: Date, serverURL: String) -> JSON {
         var fields: [(String, JSON)] = []
         let kbps = (facts.bitRate + 500) / 1000
         if let format = facts.format {
@@ -51,7 +54,7 @@ enum IcecastStatus {
         if let contentType = facts.info?.contentType { fields.append(("server_type", .string(contentType))) }
         if let url = facts.info?.url { fields.append(("server_url", .string(url))) }
         fields += [
-            ("stream_start", .string(rfc822(facts.started))), ("stream_start_iso8601", .string(iso8601(facts.started))),
+            ("stream_start", .string(rfc822(since))), ("stream_start_iso8601", .string(iso8601(since))),
         ]
         if let title = facts.title { fields.append(("title", .string(title))) }
         return .object(fields + [("dummy", .null)])

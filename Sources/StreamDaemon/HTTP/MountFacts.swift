@@ -14,15 +14,16 @@ struct MountFacts: Sendable {
     let format: (sampleRate: Int, channels: Int)?
     /// Bits per second of audio measured so far; 0 before any.
     let bitRate: Int
-    let started: Date
+    /// What has the air, since when.
+    let air: MountAir
 }
 
 extension StreamCore {
     /// The stream's facts, given what its hubs know: its listeners and its mount info.
-    func mountFacts(listeners: Int, listenerPeak: Int, info: MountInfo?, started: Date) -> MountFacts {
+    func mountFacts(listeners: Int, listenerPeak: Int, info: MountInfo?) -> MountFacts {
         let format = pipeline.statistics.format.map { (Int($0.sampleRate), Int($0.channelsPerFrame)) }
         return MountFacts(mount: config.mount, info: info, listeners: listeners, listenerPeak: listenerPeak,
                           title: pipeline.nowPlaying?.title, format: format,
-                          bitRate: pipeline.statistics.measuredBitRate, started: started)
+                          bitRate: pipeline.statistics.measuredBitRate, air: air)
     }
 }

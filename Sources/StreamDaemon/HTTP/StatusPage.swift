@@ -1,7 +1,11 @@
-/// The page at `/`: every mount with what it plays, its listeners and format, and a player. Plain HTML5 with no
-/// script and nothing fetched from elsewhere; every text from a stream or its source is escaped.
+/// The page at `/`, headed by the server's name: every mount with whether it is on the air (its main source, its
+/// fallback, or nothing), what it plays, its listeners and format, and a player while it is on the air. Plain HTML5
+/// with no script and nothing fetched from elsewhere, which the browser loads again every `refreshSeconds`; every
+/// text from a stream or its source is escaped.
 enum StatusPage {
-    static func html(mounts: [MountFacts]) -> String {
+    static let refreshSeconds = 15
+
+    static func html(name: String, mounts: [MountFacts]) -> String {
         let sections = mounts.map(section).joined()
         return """
             <!doctype html>
@@ -9,7 +13,8 @@ enum StatusPage {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>audiostreamd</title>
+            <meta http-equiv="refresh" content="\(refreshSeconds)">
+            <title>\(escaped(name))</title>
             <style>
             body { font-family: sans-serif; max-width: 48em; margin: 2em auto; padding: 0 1em; }
             section { border-top: 1px solid #ccc; padding: 0.5em 0; }
@@ -17,7 +22,7 @@ enum StatusPage {
             </style>
             </head>
             <body>
-            <h1>audiostreamd</h1>
+            <h1>\(escaped(name))</h1>
             \(sections.isEmpty ? "<p>No streams are served.</p>\n" : sections)</body>
             </html>
 
@@ -26,18 +31,28 @@ enum StatusPage {
 
     private static func section(_ facts: MountFacts) -> String {
         let mount = escaped(facts.mount)
-        var details = [facts.info?.contentType ?? "no audio yet"]
+        var details = [state(facts.air), facts.info?.contentType ?? "no audio yet"]
         if facts.bitRate > 0 { details.append("\((facts.bitRate + 500) / 1000) kb/s") }
         details.append(facts.listeners == 1 ? "1 listener" : "\(facts.listeners) listeners")
+        // Off the air, a player would only get a 503.
+        let player = facts.air == .off ? "" : "<audio controls preload=\"none\" src=\"\(mount)\"></audio>\n"
+        let playing = facts.air == .off ? "" : "<p>Now playing: \(escaped(facts.title ?? "unknown"))</p>\n"
         return """
             <section>
             <h2>\(escaped(facts.info?.name ?? facts.mount))</h2>
             <p><a href="\(mount)">\(mount)</a> · \(escaped(details.joined(separator: " · ")))</p>
-            <p>Now playing: \(escaped(facts.title ?? "unknown"))</p>
-            <audio controls preload="none" src="\(mount)"></audio>
-            </section>
+            \(playing)\(player)</section>
 
             """
+    }
+
+    /// Whether the mount is on the air, in a word or two.
+    private static func state(_ air: MountAir) -> String {
+        switch air {
+        case .main: "live"
+        case .fallback: "on its fallback"
+        case .off: "off the air"
+        }
     }
 
     /// `text` as HTML text or an attribute's value.

@@ -1,3 +1,4 @@
+import Foundation
 import AudioFileStream
 import AudioStreamProtocol
 import Logging
@@ -40,6 +41,8 @@ final class SourceSwitch {
     private var fallback: (input: SourceInput, source: any StreamSource)?
     /// The codec source clients must send: the configured one, else the first the stream played.
     private var mountCodec: MountCodec?
+    /// When the source on the air took it, once its audio came: nil while nothing plays.
+    private var airSince: Date?
 
     init(main: SourceConfig, fallback: SourceConfig?, pipeline: StreamPipeline, deadAir: DeadAir,
          eventLoop: EventLoop, logger: Logger, reconnects: Counter?) {
@@ -74,6 +77,12 @@ final class SourceSwitch {
         case .fallback: !(fallback?.source.isConnected ?? false)
         case nil: true
         }
+    }
+
+    /// What has the air, and since when.
+    var air: MountAir {
+        guard let airSince, let role = machine.onAir else { return .off }
+        return role == .main ? .main(since: airSince) : .fallback(since: airSince)
     }
 
     /// The stream's seconds of audio so far.
@@ -130,7 +139,10 @@ final class SourceSwitch {
             let packets = pipeline.statistics.packets
             guard feed(bytes, restartsFile: restartsFile) else { return .refused }
             let confirmed = pipeline.statistics.packets > packets
-            if confirmed { run(machine.confirmedByStream(role)) }
+            if confirmed {
+                run(machine.confirmedByStream(role))
+                if airSince == nil { airSince = Date() }
+            }
             return .taken(confirmed: confirmed)
         }
     }
@@ -203,6 +215,7 @@ final class SourceSwitch {
             case .report(let state):
                 pipeline.sourceChanged(state)
             case .offAir:
+                airSince = nil
                 deadAir.began()
             case .backOnAir:
                 deadAir.ended()
@@ -218,6 +231,7 @@ final class SourceSwitch {
         case .main: logger.info(machine.mainTakesClients ? "source client on the air" : "main source back on the air")
         case .fallback: logger.info("fallback on the air")
         }
+        airSince = Date()
         let kept = input.takeAir(atAudioSeconds: pipeline.audioSeconds)
         let announcements = input.announcements
         if resumes {
