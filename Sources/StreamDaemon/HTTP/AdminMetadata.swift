@@ -16,11 +16,11 @@ struct AdminMetadata {
     /// - Throws: `HTTPRefusal` 400 naming what is missing or wrong: a mode other than `updinfo`, no mount, no
     ///   song, a charset not read, or a song that is not text in its charset.
     init(query: String?, http11: Bool) throws(HTTPRefusal) {
-        let fields = Self.formFields(query ?? "")
+        let fields = FormQuery(query)
         let refuse = { (reason: String) in HTTPRefusal(.badRequest, reason, http11: http11) }
         guard let mode = fields["mode"] else { throw refuse("no mode: only mode=updinfo is served") }
         guard String(decoding: mode, as: UTF8.self) == "updinfo" else { throw refuse("only mode=updinfo is served") }
-        guard let mount = fields["mount"].flatMap({ String(validating: $0, as: UTF8.self) }), mount.hasPrefix("/")
+        guard let mount = fields.text("mount"), mount.hasPrefix("/")
         else { throw refuse("no mount: mount=/NAME names the stream") }
         guard let bytes = fields["song"] else { throw refuse("no song: song=TEXT is the title") }
         let charset = fields["charset"].map { String(decoding: $0, as: UTF8.self) }
@@ -44,36 +44,5 @@ struct AdminMetadata {
         case "windows-1252", "cp1252": return String(bytes: bytes, encoding: .windowsCP1252)
         default: throw refuse("charset \(charset) is not read: UTF-8, ISO-8859-1 or Windows-1252 are")
         }
-    }
-
-    /// The fields of a form-encoded query, each value as the bytes it encodes; the first of a name wins.
-    private static func formFields(_ query: String) -> [String: [UInt8]] {
-        var fields: [String: [UInt8]] = [:]
-        for pair in query.split(separator: "&") {
-            let name = pair.prefix { $0 != "=" }
-            let value = pair.dropFirst(name.count + 1)
-            let key = String(decoding: formDecoded(name), as: UTF8.self)
-            if fields[key] == nil { fields[key] = formDecoded(value) }
-        }
-        return fields
-    }
-
-    /// `+` as a space and `%XX` as its byte; a `%` without two hex digits stays as it is.
-    private static func formDecoded(_ text: Substring) -> [UInt8] {
-        let utf8 = Array(text.utf8)
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let value = UInt8(String(decoding: utf8[index + 1...index + 2], as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                index += 3
-            } else {
-                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-                index += 1
-            }
-        }
-        return bytes
     }
 }
