@@ -150,13 +150,20 @@ final class StreamCore {
     /// What has the air, and since when.
     var air: MountAir { sources.air }
 
+    /// The source client on the air, if one is.
+    var sourceClient: ClientIdentity? { sources.sourceClient }
+
     /// Whether the stream waits for its source: a network source away, and no fallback playing.
     var isWaitingForSource: Bool { sources.isWaiting }
 
-    /// Offers the stream a source client: see `StreamSource.admit(_:info:channel:)`.
-    func admitSource(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
-        -> Result<PushSession, PushRefusal> {
-        sources.admit(credentials, info: info, channel: channel)
+    /// Offers the stream a source client: see `StreamSource.admit(_:codec:)`.
+    func admitSource(_ request: SourceClientRequest) -> Result<PushSession, PushRefusal> {
+        sources.admit(request)
+    }
+
+    /// Drops the source client pushing now: see `SourceSwitch.dropSourceClient()`.
+    func dropSourceClient() -> Bool {
+        sources.dropSourceClient()
     }
 
     /// Names what plays, for the source on the air: see `SourceSwitch.setTitle(_:)`.

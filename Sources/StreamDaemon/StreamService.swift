@@ -98,13 +98,17 @@ final class StreamService: Sendable {
     func mountFacts() -> EventLoopFuture<MountFacts> {
         listenerShards().map { [core, hubs] shards in
             core.value.mountFacts(listeners: shards.reduce(0) { $0 + $1.listeners },
-                                  listenerPeak: hubs.listenerCount.peak, info: shards.first?.info)
+                                  listenerPeak: hubs.listenerCount.peak, sentBytes: shards.reduce(0) { $0 + $1.sentBytes },
+                                  info: shards.first?.info)
         }
     }
 
-    /// Each hub's HTTP listeners and mount info.
-    private func listenerShards() -> EventLoopFuture<[(listeners: Int, info: MountInfo?)]> {
-        hubs.map { hub in (listeners: hub.subscribers.count { $0.transport == .http }, info: hub.mountInfo) }
+    /// Each hub's HTTP listeners, the bytes they were sent, and its mount info.
+    private func listenerShards() -> EventLoopFuture<[(listeners: Int, sentBytes: Int, info: MountInfo?)]> {
+        hubs.map { hub in
+            let listeners = hub.subscribers.filter { $0.transport == .http }
+            return (listeners.count, listeners.reduce(0) { $0 + $1.sentBytes }, hub.mountInfo)
+        }
     }
 
     /// Sets what plays, as an ICY `StreamTitle` from the source would: subscribers get it as metadata, ICY
@@ -128,13 +132,37 @@ final class StreamService: Sendable {
         }
     }
 
-    /// Offers the stream an Icecast source client on `channel`, with its `credentials` and station `info`: see
-    /// `PushSource.admit(_:info:channel:)`.
-    func admitSource(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
-        -> EventLoopFuture<Result<PushSession, PushRefusal>> {
-        eventLoop.submit { [core] in
-            core.value.admitSource(credentials, info: info, channel: channel)
-        }
+    /// Offers the stream an Icecast source client: see `StreamSource.admit(_:codec:)`.
+    func admitSource(_ request: SourceClientRequest) -> EventLoopFuture<Result<PushSession, PushRefusal>> {
+        eventLoop.submit { [core] in core.value.admitSource(request) }
+    }
+
+    // MARK: - For Icecast's admin commands
+
+    /// Drops the source client pushing now, as Icecast's `killsource` does; the future says whether one was.
+    func dropSourceClient() -> EventLoopFuture<Bool> {
+        eventLoop.submit { [core] in core.value.dropSourceClient() }
+    }
+
+    /// The HTTP listeners, by id, with who they are and since when, as Icecast's `listclients` lists them.
+    func listeners() -> EventLoopFuture<[ListenerRecord]> {
+        hubs.map { hub in
+            hub.subscribers.filter { $0.transport == .http }.map {
+                ListenerRecord(id: $0.id, client: $0.client, connectedAt: $0.connectedAt)
+            }
+        }.map { shards in shards.flatMap { $0 }.sorted { $0.id < $1.id } }
+    }
+
+    /// Disconnects the HTTP listener `id`, as Icecast's `killclient` does; the future says whether it was there.
+    func dropListener(id: Int) -> EventLoopFuture<Bool> {
+        hubs.map { hub in
+            guard let listener = hub.subscribers.first(where: { $0.id == id && $0.transport == .http }) else {
+                return false
+            }
+            hub.remove(listener)
+            listener.close()
+            return true
+        }.map { $0.contains(true) }
     }
 }
 

@@ -19,9 +19,10 @@ extension HTTPConnection {
         gate.hold()
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
         let credentials = request.credentials
-        let info = HTTPStreamInfo(sourceHeaders: request.head.headers)
+        let client = SourceClientRequest(credentials: credentials, info: HTTPStreamInfo(sourceHeaders: request.head.headers),
+                                         identity: ClientIdentity(context.channel, request), channel: context.channel)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        stream.admitSource(credentials, info: info, channel: context.channel).hop(to: context.eventLoop)
+        stream.admitSource(client).hop(to: context.eventLoop)
             .whenComplete { result in
                 let (connection, context) = loopBound.value
                 let refusal: PushRefusal

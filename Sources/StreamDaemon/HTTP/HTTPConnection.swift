@@ -178,7 +178,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
-                    transport: .http, sink: HTTPListenerSink(socket: socket, metaint: metaint))
+                    transport: .http, client: ClientIdentity(context.channel, request),
+                    sink: HTTPListenerSink(socket: socket, metaint: metaint))
     }
 
     private func answerStatus(_ request: HTTPRequest, context: ChannelHandlerContext) {

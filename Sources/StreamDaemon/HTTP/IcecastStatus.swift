@@ -21,7 +21,7 @@ enum IcecastStatus {
             ("server_start", .string(rfc822(started))), ("server_start_iso8601", .string(iso8601(started))),
         ]
         let sources = mounts.compactMap { facts in
-            facts.air.since.map { source(facts, since: $0, serverURL: serverURL) }
+            facts.air.since.map { JSON.object(sourceFields(facts, since: $0, serverURL: serverURL) + [("dummy", .null)]) }
         }
         switch sources.count {
         case 0: stats.append(("dummy", .null))
@@ -31,8 +31,8 @@ enum IcecastStatus {
         return .object([("icestats", .object(stats))])
     }
 
-    /// One mount's object, its source on the air `since` then (`stream_start`).
-    private static func source(_ facts: MountFacts, since: Date, serverURL: String) -> JSON {
+    /// One mount's fields, in the order of their names, its source on the air `since` then (`stream_start`).
+    static func sourceFields(_ facts: MountFacts, since: Date, serverURL: String) -> [(String, JSON)] {
         var fields: [(String, JSON)] = []
         let kbps = (facts.bitRate + 500) / 1000
         if let format = facts.format {
@@ -57,14 +57,14 @@ enum IcecastStatus {
             ("stream_start", .string(rfc822(since))), ("stream_start_iso8601", .string(iso8601(since))),
         ]
         if let title = facts.title { fields.append(("title", .string(title))) }
-        return .object(fields + [("dummy", .null)])
+        return fields
     }
 
     /// `Fri, 27 Nov 2026 15:32:50 +0000`, as Icecast writes `stream_start`.
-    private static func rfc822(_ date: Date) -> String { formatted(date, "EEE, dd MMM yyyy HH:mm:ss Z") }
+    static func rfc822(_ date: Date) -> String { formatted(date, "EEE, dd MMM yyyy HH:mm:ss Z") }
 
     /// `2026-11-27T15:32:50+0000`, as Icecast writes `stream_start_iso8601`.
-    private static func iso8601(_ date: Date) -> String { formatted(date, "yyyy-MM-dd'T'HH:mm:ssZ") }
+    static func iso8601(_ date: Date) -> String { formatted(date, "yyyy-MM-dd'T'HH:mm:ssZ") }
 
     private static func formatted(_ date: Date, _ format: String) -> String {
         let formatter = DateFormatter()

@@ -16,14 +16,21 @@ struct MountFacts: Sendable {
     let bitRate: Int
     /// What has the air, since when.
     let air: MountAir
+    /// The source client on the air, if one is.
+    let sourceClient: ClientIdentity?
+    /// Bytes read from the stream's sources, and sent to its HTTP listeners connected now.
+    let bytesRead: Int
+    let bytesSent: Int
 }
 
 extension StreamCore {
     /// The stream's facts, given what its hubs know: its listeners and its mount info.
-    func mountFacts(listeners: Int, listenerPeak: Int, info: MountInfo?) -> MountFacts {
-        let format = pipeline.statistics.format.map { (Int($0.sampleRate), Int($0.channelsPerFrame)) }
+    func mountFacts(listeners: Int, listenerPeak: Int, sentBytes: Int, info: MountInfo?) -> MountFacts {
+        let statistics = pipeline.statistics
+        let format = statistics.format.map { (Int($0.sampleRate), Int($0.channelsPerFrame)) }
         return MountFacts(mount: config.mount, info: info, listeners: listeners, listenerPeak: listenerPeak,
-                          title: pipeline.nowPlaying?.title, format: format,
-                          bitRate: pipeline.statistics.measuredBitRate, air: air)
+                          title: pipeline.nowPlaying?.title, format: format, bitRate: statistics.measuredBitRate,
+                          air: air, sourceClient: sourceClient, bytesRead: statistics.bytesIn,
+                          bytesSent: sentBytes)
     }
 }

@@ -14,7 +14,7 @@ enum StatusPage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="refresh" content="\(refreshSeconds)">
-            <title>\(escaped(name))</title>
+            <title>\(name.markupEscaped)</title>
             <style>
             body { font-family: sans-serif; max-width: 48em; margin: 2em auto; padding: 0 1em; }
             section { border-top: 1px solid #ccc; padding: 0.5em 0; }
@@ -22,7 +22,7 @@ enum StatusPage {
             </style>
             </head>
             <body>
-            <h1>\(escaped(name))</h1>
+            <h1>\(name.markupEscaped)</h1>
             \(sections.isEmpty ? "<p>No streams are served.</p>\n" : sections)</body>
             </html>
 
@@ -30,17 +30,17 @@ enum StatusPage {
     }
 
     private static func section(_ facts: MountFacts) -> String {
-        let mount = escaped(facts.mount)
+        let mount = facts.mount.markupEscaped
         var details = [state(facts.air), facts.info?.contentType ?? "no audio yet"]
         if facts.bitRate > 0 { details.append("\((facts.bitRate + 500) / 1000) kb/s") }
         details.append(facts.listeners == 1 ? "1 listener" : "\(facts.listeners) listeners")
         // Off the air, a player would only get a 503.
         let player = facts.air == .off ? "" : "<audio controls preload=\"none\" src=\"\(mount)\"></audio>\n"
-        let playing = facts.air == .off ? "" : "<p>Now playing: \(escaped(facts.title ?? "unknown"))</p>\n"
+        let playing = facts.air == .off ? "" : "<p>Now playing: \((facts.title ?? "unknown").markupEscaped)</p>\n"
         return """
             <section>
-            <h2>\(escaped(facts.info?.name ?? facts.mount))</h2>
-            <p><a href="\(mount)">\(mount)</a> · \(escaped(details.joined(separator: " · ")))</p>
+            <h2>\((facts.info?.name ?? facts.mount).markupEscaped)</h2>
+            <p><a href="\(mount)">\(mount)</a> · \(details.joined(separator: " · ").markupEscaped)</p>
             \(playing)\(player)</section>
 
             """
@@ -53,21 +53,5 @@ enum StatusPage {
         case .fallback: "on its fallback"
         case .off: "off the air"
         }
-    }
-
-    /// `text` as HTML text or an attribute's value.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

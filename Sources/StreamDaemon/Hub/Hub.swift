@@ -72,10 +72,10 @@ final class Hub {
     /// current state it would be sent live (properties, metadata, the source's condition, the ICY title), and
     /// its burst.
     func add(_ sink: SubscriberSink, hello: Hello, welcome: ByteBuffer?, transport: Subscriber.Transport = .socket,
-             now: NIODeadline = .now()) -> Subscriber {
+             client: ClientIdentity? = nil, now: NIODeadline = .now()) -> Subscriber {
         eventLoop.preconditionInEventLoop()
-        let subscriber = Subscriber(
-            id: nextSubscriberID, hello: hello, transport: transport, sink: sink, limits: limits, now: now)
+        let subscriber = Subscriber(id: nextSubscriberID, hello: hello, transport: transport, client: client, sink: sink,
+                                    limits: limits, now: now)
         nextSubscriberID += subscriberIDStride
         subscriber.slot = nextSlot
         nextSlot = (nextSlot + 1) % slots.count

@@ -26,6 +26,8 @@ final class Subscriber {
     /// Which subscribers get the same bytes of a `PublishedBatch` as this one.
     let batchKind: PublishedBatch.Kind
     let connectedAt: NIODeadline
+    /// An HTTP listener's address and user agent.
+    let client: ClientIdentity?
     private let sink: SubscriberSink
     /// Its hub's limits, changed by a reload.
     var limits: SubscriberLimits
@@ -57,9 +59,10 @@ final class Subscriber {
     /// middle of a write the hub makes to it.
     var hasLeft = false
 
-    init(id: Int, hello: Hello, transport: Transport = .socket, sink: SubscriberSink, limits: SubscriberLimits,
-         now: NIODeadline) {
+    init(id: Int, hello: Hello, transport: Transport = .socket, client: ClientIdentity? = nil, sink: SubscriberSink,
+         limits: SubscriberLimits, now: NIODeadline) {
         self.id = id
+        self.client = client
         self.hello = hello
         self.transport = transport
         wanted = Audience(hello: hello, transport: transport)

@@ -51,10 +51,10 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
     /// once, and a peer already gone closes the channel during those writes: such a subscriber is taken out again
     /// at once. The subscriber leaves the hub when the channel closes.
     func join(_ stream: StreamService, hello: Hello, welcome: ByteBuffer?, transport: Subscriber.Transport,
-              sink: SubscriberSink? = nil) {
+              client: ClientIdentity? = nil, sink: SubscriberSink? = nil) {
         guard let context else { return }
         let hub = stream.hubs.hub(on: context.eventLoop)
-        let subscriber = hub.add(sink ?? self, hello: hello, welcome: welcome, transport: transport)
+        let subscriber = hub.add(sink ?? self, hello: hello, welcome: welcome, transport: transport, client: client)
         guard context.channel.isActive else {
             hub.remove(subscriber)
             return

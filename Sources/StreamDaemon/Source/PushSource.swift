@@ -28,7 +28,7 @@ final class PushSource {
     /// Counts reconnects for the metrics.
     private let reconnectCounter: Counter?
     /// The client pushing now: its session's number and its connection, which `stop()` closes.
-    private var client: (session: Int, channel: Channel)?
+    private var client: (session: Int, channel: Channel, identity: ClientIdentity)?
     /// Sessions admitted so far, which numbers them.
     private var sessions = 0
     /// Whether clients are taken: from `start()` to `stop()`.
@@ -37,6 +37,8 @@ final class PushSource {
     private(set) var reconnects = 0
     /// Whether a client is pushing now.
     var isConnected: Bool { client != nil }
+    /// The address and user agent of the client pushing now.
+    var clientIdentity: ClientIdentity? { client?.identity }
 
     init(config: PushSourceConfig, eventLoop: EventLoop, logger: Logger, reconnects: Counter? = nil,
          delegate: NetworkSourceDelegate) {
@@ -61,13 +63,12 @@ final class PushSource {
         client = nil
     }
 
-    /// Takes the client of `channel` if its `credentials` are `source` and the password, its content type may
-    /// carry the mount's `codec` (if known) and no other client is pushing: announced as `connected`, with its
-    /// station `info`.
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel, codec: MountCodec?)
-        -> Result<PushSession, PushRefusal> {
+    /// Takes the client of `request` if its credentials are `source` and the password, its content type may carry
+    /// the mount's `codec` (if known) and no other client is pushing: announced as `connected`, with its station.
+    func admit(_ request: SourceClientRequest, codec: MountCodec?) -> Result<PushSession, PushRefusal> {
         eventLoop.preconditionInEventLoop()
-        guard let credentials, let password = config.password, credentials.user == "source",
+        let (info, channel) = (request.info, request.channel)
+        guard let credentials = request.credentials, let password = config.password, credentials.user == "source",
               credentials.hasPassword(password)
         else { return .failure(.unauthorized) }
         if let codec, !codec.mayArrive(as: info.contentType) {
@@ -76,7 +77,7 @@ final class PushSource {
         guard taking else { return .failure(.notRunning) }
         guard client == nil else { return .failure(.busy) }
         sessions += 1
-        client = (sessions, channel)
+        client = (sessions, channel, request.identity)
         if sessions > 1 {
             reconnects += 1
             reconnectCounter?.increment()
@@ -129,6 +130,15 @@ final class PushSource {
         logger.warning("source client gone: \(state.error ?? "")")
         delegate.sourceChanged(state)
     }
+}
+
+/// A source client at a push stream's door: what it sent, who it is, and its connection.
+struct SourceClientRequest: Sendable {
+    let credentials: BasicCredentials?
+    /// Its station, from its `ice-*` headers, and its content type.
+    let info: HTTPStreamInfo
+    let identity: ClientIdentity
+    let channel: Channel
 }
 
 /// Why a source client is not taken.

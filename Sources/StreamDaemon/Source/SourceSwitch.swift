@@ -88,11 +88,22 @@ final class SourceSwitch {
     /// The stream's seconds of audio so far.
     var audioSeconds: Double { pipeline.audioSeconds }
 
-    /// Offers the main source a source client: see `StreamSource.admit(_:info:channel:)`.
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel)
-        -> Result<PushSession, PushRefusal> {
+    /// Offers the main source a source client: see `StreamSource.admit(_:codec:)`.
+    func admit(_ request: SourceClientRequest) -> Result<PushSession, PushRefusal> {
         eventLoop.preconditionInEventLoop()
-        return main.source.admit(credentials, info: info, channel: channel, codec: mountCodec)
+        return main.source.admit(request, codec: mountCodec)
+    }
+
+    /// The address and user agent of the source client on the air, if one is.
+    var sourceClient: ClientIdentity? {
+        machine.onAir == .main ? main.source.clientIdentity : nil
+    }
+
+    /// Drops the source client pushing now, as Icecast's `killsource` does.
+    /// - Returns: whether one was pushing.
+    func dropSourceClient() -> Bool {
+        eventLoop.preconditionInEventLoop()
+        return main.source.dropClient(reason: "removed by an admin (killsource)")
     }
 
     /// Names what plays, as an ICY block from the source on the air would: it becomes that source's title.

@@ -15,10 +15,11 @@ protocol StreamSource: AnyObject {
     /// Whether Icecast source clients connect to it, each an encoder of its own (a push source): it has nothing to
     /// play until the first one comes, and each one's stream starts afresh.
     var takesClients: Bool { get }
-    /// Takes the source client of `channel`, with its `credentials` and station `info`, if the source takes clients
-    /// and this one, sending the mount's `codec` (when known), may push now.
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel, codec: MountCodec?)
-        -> Result<PushSession, PushRefusal>
+    /// Takes the source client of `request` if the source takes clients and this one, sending the mount's `codec`
+    /// (when known), may push now.
+    func admit(_ request: SourceClientRequest, codec: MountCodec?) -> Result<PushSession, PushRefusal>
+    /// The address and user agent of the source client pushing now, if any.
+    var clientIdentity: ClientIdentity? { get }
     /// Closes the connection of the source client pushing now, if any: it is lost for `reason`.
     /// - Returns: whether a client was pushing.
     func dropClient(reason: String) -> Bool
@@ -27,10 +28,11 @@ protocol StreamSource: AnyObject {
 extension StreamSource {
     var takesClients: Bool { false }
 
-    func admit(_ credentials: BasicCredentials?, info: HTTPStreamInfo, channel: Channel, codec: MountCodec?)
-        -> Result<PushSession, PushRefusal> {
+    func admit(_ request: SourceClientRequest, codec: MountCodec?) -> Result<PushSession, PushRefusal> {
         .failure(.notPush)
     }
+
+    var clientIdentity: ClientIdentity? { nil }
 
     func dropClient(reason: String) -> Bool { false }
 }

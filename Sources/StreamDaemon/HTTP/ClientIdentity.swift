@@ -1,0 +1,13 @@
+import NIOCore
+
+/// Who is at the other end of an HTTP connection, as Icecast's admin lists show it: its address and user agent.
+struct ClientIdentity: Equatable, Sendable {
+    let address: String
+    let userAgent: String
+
+    /// The client of `channel`, which sent `request`.
+    init(_ channel: Channel, _ request: HTTPRequest) {
+        address = channel.remoteAddress?.ipAddress ?? ""
+        userAgent = request.head.headers.first(name: "user-agent") ?? ""
+    }
+}
