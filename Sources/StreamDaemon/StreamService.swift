@@ -153,6 +153,18 @@ final class StreamService: Sendable {
         }.map { shards in shards.flatMap { $0 }.sorted { $0.id < $1.id } }
     }
 
+    /// Moves every HTTP listener to `destination`, as Icecast's `moveclients` does; the future says how many moved.
+    func moveListeners(to destination: StreamService) -> EventLoopFuture<Int> {
+        hubs.map { hub in
+            hub.subscribers.filter { $0.transport == .http }.count { $0.move(to: destination) }
+        }.map { $0.reduce(0, +) }
+    }
+
+    /// The content type this stream's listeners get, once known.
+    func listenersContentType() -> EventLoopFuture<String?> {
+        hubs.map { $0.mountInfo?.contentType }.map { $0.compactMap { $0 }.first }
+    }
+
     /// Disconnects the HTTP listener `id`, as Icecast's `killclient` does; the future says whether it was there.
     func dropListener(id: Int) -> EventLoopFuture<Bool> {
         hubs.map { hub in

@@ -28,7 +28,7 @@ extension HTTPConnection {
     }
 
     /// Answers with `body` of every mount's facts, once the streams have told them.
-    private func answer(_ request: HTTPRequest, context: ChannelHandlerContext, contentType: String,
+    func answer(_ request: HTTPRequest, context: ChannelHandlerContext, contentType: String,
                         body: @escaping @Sendable ([MountFacts]) -> String) {
         let facts = server.mounts.served.map { $0.mountFacts() }
         finish(request, after: EventLoopFuture.whenAllSucceed(facts, on: context.eventLoop).map(body),
@@ -56,7 +56,7 @@ extension HTTPConnection {
                contentType: "text/xml; charset=utf-8", context: context)
     }
 
-    /// Answers with what `body` gives, on any loop, or a 500 if it fails.
+    /// Answers with what `body` gives, on any loop; if it fails, with the refusal it gives, or a 500.
     func finish(_ request: HTTPRequest, after body: EventLoopFuture<String>, contentType: String,
                 context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -65,6 +65,8 @@ extension HTTPConnection {
             switch result {
             case .success(let text):
                 handler.finish(with: handler.complete(request, contentType: contentType, body: text), context: context)
+            case .failure(let refusal as HTTPRefusal):
+                handler.finish(with: refusal.answer, context: context)
             case .failure(let error):
                 let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
                 handler.finish(with: refusal.answer, context: context)

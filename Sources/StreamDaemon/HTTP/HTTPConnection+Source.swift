@@ -30,6 +30,7 @@ extension HTTPConnection {
                 case .success(.success(let session)):
                     connection.noteAuthentication(true, credentials, for: request.path, as: "source client",
                                                   context: context)
+                    connection.server.count(\.sourceConnections)
                     return connection.receive(from: session, request, context: context)
                 case .success(.failure(let pushRefusal)): refusal = pushRefusal
                 case .failure: refusal = .notRunning

@@ -36,6 +36,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = HTTPRequest.maximumHeadSize
         limits.maxHeaderListSize = HTTPRequest.maximumHeadSize
+        server.count(\.connections)
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: limits))
         let gate = RequestHeadGate()
         try pipeline.addHandlers(gate, decoder)
@@ -118,6 +119,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             answerIcecastStatus(request, context: context)
         case .adminMetadata:
             try setTitle(request, context: context)
+        case .admin(let command):
+            try answerAdmin(command, request, context: context)
         case .playlist(let stream, let mount, let kind):
             answerPlaylist(kind, of: stream, at: mount, request, context: context)
         case .source(let stream):
@@ -177,6 +180,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(head), promise: nil)
         context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        server.count(\.listenerConnections)
         socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
                     transport: .http, client: ClientIdentity(context.channel, request),
                     sink: HTTPListenerSink(socket: socket, metaint: metaint))

@@ -46,6 +46,11 @@ final class HTTPListenerSink: SubscriberSink {
         socket.close(afterPendingWrites: afterPendingWrites)
     }
 
+    /// The listener's response goes on with `stream`'s audio, in the same framing and ICY blocks.
+    func move(to stream: StreamService) -> Bool {
+        socket.move(to: stream, sink: self)
+    }
+
     /// Writes `bytes` with `write`, in pieces between ICY metadata blocks for a listener that asked for them.
     private func writeAudio(_ bytes: ByteBuffer, with write: (ByteBuffer) -> Void) -> Int {
         // Copied out and back: an access to `interleaver` that spanned the writes would cost an exclusivity

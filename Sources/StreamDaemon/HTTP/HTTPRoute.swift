@@ -7,12 +7,14 @@ enum HTTPRoute {
     case streamList
     /// `GET` of a stream's mount: its audio, for players and relays.
     case mount(StreamService)
-    /// `GET /`: the status page, for people.
+    /// `GET /` (or Icecast's `/status.xsl`): the status page, for people.
     case statusPage
     /// `GET /status-json.xsl`: Icecast's statistics, for players, monitors and dashboards.
     case icecastStatus
     /// `GET /admin/metadata`: Icecast's admin call that sets a stream's title.
     case adminMetadata
+    /// `GET /admin/COMMAND`: another of Icecast's admin commands.
+    case admin(IcecastAdminCommand)
     /// `GET /MOUNT.m3u` or `/MOUNT.pls`: a playlist of a stream's mount.
     case playlist(StreamService, mount: String, MountPlaylist.Kind)
     /// `PUT`, or Icecast's legacy `SOURCE`, to a stream's mount: an Icecast source client pushing to it.
@@ -49,7 +51,7 @@ enum HTTPRoute {
     /// Whether the answer depends on a password: such requests wait out their client's back-off (`AuthBackoff`).
     var needsPassword: Bool {
         switch self {
-        case .streamList, .adminMetadata, .source: true
+        case .streamList, .adminMetadata, .admin, .source: true
         case .status, .mount, .statusPage, .icecastStatus, .playlist: false
         }
     }
@@ -57,10 +59,10 @@ enum HTTPRoute {
     /// The paths of Icecast's that the server answers as Icecast does.
     private static func icecastRoute(_ path: String) -> HTTPRoute? {
         switch path {
-        case "/": .statusPage
+        case "/", "/status.xsl": .statusPage
         case "/status-json.xsl": .icecastStatus
         case "/admin/metadata": .adminMetadata
-        default: nil
+        default: path.hasPrefix("/admin/") ? IcecastAdminCommand(rawValue: String(path.dropFirst(7))).map(admin) : nil
         }
     }
 

@@ -23,6 +23,16 @@ final class HTTPServer: Sendable {
 
     /// When the server started, for Icecast's statistics.
     let started = Date()
+    /// What the server counted since it started, for Icecast's `stats`.
+    private let counted = NIOLockedValueBox(IcecastAdminXML.ServerCounts())
+
+    /// What the server counted so far.
+    var counts: IcecastAdminXML.ServerCounts { counted.withLockedValue { $0 } }
+
+    /// Counts one more of what `count` names: a connection, a listener or a source client.
+    func count(_ count: WritableKeyPath<IcecastAdminXML.ServerCounts, Int>) {
+        counted.withLockedValue { $0[keyPath: count] += 1 }
+    }
     /// Failed authentications by address, which slow the requests that need a password.
     private let authBackoff = NIOLockedValueBox(AuthBackoff())
 

@@ -8,8 +8,8 @@ import Foundation
 ///
 /// A source's keys are Icecast's, each present when Icecast's would be: `title` once something plays (the
 /// whole ICY title, as Icecast shows an MP3 stream's), `audio_info`, `bitrate`, `samplerate` and `channels` once
-/// the format is known (Icecast's from the source client's `ice-audio-info`), `server_url` when the station
-/// names one. Icecast's XSL ends each innermost object with `"dummy": null`; so does this.
+/// the format is known, for a source client only when it announced its audio (`ice-audio-info`, `ice-bitrate`),
+/// as Icecast lists them; `server_url` when the station names one. Icecast's XSL ends each innermost object with `"dummy": null`; so does this.
 enum IcecastStatus {
     /// The statistics of the server started at `started`, serving `mounts`, as `serverURL` (`http://HOST`)
     /// reaches it.
@@ -35,7 +35,9 @@ enum IcecastStatus {
     static func sourceFields(_ facts: MountFacts, since: Date, serverURL: String) -> [(String, JSON)] {
         var fields: [(String, JSON)] = []
         let kbps = (facts.bitRate + 500) / 1000
-        if let format = facts.format {
+        // Icecast lists a source client's audio as the client announced it, and nothing when it did not.
+        let format = facts.sourceClient != nil && facts.info?.bitRate == nil ? nil : facts.format
+        if let format {
             fields += [
                 ("audio_info", .string("channels=\(format.channels);samplerate=\(format.sampleRate);bitrate=\(kbps)")),
                 ("bitrate", .number(kbps)), ("channels", .number(format.channels)),
@@ -46,7 +48,7 @@ enum IcecastStatus {
             ("genre", .string(facts.info?.genre ?? "various")), ("listener_peak", .number(facts.listenerPeak)),
             ("listeners", .number(facts.listeners)), ("listenurl", .string(serverURL + facts.mount)),
         ]
-        if let format = facts.format { fields.append(("samplerate", .number(format.sampleRate))) }
+        if let format { fields.append(("samplerate", .number(format.sampleRate))) }
         fields += [
             ("server_description", .string(facts.info?.description ?? "Unspecified description")),
             ("server_name", .string(facts.info?.name ?? "Unspecified name")),

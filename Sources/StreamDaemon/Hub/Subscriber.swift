@@ -159,6 +159,11 @@ final class Subscriber {
         sink.close(afterPendingWrites: false)
     }
 
+    /// Moves the subscriber, an HTTP listener, to `stream`: see `SubscriberSink.move(to:)`.
+    func move(to stream: StreamService) -> Bool {
+        sink.move(to: stream)
+    }
+
     private func send(_ message: QueuedMessage) {
         let written = sink.write(message)
         sentBytes += written

@@ -14,9 +14,14 @@ protocol SubscriberSink: AnyObject {
     func flush()
     /// Closes the connection, at once or once everything written so far has gone out.
     func close(afterPendingWrites: Bool)
+    /// Leaves the subscriber's hub for `stream`'s on the same loop, as the same subscriber would join it, if the
+    /// sink is an HTTP listener's, which Icecast's `moveclients` moves. Returns whether it moved.
+    func move(to stream: StreamService) -> Bool
 }
 
 extension SubscriberSink {
+    func move(to stream: StreamService) -> Bool { false }
+
     func write(_ message: QueuedMessage) -> Int {
         write(message.buffer)
         return message.buffer.readableBytes

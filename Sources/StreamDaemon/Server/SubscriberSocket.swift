@@ -174,6 +174,17 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
         context?.flush()
     }
 
+    /// Leaves its stream's hub and joins `stream`'s as the same subscriber, through `sink`.
+    /// - Returns: whether it was subscribed, and so moved.
+    func move(to stream: StreamService, sink: SubscriberSink) -> Bool {
+        guard let (old, hub, subscriber) = subscription else { return false }
+        hub.remove(subscriber)
+        old.logger.debug("\(subscriber.transport.role) \(subscriber.id) moved to \(stream.name)")
+        join(stream, hello: subscriber.hello, welcome: nil, transport: subscriber.transport, client: subscriber.client,
+             sink: sink)
+        return true
+    }
+
     func close(afterPendingWrites: Bool) {
         guard let context else { return }
         // What the ring holds goes before the end.
