@@ -115,7 +115,7 @@ final class StreamService: Sendable {
     /// listeners as their title, and a recording that splits on titles splits there, before the next packet.
     /// Succeeds once the stream has taken it.
     func setTitle(_ title: String) -> EventLoopFuture<Void> {
-        let metadata = ICYMetadata(text: "StreamTitle='\(title)';")
+        let metadata = ICYMetadata(fields: [(key: "StreamTitle", value: title)])
         return eventLoop.submit { [core] in core.value.setTitle(metadata) }
     }
 

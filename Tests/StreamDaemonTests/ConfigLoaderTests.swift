@@ -739,6 +739,41 @@ import Testing
         #expect(started.log.contains(Self.location(started.path("config.yaml"), expected[0])), "\(started.log)")
     }
 
+    /// Clashes between streams (names, sockets, stdin, mounts, push passwords) are listed with every other
+    /// problem, each once: a duplicate name hid the next problem until it was fixed, and a stream with a bad value
+    /// hid every clash.
+    @Test func checkListsEveryClashBetweenStreamsAtOnce() throws {
+        let yaml = """
+            http: {listen: "127.0.0.1:8000"}
+            streams:
+              - name: radio
+                source: stdin
+                socket: radio.sock
+              - name: radio  # ← streams[1].name
+                source: stdin  # ← streams[1].source
+                socket: radio.sock  # ← streams[1].socket
+                mount: /radio  # ← streams[1].mount
+              - name: live
+                source: push  # ← streams[2].source
+                socket: live.sock
+              - name: music
+                source: file:\(Self.music)
+                pace: fast  # ← streams[3].pace
+                socket: radio.sock
+            """
+        let expected = yaml.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+            index, line in line.range(of: "# ← ").map { (index + 1, String(line[$0.upperBound...])) }
+        }
+        let daemon = try DaemonHarness(config: yaml, arguments: ["--check"])
+        #expect(try daemon.waitForExit() != 0)
+        #expect(daemon.log.hasSuffix("\n"))
+        let lines = daemon.log.split(separator: "\n").map(String.init)
+        #expect(lines.count == expected.count, "\(lines)")
+        for (line, location) in zip(lines, expected) {
+            #expect(line.hasPrefix(Self.location(daemon.path("config.yaml"), location)), "\(line)")
+        }
+    }
+
     @Test func checkAcceptsAGoodFile() throws {
         let daemon = try DaemonHarness(config: """
             streams:

@@ -45,19 +45,18 @@ extension ConfigLoader {
         return password
     }
 
-    /// A mount is a path of its own: one stream each, and not one the server answers itself.
-    func checkMounts(_ streams: [StreamConfig], items: [Node]) throws {
+    /// A mount is a path of its own: one stream each, and not one the server answers itself. Every clash is noted.
+    func checkMounts(_ streams: [ReadStream]) {
         var mounts: [String: String] = [:]
-        for (index, (stream, node)) in zip(streams, items).enumerated() where stream.http {
-            let location = node.mapping.map(Self.fields)?["mount"] ?? node
-            let key = "streams[\(index)].mount"
-            if HTTPRoute.isReserved(stream.mount) {
-                throw error(location, key, "\(stream.mount) is the server's own; choose another mount")
+        for stream in streams where stream.config.http {
+            let (mount, location, key) = (stream.config.mount, stream.node(of: "mount"), "streams[\(stream.index)].mount")
+            if HTTPRoute.isReserved(mount) {
+                note(location, key, "\(mount) is the server's own; choose another mount")
+            } else if let owner = mounts[mount] {
+                note(location, key, "\(mount) is already the mount of stream '\(owner)'")
+            } else {
+                mounts[mount] = stream.config.name
             }
-            if let owner = mounts[stream.mount] {
-                throw error(location, key, "\(stream.mount) is already the mount of stream '\(owner)'")
-            }
-            mounts[stream.mount] = stream.name
         }
     }
 }

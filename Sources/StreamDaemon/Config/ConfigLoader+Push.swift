@@ -20,28 +20,29 @@ extension ConfigLoader {
         return config
     }
 
-    /// `streams` with each push source's password: its own, else the server's `sourcePassword`.
-    /// - Throws: `ConfigError` for a push stream without the HTTP server, without its mount, or without a password.
-    func withPushPasswords(_ streams: [StreamConfig], items: [Node], http: HTTPServerConfig?) throws -> [StreamConfig] {
-        try zip(streams, items).enumerated().map { index, element in
-            var (stream, node) = element
-            guard case .push(var push) = stream.source else { return stream }
-            let fields = node.mapping.map(Self.fields) ?? [:]
-            let (location, key) = (fields["source"] ?? node, "streams[\(index)].source")
-            guard let http else {
-                throw error(location, key, "a push source needs the http: server, where source clients connect")
+    /// `streams` with each push source's password: its own, else the server's `sourcePassword`. A push stream
+    /// without the HTTP server, without its mount, or without a password is noted, and left out.
+    func withPushPasswords(_ streams: [ReadStream], http: HTTPServerConfig?) -> [StreamConfig] {
+        streams.compactMap { read in
+            attempt { () throws -> StreamConfig in
+                var stream = read.config
+                guard case .push(var push) = stream.source else { return stream }
+                let (location, key) = (read.node(of: "source"), "streams[\(read.index)].source")
+                guard let http else {
+                    throw error(location, key, "a push source needs the http: server, where source clients connect")
+                }
+                guard stream.http else {
+                    throw error(read.node(of: "http"), "streams[\(read.index)].http",
+                                "a push source needs its mount on the HTTP server, where source clients connect")
+                }
+                guard let password = push.password ?? http.sourcePassword else {
+                    throw error(location, key, "a push source needs a password: set http.sourcePassword, or "
+                                + "sourcePassword for this stream")
+                }
+                push.password = password
+                stream.source = .push(push)
+                return stream
             }
-            guard stream.http else {
-                throw error(fields["http"] ?? node, "streams[\(index)].http",
-                            "a push source needs its mount on the HTTP server, where source clients connect")
-            }
-            guard let password = push.password ?? http.sourcePassword else {
-                throw error(location, key, "a push source needs a password: set http.sourcePassword, or sourcePassword "
-                            + "for this stream")
-            }
-            push.password = password
-            stream.source = .push(push)
-            return stream
         }
     }
 }

@@ -111,27 +111,43 @@ extension ConfigLoader {
     }
 
 
-    /// Stream names, socket paths (`reserved` holds the control and metrics sockets) and stdin are each taken once.
-    func checkUnique(_ streams: [StreamConfig], items: [Node], reserved: [String: String]) throws {
+    /// A stream read without a problem: its place in the list, its configuration and its node.
+    struct ReadStream {
+        let index: Int
+        let config: StreamConfig
+        let node: Node
+
+        /// The node of the stream's `key`, or the stream's own when it has none.
+        func node(of key: String) -> Node {
+            node.mapping.map(ConfigLoader.fields)?[key] ?? node
+        }
+    }
+
+    /// Stream names, socket paths (`reserved` holds the control and metrics sockets) and stdin are each taken once:
+    /// every clash is noted.
+    func checkUnique(_ streams: [ReadStream], reserved: [String: String]) {
         var names: Set<String> = []
         var sockets = reserved
         var readsStandardInput = false
-        for (index, (stream, node)) in zip(streams, items).enumerated() {
-            let fields = node.mapping.map(Self.fields) ?? [:]
-            if !names.insert(stream.name).inserted {
-                throw error(fields["name"] ?? node, "streams[\(index)].name", "duplicate stream name '\(stream.name)'")
+        for stream in streams {
+            let (config, key) = (stream.config, "streams[\(stream.index)]")
+            if !names.insert(config.name).inserted {
+                note(stream.node(of: "name"), "\(key).name", "duplicate stream name '\(config.name)'")
             }
-            if let owner = sockets[stream.socket.path] {
-                throw error(fields["socket"] ?? node, "streams[\(index)].socket",
-                            "\(stream.socket.path) is already the socket of \(owner)")
+            if let owner = sockets[config.socket.path] {
+                note(stream.node(of: "socket"), "\(key).socket", "\(config.socket.path) is already the socket of \(owner)")
+            } else {
+                sockets[config.socket.path] = "stream '\(config.name)'"
             }
-            sockets[stream.socket.path] = "stream '\(stream.name)'"
-            if stream.source == .standardInput {
-                if readsStandardInput {
-                    throw error(fields["source"] ?? node, "streams[\(index)].source", "only one stream can read stdin")
-                }
+            if config.source == .standardInput {
+                if readsStandardInput { note(stream.node(of: "source"), "\(key).source", "only one stream can read stdin") }
                 readsStandardInput = true
             }
         }
+    }
+
+    /// Notes a problem at `node` and goes on.
+    func note(_ node: Node, _ key: String, _ problem: String) {
+        attempt { throw error(node, key, problem) }
     }
 }

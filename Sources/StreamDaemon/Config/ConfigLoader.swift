@@ -104,20 +104,21 @@ public struct ConfigLoader {
             throw error(streamsNode, "streams", "expected a non-empty list of streams")
         }
         let read = items.enumerated().map { index, item in attempt { try stream(item, key: "streams[\(index)]") } ?? nil }
-        // What sockets and mounts clash is only known of a file whose every part was read.
-        guard let control, let metrics, let http else { return nil }
-        let streams = read.compactMap { $0 }
-        guard streams.count == items.count else { return nil }
+        // Clashes between the streams read are noted too, so that one run lists every problem of the file.
+        let streams = read.enumerated().compactMap { index, stream in
+            stream.map { ReadStream(index: index, config: $0, node: items[index]) }
+        }
         var reserved: [String: String] = [:]
-        if let control { reserved[control.path] = "control" }
-        if case .unix(let path) = metrics, let node = document["metrics"] {
-            if reserved[path] != nil { throw error(node, "metrics", "\(path) is already the control socket") }
+        if let control = control ?? nil { reserved[control.path] = "control" }
+        if case .unix(let path) = metrics ?? nil, let node = document["metrics"] {
+            if reserved[path] != nil { note(node, "metrics", "\(path) is already the control socket") }
             reserved[path] = "metrics"
         }
-        try checkUnique(streams, items: Array(items), reserved: reserved)
-        if http != nil { try checkMounts(streams, items: Array(items)) }
-        return DaemonConfig(controlSocket: control, streams: try withPushPasswords(streams, items: Array(items), http: http),
-                            metrics: metrics, http: http)
+        checkUnique(streams, reserved: reserved)
+        if let http, http != nil { checkMounts(streams) }
+        let pushed = http.map { withPushPasswords(streams, http: $0) }
+        guard let control, let metrics, let http, let pushed, pushed.count == items.count else { return nil }
+        return DaemonConfig(controlSocket: control, streams: pushed, metrics: metrics, http: http)
     }
 
     /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, or else a Unix socket path.

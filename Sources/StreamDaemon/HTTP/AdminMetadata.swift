@@ -28,8 +28,7 @@ struct AdminMetadata {
             throw refuse("the song is not \(charset ?? "UTF-8") text")
         }
         self.mount = mount
-        // A line break or NUL would break the ICY block listeners read.
-        self.song = String(song.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        self.song = song
     }
 
     /// `bytes` read in `charset`: nil when they are not text in it.

@@ -1,3 +1,5 @@
+import AudioStreamProtocol
+
 /// ICY metadata blocks as a listener that sent `Icy-MetaData: 1` receives them between every `icy-metaint` bytes
 /// of audio: a length byte N, then N × 16 bytes of `StreamTitle='…';StreamUrl='…';` padded with NULs.
 ///
@@ -9,16 +11,17 @@ enum ICYMetadataBlock {
     /// The block for nothing new: a single zero length byte.
     static let empty: [UInt8] = [0]
 
-    /// The block announcing `nowPlaying`, at most `1 + maximumTextBytes` bytes. Quotes are written as they are, as
-    /// Icecast does; a title too long for a block is cut at a character boundary, and a URL that no longer fits
-    /// beside the title is left out rather than cut.
+    /// The block announcing `nowPlaying`, at most `1 + maximumTextBytes` bytes, built from its fields as
+    /// `ICYMetadata(fields:)` writes them: no control character, and no quote that ends a field early, whatever
+    /// the title and URL hold. A title too long for a block is cut at a character boundary, and a URL that no
+    /// longer fits beside the title is left out rather than cut.
     static func encode(_ nowPlaying: NowPlaying) -> [UInt8] {
-        let titleFrame = "StreamTitle='';".utf8.count
-        let title = prefix(of: nowPlaying.title, utf8Count: maximumTextBytes - titleFrame)
-        var text = Array("StreamTitle='\(title)';".utf8)
+        let titleFrame = ICYMetadata(fields: [(key: "StreamTitle", value: "")]).text.utf8.count
+        let title = String(prefix(of: ICYMetadata.carried(nowPlaying.title), utf8Count: maximumTextBytes - titleFrame))
+        var text = Array(ICYMetadata(fields: [(key: "StreamTitle", value: title)]).text.utf8)
         if let url = nowPlaying.url {
-            let urlField = "StreamUrl='\(url)';".utf8
-            if text.count + urlField.count <= maximumTextBytes { text += urlField }
+            let both = ICYMetadata(fields: [(key: "StreamTitle", value: title), (key: "StreamUrl", value: url)]).text.utf8
+            if both.count <= maximumTextBytes { text = Array(both) }
         }
         let units = (text.count + 15) / 16
         var block = [UInt8(units)]

@@ -155,7 +155,7 @@ final class StreamPipeline {
         if let nowPlaying = announcements.nowPlaying {
             received(.icy(nowPlaying))
         } else if listenerAnnouncements.nowPlaying != nil {
-            received(.icy(ICYMetadata(text: "StreamTitle='';")))
+            received(.icy(ICYMetadata(fields: [(key: "StreamTitle", value: "")])))
         }
         // Told now, not at the new file's first packet: its own tags come before that packet.
         releaseSourceMetadata(upTo: .max)

@@ -115,8 +115,9 @@ enum ICYInvariants {
         }
     }
 
-    /// The block listeners get is whole, fits its length byte, passes through a demuxer intact, and gives back
-    /// the title wherever the title can be read back unambiguously (no quote in it, no mark that would join the
+    /// The block listeners get is whole, fits its length byte, passes through a demuxer intact, holds no control
+    /// character (its NUL padding aside) and no more fields than were set, and gives back the title as
+    /// `ICYMetadata.carried` writes it wherever it can be read back unambiguously (no mark that would join the
     /// opening quote, short enough for a block).
     private static func checkRelayed(_ playing: NowPlaying) throws {
         let block = ICYMetadataBlock.encode(playing)
@@ -124,18 +125,26 @@ enum ICYInvariants {
               block.count <= 1 + ICYMetadataBlock.maximumTextBytes
         else { throw Broken(description: "a relayed block of \(block.count) bytes, length byte \(block.first ?? 0)") }
         guard block.dropFirst().starts(with: "StreamTitle='".utf8),
-              String(validating: block.dropFirst(), as: UTF8.self) != nil
-        else { throw Broken(description: "a relayed block that is not StreamTitle='…' in UTF-8") }
+              let text = String(validating: block.dropFirst().prefix { $0 != 0 }, as: UTF8.self),
+              block.dropFirst(1 + text.utf8.count).allSatisfy({ $0 == 0 })
+        else { throw Broken(description: "a relayed block that is not StreamTitle='…' in UTF-8, then padding") }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Broken(description: "a control character in the relayed block \(text.debugDescription)")
+        }
         let relayed = split([0x55] + block + [0x55], metaint: 1) { .max }
         guard relayed == Split(audio: [0x55, 0x55], blocks: [Array(block.dropFirst())]) else {
             throw Broken(description: "a relayed block that a demuxer does not read back whole")
         }
-        let readable = !playing.title.contains("'") && ("'" + playing.title).first == "'"
-            && playing.title.utf8.count <= ICYMetadataBlock.maximumTextBytes - "StreamTitle='';".utf8.count
         let readBack = block.dropFirst().withUnsafeBytes { ICYMetadata(block: $0) }
-        if readable, readBack?.streamTitle != playing.title {
-            throw Broken(description: "title \(playing.title.debugDescription) read back as "
-                         + "\(String(describing: readBack?.streamTitle).debugDescription)")
+        guard let readBack, readBack.fields.count <= (playing.url == nil ? 1 : 2) else {
+            throw Broken(description: "the relayed block \(text.debugDescription) holds more fields than were set")
+        }
+        let carried = ICYMetadata.carried(playing.title)
+        let readable = ("'" + carried).first == "'"
+            && carried.utf8.count <= ICYMetadataBlock.maximumTextBytes - "StreamTitle='';".utf8.count
+        if readable, readBack.streamTitle != carried {
+            throw Broken(description: "title \(carried.debugDescription) read back as "
+                         + "\(String(describing: readBack.streamTitle).debugDescription)")
         }
     }
 }
