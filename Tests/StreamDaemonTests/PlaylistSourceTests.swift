@@ -143,12 +143,4 @@ import Testing
         #expect(error.problem.contains(mentions), "\(error)")
         #expect(error.key.hasPrefix("streams[0].source"), "\(error)")
     }
-
-    @Test func fileOptionsBesideAPlaylistAreRefused() throws {
-        let folder = try Folder()
-        let error = try #require(throws: ConfigError.self) {
-            try folder.load("streams:\n  - {name: show, socket: show.sock, loop: true, source: {playlist: [{file: a.mp3}]}}\n")
-        }
-        #expect(error.key == "streams[0].loop" && error.problem.contains("source:"))
-    }
 }
