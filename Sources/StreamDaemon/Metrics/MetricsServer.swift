@@ -41,7 +41,14 @@ final class MetricsServer: ChannelInboundHandler {
             }
         switch address {
         case .tcp(let host, let port):
-            return bootstrap.bind(host: host, port: port).map { ListeningSocket(channel: $0, createdFile: nil) }
+            // Bound as the HTTP server's socket is, so that a port in use is told in the same plain words.
+            do {
+                let address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+                let descriptor = try ListeningDescriptor.open(address, reuseAddress: true)
+                return bootstrap.withBoundSocket(descriptor).map { ListeningSocket(channel: $0, createdFile: nil) }
+            } catch {
+                return eventLoop.makeFailedFuture(error)
+            }
         case .unix(let path):
             return ListeningSocket.listen(bootstrap, on: SocketConfig(path: path), name: "metrics",
                                           inherited: inherited, eventLoop: eventLoop)
