@@ -6,7 +6,7 @@ import Testing
 /// (Tests/Fixtures/fuzz-icy), and on the recorded ICY bodies, so that a finding means a bug, not a wrong check.
 @Suite struct ICYFuzzRegressionTests {
     @Test func everyFindingIsReplayed() {
-        #expect(Fixtures.icyFuzzFindings.count == 1)
+        #expect(Fixtures.icyFuzzFindings.count == 5)
     }
 
     @Test(arguments: Fixtures.icyFuzzFindings)
