@@ -10,8 +10,7 @@ extension ICYMetadata {
     /// `value` as a field can carry it: each control character (C0, DEL, C1: NUL, CR, LF, ESC …) as a space, so
     /// that words it separated stay apart, and `'` followed by `;`, which ends a field for every reader of ICY
     /// blocks (Icecast's, FFmpeg's, players'), with the quote written `’` (U+2019), so that no value can end its
-    /// field early and start another; a value starting with a mark that would join the opening quote starts with a
-    /// space.
+    /// field early and start another.
     public static func carried(_ value: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
@@ -22,9 +21,6 @@ extension ICYMetadata {
             }
             scalars.append(kept)
         }
-        // A first mark that would join the opening quote into one character (a combining accent) hides the quote
-        // from readers that go by characters, which then read the block as fields of its text: a space keeps it.
-        if let first = scalars.first, "'\(first)".count == 1 { scalars.insert(" ", at: scalars.startIndex) }
         return String(scalars)
     }
 }

@@ -40,24 +40,27 @@ public struct ICYMetadata: Equatable, Sendable {
                               fields: fields.map { ($0.key, $0.value) }, text: text)
     }
 
+    /// The text's scalars, as every reader of ICY blocks reads their bytes: a mark after a quote never hides it.
+    private typealias Scalars = Substring.UnicodeScalarView
+
     /// Splits `key='value';…`. Titles may hold `'` and `;`, so a value ends only at a quote followed by the
     /// end of the text, or by `;` and then the end or another `key=`.
     private static func fields(of text: Substring) -> [Field] {
         var fields: [Field] = []
-        var rest = text
+        var rest = text.unicodeScalars
         while let equals = rest.firstIndex(of: "=") {
-            let key = rest[..<equals].trimmingSpaces
+            let key = trimmed(rest[..<equals])
             var value = rest[rest.index(after: equals)...]
             guard value.first == "'" else {
                 // Unquoted: up to the next semicolon.
                 let end = value.firstIndex(of: ";") ?? value.endIndex
-                if !key.isEmpty { fields.append(Field(key: String(key), value: String(value[..<end]))) }
+                if !key.isEmpty { fields.append(Field(key: string(key), value: string(value[..<end]))) }
                 rest = end < value.endIndex ? value[value.index(after: end)...] : value[value.endIndex...]
                 continue
             }
             value = value.dropFirst()
             let end = closingQuote(in: value) ?? value.endIndex
-            if !key.isEmpty { fields.append(Field(key: String(key), value: String(value[..<end]))) }
+            if !key.isEmpty { fields.append(Field(key: string(key), value: string(value[..<end]))) }
             rest = end < value.endIndex ? value[value.index(after: end)...] : value[value.endIndex...]
             if rest.first == ";" { rest = rest.dropFirst() }
         }
@@ -65,14 +68,14 @@ public struct ICYMetadata: Equatable, Sendable {
     }
 
     /// The first quote in `value` that can end it.
-    private static func closingQuote(in value: Substring) -> Substring.Index? {
-        var search = value[...]
+    private static func closingQuote(in value: Scalars) -> Scalars.Index? {
+        var search = value
         while let quote = search.firstIndex(of: "'") {
             var after = value[value.index(after: quote)...]
-            if after.trimmingSpaces.isEmpty { return quote }
+            if trimmed(after).isEmpty { return quote }
             if after.first == ";" {
                 after = after.dropFirst()
-                if after.trimmingSpaces.isEmpty || startsWithKey(after) { return quote }
+                if trimmed(after).isEmpty || startsWithKey(after) { return quote }
             }
             search = value[value.index(after: quote)...]
         }
@@ -80,18 +83,24 @@ public struct ICYMetadata: Equatable, Sendable {
     }
 
     /// Whether `text` begins with `Identifier=`.
-    private static func startsWithKey(_ text: Substring) -> Bool {
+    private static func startsWithKey(_ text: Scalars) -> Bool {
         let text = text.drop { $0 == " " }
         guard let equals = text.firstIndex(of: "="), equals > text.startIndex else { return false }
-        return text[..<equals].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        return text[..<equals].allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-"
+        }
     }
-}
 
-extension Substring {
-    /// The text without white space at either end (the daemon's header parsing trims the same way).
-    package var trimmingSpaces: Substring {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
-        else { return self[endIndex...] }
-        return self[first...last]
+    /// `scalars` without white space at either end.
+    private static func trimmed(_ scalars: Scalars) -> Scalars {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return scalars[scalars.endIndex...] }
+        return scalars[first...last]
+    }
+
+    private static func string(_ scalars: Scalars) -> String {
+        String(Substring(scalars))
     }
 }
