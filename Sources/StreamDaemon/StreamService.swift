@@ -139,9 +139,10 @@ final class StreamService: Sendable {
 
     // MARK: - For Icecast's admin commands
 
-    /// Drops the source client pushing now, as Icecast's `killsource` does; the future says whether one was.
-    func dropSourceClient() -> EventLoopFuture<Bool> {
-        eventLoop.submit { [core] in core.value.dropSourceClient() }
+    /// Drops the main source's connection, as Icecast's `killsource` does: see `SourceSwitch.dropSource()`. The
+    /// future says whether it had one.
+    func dropSource() -> EventLoopFuture<Bool> {
+        eventLoop.submit { [core] in core.value.dropSource() }
     }
 
     /// The HTTP listeners, by id, with who they are and since when, as Icecast's `listclients` lists them.

@@ -29,7 +29,7 @@ extension HTTPConnection {
             finish(request, after: listed, contentType: xml, context: context)
         case .killsource:
             let (_, stream) = try source(query, request)
-            let removed = stream.dropSourceClient().flatMapThrowing { dropped in
+            let removed = stream.dropSource().flatMapThrowing { dropped in
                 guard dropped else { throw Self.noSource(request) }
                 return IcecastAdminXML.response("Source Removed", done: true)
             }
