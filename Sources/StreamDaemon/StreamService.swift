@@ -161,11 +161,6 @@ final class StreamService: Sendable {
         }.map { $0.reduce(0, +) }
     }
 
-    /// The content type this stream's listeners get, once known.
-    func listenersContentType() -> EventLoopFuture<String?> {
-        hubs.map { $0.mountInfo?.contentType }.map { $0.compactMap { $0 }.first }
-    }
-
     /// Disconnects the HTTP listener `id`, as Icecast's `killclient` does; the future says whether it was there.
     func dropListener(id: Int) -> EventLoopFuture<Bool> {
         hubs.map { hub in

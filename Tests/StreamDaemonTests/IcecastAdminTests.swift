@@ -46,12 +46,17 @@ import Testing
         try daemon.waitUntil("both listeners") {
             try [port, icecast.port].allSatisfy { try Self.admin($0, clients, icecast).contains(Self.userAgent) }
         }
-        // Icecast's statistics count a listener some moments after it came.
+        // Icecast's statistics count a listener some moments after it came, the mount's before the server's.
         try daemon.waitUntil("Icecast to count its listener") {
-            try Self.admin(icecast.port, "stats", icecast).contains("<listeners>1</listeners>")
+            let stats = Self.elements(try Self.admin(icecast.port, "stats", icecast))
+            let counts = stats.filter { $0.path.hasSuffix("/listeners") }
+            // The server's, then /live.mp3's and /other.mp3's.
+            return counts.map(\.text) == ["1", "1", "0"]
         }
 
-        for command in ["stats", "listmounts", clients] {
+        // With a mount, stats lists its source alone; moveclients without a destination, where it could go.
+        let commands = ["stats", "listmounts", clients, "stats?mount=\(Self.mount)", "moveclients?mount=\(Self.mount)"]
+        for command in commands {
             let ours = Self.elements(try Self.admin(port, command, icecast))
             let theirs = Self.elements(try Self.admin(icecast.port, command, icecast))
             #expect(ours.map(\.path) == theirs.map(\.path), "\(command): ours \(ours), Icecast's \(theirs)")
@@ -62,6 +67,8 @@ import Testing
                 }
             }
         }
+
+        try Self.compareStatusJSON(ours: port, theirs: icecast)
 
         // killclient: the listener by its id, then an id no one has.
         for server in [port, icecast.port] {
@@ -108,8 +115,31 @@ import Testing
     static let sameMeaning: Set<String> = [
         "listeners", "Listeners", "sources", "server_name", "server_type", "genre", "server_description",
         "max_listeners", "public", "slow_listeners", "source_ip", "user_agent", "IP", "UserAgent", "content-type",
-        "fallback", "host",
+        "fallback", "host", "current_source",
     ]
+
+    /// `/status-json.xsl` of both servers, each with both mounts fed by the same source client: the same keys with
+    /// values of the same types, and the same values where they mean the same thing.
+    static func compareStatusJSON(ours port: UInt16, theirs icecast: IcecastServer) throws {
+        let ours = try IcecastStatusTests.stats(port: port)
+        let theirs = try IcecastStatusTests.stats(port: icecast.port)
+        #expect(Set(ours.keys) == Set(theirs.keys))
+        for key in theirs.keys where key != "source" {
+            #expect(IcecastStatusTests.kind(ours[key]) == IcecastStatusTests.kind(theirs[key]), "\(key)")
+        }
+        for mount in [Self.mount, "/other.mp3"] {
+            let our = try #require(IcecastStatusTests.source(ours, url: "http://127.0.0.1:\(port)\(mount)"))
+            let their = try #require(IcecastStatusTests.source(theirs, url: icecast.url(mount: mount)))
+            #expect(Set(our.keys) == Set(their.keys),
+                    "\(mount): ours \(our.keys.sorted()), Icecast's \(their.keys.sorted())")
+            for key in their.keys {
+                #expect(IcecastStatusTests.kind(our[key]) == IcecastStatusTests.kind(their[key]), "\(mount) \(key)")
+            }
+            for key in ["listeners", "listener_peak", "server_name", "genre", "server_description", "server_type"] {
+                #expect(IcecastStatusTests.text(our[key]) == IcecastStatusTests.text(their[key]), "\(mount) \(key)")
+            }
+        }
+    }
 
     /// The body of `/admin/COMMAND` on the server at `port`, as user admin.
     static func admin(_ port: UInt16, _ command: String, _ icecast: IcecastServer) throws -> String {
