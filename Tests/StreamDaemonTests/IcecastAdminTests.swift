@@ -68,7 +68,7 @@ import Testing
             }
         }
 
-        try Self.compareStatusJSON(ours: port, theirs: icecast)
+        try IcecastStatusTests.compare(ours: port, theirs: icecast, mounts: [Self.mount, "/other.mp3"])
 
         // killclient: the listener by its id, then an id no one has.
         for server in [port, icecast.port] {
@@ -117,29 +117,6 @@ import Testing
         "max_listeners", "public", "slow_listeners", "source_ip", "user_agent", "IP", "UserAgent", "content-type",
         "fallback", "host", "current_source",
     ]
-
-    /// `/status-json.xsl` of both servers, each with both mounts fed by the same source client: the same keys with
-    /// values of the same types, and the same values where they mean the same thing.
-    static func compareStatusJSON(ours port: UInt16, theirs icecast: IcecastServer) throws {
-        let ours = try IcecastStatusTests.stats(port: port)
-        let theirs = try IcecastStatusTests.stats(port: icecast.port)
-        #expect(Set(ours.keys) == Set(theirs.keys))
-        for key in theirs.keys where key != "source" {
-            #expect(IcecastStatusTests.kind(ours[key]) == IcecastStatusTests.kind(theirs[key]), "\(key)")
-        }
-        for mount in [Self.mount, "/other.mp3"] {
-            let our = try #require(IcecastStatusTests.source(ours, url: "http://127.0.0.1:\(port)\(mount)"))
-            let their = try #require(IcecastStatusTests.source(theirs, url: icecast.url(mount: mount)))
-            #expect(Set(our.keys) == Set(their.keys),
-                    "\(mount): ours \(our.keys.sorted()), Icecast's \(their.keys.sorted())")
-            for key in their.keys {
-                #expect(IcecastStatusTests.kind(our[key]) == IcecastStatusTests.kind(their[key]), "\(mount) \(key)")
-            }
-            for key in ["listeners", "listener_peak", "server_name", "genre", "server_description", "server_type"] {
-                #expect(IcecastStatusTests.text(our[key]) == IcecastStatusTests.text(their[key]), "\(mount) \(key)")
-            }
-        }
-    }
 
     /// The body of `/admin/COMMAND` on the server at `port`, as user admin.
     static func admin(_ port: UInt16, _ command: String, _ icecast: IcecastServer) throws -> String {
