@@ -161,9 +161,9 @@ final class StreamCore {
         sources.admit(request)
     }
 
-    /// Drops the source client pushing now: see `SourceSwitch.dropSourceClient()`.
-    func dropSourceClient() -> Bool {
-        sources.dropSourceClient()
+    /// Drops the main source's connection: see `SourceSwitch.dropSource()`.
+    func dropSource() -> Bool {
+        sources.dropSource()
     }
 
     /// Names what plays, for the source on the air: see `SourceSwitch.setTitle(_:)`.

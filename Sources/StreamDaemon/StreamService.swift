@@ -139,9 +139,10 @@ final class StreamService: Sendable {
 
     // MARK: - For Icecast's admin commands
 
-    /// Drops the source client pushing now, as Icecast's `killsource` does; the future says whether one was.
-    func dropSourceClient() -> EventLoopFuture<Bool> {
-        eventLoop.submit { [core] in core.value.dropSourceClient() }
+    /// Drops the main source's connection, as Icecast's `killsource` does: see `SourceSwitch.dropSource()`. The
+    /// future says whether it had one.
+    func dropSource() -> EventLoopFuture<Bool> {
+        eventLoop.submit { [core] in core.value.dropSource() }
     }
 
     /// The HTTP listeners, by id, with who they are and since when, as Icecast's `listclients` lists them.
@@ -158,11 +159,6 @@ final class StreamService: Sendable {
         hubs.map { hub in
             hub.subscribers.filter { $0.transport == .http }.count { $0.move(to: destination) }
         }.map { $0.reduce(0, +) }
-    }
-
-    /// The content type this stream's listeners get, once known.
-    func listenersContentType() -> EventLoopFuture<String?> {
-        hubs.map { $0.mountInfo?.contentType }.map { $0.compactMap { $0 }.first }
     }
 
     /// Disconnects the HTTP listener `id`, as Icecast's `killclient` does; the future says whether it was there.

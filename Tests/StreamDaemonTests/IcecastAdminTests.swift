@@ -46,12 +46,17 @@ import Testing
         try daemon.waitUntil("both listeners") {
             try [port, icecast.port].allSatisfy { try Self.admin($0, clients, icecast).contains(Self.userAgent) }
         }
-        // Icecast's statistics count a listener some moments after it came, the mount's and the server's apart.
+        // Icecast's statistics count a listener some moments after it came, the mount's before the server's.
         try daemon.waitUntil("Icecast to count its listener") {
-            try Self.admin(icecast.port, "stats", icecast).components(separatedBy: "<listeners>1</listeners>").count > 2
+            let stats = Self.elements(try Self.admin(icecast.port, "stats", icecast))
+            let counts = stats.filter { $0.path.hasSuffix("/listeners") }
+            // The server's, then /live.mp3's and /other.mp3's.
+            return counts.map(\.text) == ["1", "1", "0"]
         }
 
-        for command in ["stats", "listmounts", clients] {
+        // With a mount, stats lists its source alone; moveclients without a destination, where it could go.
+        let commands = ["stats", "listmounts", clients, "stats?mount=\(Self.mount)", "moveclients?mount=\(Self.mount)"]
+        for command in commands {
             let ours = Self.elements(try Self.admin(port, command, icecast))
             let theirs = Self.elements(try Self.admin(icecast.port, command, icecast))
             #expect(ours.map(\.path) == theirs.map(\.path), "\(command): ours \(ours), Icecast's \(theirs)")
@@ -62,6 +67,8 @@ import Testing
                 }
             }
         }
+
+        try IcecastStatusTests.compare(ours: port, theirs: icecast, mounts: [Self.mount, "/other.mp3"])
 
         // killclient: the listener by its id, then an id no one has.
         for server in [port, icecast.port] {
@@ -108,7 +115,7 @@ import Testing
     static let sameMeaning: Set<String> = [
         "listeners", "Listeners", "sources", "server_name", "server_type", "genre", "server_description",
         "max_listeners", "public", "slow_listeners", "source_ip", "user_agent", "IP", "UserAgent", "content-type",
-        "fallback", "host",
+        "fallback", "host", "current_source",
     ]
 
     /// The body of `/admin/COMMAND` on the server at `port`, as user admin.

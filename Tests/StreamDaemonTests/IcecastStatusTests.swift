@@ -79,6 +79,70 @@ import Testing
         withExtendedLifetime(listener) {}
     }
 
+    /// A push mount and Icecast's, fed by the same source client announcing its audio (`ice-audio-info`, as BUTT,
+    /// Mixxx and Liquidsoap do): the same keys and types, and the same audio figures, name and genre. The daemon
+    /// also lists the title the stream's ID3 tag names, which Icecast does not read in a source client's MP3.
+    @Test func aPushMountHasIcecastsStatusForTheSameSourceClient() throws {
+        let icecast = try IcecastServer()
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: live
+              source: push
+              mount: /live.mp3
+              socket: live.sock
+            """, http: "sourcePassword: \(icecast.sourcePassword)")
+        let demo = HTTPListenerTests.demo.path
+        // The audio as ffprobe reads it, sent at its pace.
+        let (channels, sampleRate) = (try FFmpegTool.channels(demo), try FFmpegTool.sampleRate(demo))
+        let kbps = (Int(try FFmpegTool.streamEntry("bit_rate", of: demo)) ?? 0) / 1000
+        let audio = "channels=\(channels);samplerate=\(sampleRate);bitrate=\(kbps)"
+        let long = daemon.folder.appendingPathComponent("long.mp3")
+        try Array(repeating: try Data(contentsOf: HTTPListenerTests.demo), count: 6).reduce(Data(), +).write(to: long)
+        let uploads = try [port, icecast.port].map { server in
+            try ToolProcess("curl", [
+                "-sS", "-T", long.path, "--limit-rate", String(kbps * 125), "-H", "Expect:", "-H", "Content-Type: audio/mpeg",
+                "-H", "ice-name: Push Status", "-H", "ice-genre: Jazz", "-H", "ice-audio-info: \(audio)",
+                "-u", "source:\(icecast.sourcePassword)", "http://127.0.0.1:\(server)/live.mp3",
+            ], folder: daemon.folder, name: "source-\(server)")
+        }
+        defer { for upload in uploads { upload.stop(timeout: 0) } }
+        try daemon.waitUntil("both mounts with their audio") {
+            try [port, icecast.port].allSatisfy { server in
+                Self.source(try Self.stats(port: server), url: "http://127.0.0.1:\(server)/live.mp3")?["bitrate"] != nil
+            }
+        }
+        let title = try HTTPStreamCheck.ffprobeTitle(HTTPListenerTests.demo, folder: daemon.folder)
+        let ours = { Self.source(try Self.stats(port: port), url: "http://127.0.0.1:\(port)/live.mp3") }
+        try daemon.waitUntil("the tag's title") { try ours()?["title"] as? String == title }
+        try Self.compare(ours: port, theirs: icecast, mounts: ["/live.mp3"],
+                         values: ["audio_info", "bitrate", "samplerate", "channels"], oursAlone: ["title"])
+    }
+
+    /// `/status-json.xsl` of the daemon on `port` and of `icecast`, with `mounts` fed by the same source client: the
+    /// same keys (but `oursAlone`, which Icecast may lack) with values of the same types, and the same values where
+    /// they mean the same thing (and `values`).
+    static func compare(ours port: UInt16, theirs icecast: IcecastServer, mounts: [String], values: [String] = [],
+                        oursAlone: Set<String> = []) throws {
+        let ours = try stats(port: port)
+        let theirs = try stats(port: icecast.port)
+        #expect(Set(ours.keys) == Set(theirs.keys))
+        for key in theirs.keys where key != "source" {
+            #expect(kind(ours[key]) == kind(theirs[key]), "\(key)")
+        }
+        for mount in mounts {
+            let our = try #require(source(ours, url: "http://127.0.0.1:\(port)\(mount)"))
+            let their = try #require(source(theirs, url: icecast.url(mount: mount)))
+            #expect(Set(our.keys).subtracting(oursAlone) == Set(their.keys).subtracting(oursAlone),
+                    "\(mount): ours \(our.keys.sorted()), Icecast's \(their.keys.sorted())")
+            for key in their.keys {
+                #expect(kind(our[key]) == kind(their[key]), "\(mount) \(key)")
+            }
+            let same = ["listeners", "listener_peak", "server_name", "genre", "server_description", "server_type"]
+            for key in same + values {
+                #expect(text(our[key]) == text(their[key]), "\(mount) \(key)")
+            }
+        }
+    }
+
     /// The `icestats` object of the server on `port`.
     static func stats(port: UInt16) throws -> [String: Any] {
         let response = try IcecastServer.get(port: port, path: "/status-json.xsl")

@@ -27,11 +27,11 @@ extension HTTPConnection {
         finish(with: complete(request, contentType: kind.contentType, body: text), context: context)
     }
 
-    /// Answers with `body` of every mount's facts, once the streams have told them.
+    /// Answers with `body` of every mount's facts, once the streams have told them, or with the refusal it throws.
     func answer(_ request: HTTPRequest, context: ChannelHandlerContext, contentType: String,
-                        body: @escaping @Sendable ([MountFacts]) -> String) {
+                body: @escaping @Sendable ([MountFacts]) throws -> String) {
         let facts = server.mounts.served.map { $0.mountFacts() }
-        finish(request, after: EventLoopFuture.whenAllSucceed(facts, on: context.eventLoop).map(body),
+        finish(request, after: EventLoopFuture.whenAllSucceed(facts, on: context.eventLoop).flatMapThrowing(body),
                contentType: contentType, context: context)
     }
 

@@ -22,8 +22,10 @@ enum IcecastAdminXML {
             + "</iceresponse>\n"
     }
 
-    /// `/admin/stats`: the server's figures, then each mount on the air with every figure of its source.
-    static func stats(_ mounts: [MountFacts], counts: ServerCounts, serverURL: String, started: Date) -> String {
+    /// `/admin/stats`: the server's figures, then each mount on the air (or `only` that one) with every figure of
+    /// its source.
+    static func stats(_ mounts: [MountFacts], only: String? = nil, counts: ServerCounts, serverURL: String,
+                      started: Date) -> String {
         let onAir = mounts.filter { $0.air != .off }
         let listeners = mounts.reduce(0) { $0 + $1.listeners }
         let sourceClients = onAir.count { $0.sourceClient != nil }
@@ -38,15 +40,16 @@ enum IcecastAdminXML {
             ("source_total_connections", "\(counts.sourceConnections)"), ("sources", "\(onAir.count)"),
             ("stats", "0"), ("stats_connections", "0"),
         ]
-        let sources = onAir.compactMap { facts in
+        let sources = onAir.filter { only == nil || $0.mount == only }.compactMap { facts in
             facts.air.since.map { source(facts.mount, sourceFields(facts, since: $0, serverURL: serverURL)) }
         }
         return header + "<icestats>" + server.map(element).joined() + sources.joined() + "</icestats>\n"
     }
 
-    /// `/admin/listmounts`: each mount on the air, with its listeners, seconds on the air and content type.
-    static func listMounts(_ mounts: [MountFacts], now: Date) -> String {
-        let sources = mounts.compactMap { facts in
+    /// `/admin/listmounts`: each mount on the air, with its listeners, seconds on the air and content type. For
+    /// `moveclients` without a destination, the `current` mount is named first and left out of the list.
+    static func listMounts(_ mounts: [MountFacts], current: String? = nil, now: Date) -> String {
+        let sources = mounts.filter { $0.mount != current }.compactMap { facts in
             facts.air.since.map { since in
                 source(facts.mount, [
                     ("fallback", ""), ("listeners", "\(facts.listeners)"), ("Connected", "\(seconds(since, now))"),
@@ -54,7 +57,8 @@ enum IcecastAdminXML {
                 ])
             }
         }
-        return header + "<icestats>" + sources.joined() + "</icestats>\n"
+        let named = current.map { element("current_source", $0) } ?? ""
+        return header + "<icestats>" + named + sources.joined() + "</icestats>\n"
     }
 
     /// `/admin/listclients`: the listeners of `mount`, each with its address, user agent, seconds connected and id.

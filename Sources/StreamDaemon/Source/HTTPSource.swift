@@ -82,6 +82,19 @@ final class HTTPSource {
         channel = nil
     }
 
+    /// Ends the response under way, if any, as a failure for `reason`: it is announced as `lost` and the source
+    /// connects again as its policy says (Icecast's `killsource` of a relayed mount).
+    /// - Returns: whether a response was under way.
+    func dropConnection(reason: String) -> Bool {
+        eventLoop.preconditionInEventLoop()
+        guard isConnected, !stopped, let channel else { return false }
+        finished(.failed(reason), attempt: attempt)
+        // What the closed connection reports later is an abandoned attempt's.
+        attempt += 1
+        channel.close(promise: nil)
+        return true
+    }
+
     private func connect(to target: HTTPSourceTarget) {
         attempt += 1
         let attempt = attempt

@@ -94,7 +94,7 @@ final class PushSource {
 
     /// Closes the connection of the client pushing now, if any, which is `lost` for `reason`.
     /// - Returns: whether a client was pushing.
-    func dropClient(reason: String) -> Bool {
+    func dropConnection(reason: String) -> Bool {
         eventLoop.preconditionInEventLoop()
         guard let client else { return false }
         logger.warning("source client dropped: \(reason)",

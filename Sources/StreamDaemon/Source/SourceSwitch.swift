@@ -99,11 +99,12 @@ final class SourceSwitch {
         machine.onAir == .main ? main.source.clientIdentity : nil
     }
 
-    /// Drops the source client pushing now, as Icecast's `killsource` does.
-    /// - Returns: whether one was pushing.
-    func dropSourceClient() -> Bool {
+    /// Drops the main source's connection, as Icecast's `killsource` drops a mount's source: a source client (a
+    /// stuck DJ) leaves the mount to the next, a station is connected to again.
+    /// - Returns: whether it had one.
+    func dropSource() -> Bool {
         eventLoop.preconditionInEventLoop()
-        return main.source.dropClient(reason: "removed by an admin (killsource)")
+        return main.source.dropConnection(reason: "removed by an admin (killsource)")
     }
 
     /// Names what plays, as an ICY block from the source on the air would: it becomes that source's title.
@@ -141,7 +142,7 @@ final class SourceSwitch {
         case .probe:
             guard input.probe(bytes, restartsFile: restartsFile) else { return .taken(confirmed: false) }
             if let refusal = codecRefusal(of: input) {
-                _ = main.source.dropClient(reason: refusal)
+                _ = main.source.dropConnection(reason: refusal)
                 return .refused
             }
             run(machine.confirmedByProbe(role))

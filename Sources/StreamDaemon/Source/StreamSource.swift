@@ -20,9 +20,10 @@ protocol StreamSource: AnyObject {
     func admit(_ request: SourceClientRequest, codec: MountCodec?) -> Result<PushSession, PushRefusal>
     /// The address and user agent of the source client pushing now, if any.
     var clientIdentity: ClientIdentity? { get }
-    /// Closes the connection of the source client pushing now, if any: it is lost for `reason`.
-    /// - Returns: whether a client was pushing.
-    func dropClient(reason: String) -> Bool
+    /// Closes the connection it reads now, if any, which is lost for `reason`: a push source's client leaves the
+    /// mount to the next; an HTTP source connects again as its policy says.
+    /// - Returns: whether there was one.
+    func dropConnection(reason: String) -> Bool
 }
 
 extension StreamSource {
@@ -34,7 +35,7 @@ extension StreamSource {
 
     var clientIdentity: ClientIdentity? { nil }
 
-    func dropClient(reason: String) -> Bool { false }
+    func dropConnection(reason: String) -> Bool { false }
 }
 
 extension NetworkSource {
