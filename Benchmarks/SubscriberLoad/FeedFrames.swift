@@ -1,5 +1,4 @@
 import AudioFileStream
-import AudioStreamProtocol
 import Foundation
 
 /// The input MP3 cut at frame boundaries: what the pacer writes, one frame per write, and where each frame lies.
@@ -27,9 +26,9 @@ struct FeedFrames {
         var durations: Set<Double> = []
         let parser = try AudioFileStream(fileTypeHint: .mp3) { event in
             guard case .packets(let batch) = event else { return }
-            for packet in EventJSON.packets(in: batch) {
+            for packet in batch.packets {
                 offsets.append(Int(packet.offset))
-                ends.append(Int(packet.offset + packet.size))
+                ends.append(Int(packet.offset) + packet.bytes.count)
                 durations.insert(Double(packet.frames) / batch.format.sampleRate)
             }
         }

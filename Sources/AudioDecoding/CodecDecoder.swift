@@ -72,27 +72,15 @@ public final class CodecDecoder: PacketDecoder {
 
     private func decode(_ batch: PacketBatch) {
         guard let codec = openCodec(for: batch.format) else { return }
-        if let descriptions = batch.descriptions {
-            for description in descriptions {
-                decode(Int(description.startOffset)..<Int(description.startOffset) + Int(description.dataByteSize),
-                       of: batch, with: codec)
-            }
-        } else if batch.format.bytesPerPacket > 0 {
-            // Constant-size packets (IMA4) come without descriptions: each is the format's bytesPerPacket.
-            let size = Int(batch.format.bytesPerPacket)
-            for start in stride(from: 0, to: batch.bytes.count - size + 1, by: size) {
-                decode(start..<start + size, of: batch, with: codec)
-            }
-        }
+        for packet in batch.packets { decode(packet, with: codec) }
     }
 
-    /// Decodes the packet at `range` of the batch; one the codec rejects is reported and skipped.
-    private func decode(_ range: Range<Int>, of batch: PacketBatch, with codec: CodecContext) {
+    /// Decodes `packet`; one the codec rejects is reported and skipped.
+    private func decode(_ packet: AudioPacket, with codec: CodecContext) {
         do {
-            try codec.send(UnsafeRawBufferPointer(rebasing: batch.bytes[range]))
+            try codec.send(packet.bytes)
         } catch {
-            output.report(.error(DecodeError(
-                "\(error) in the packet at offset \(batch.streamOffset + Int64(range.lowerBound)); skipped")))
+            output.report(.error(DecodeError("\(error) in the packet at offset \(packet.offset); skipped")))
         }
         receiveFrames(from: codec)
     }

@@ -63,9 +63,9 @@ public final class MPEGDecoder: PacketDecoder {
     /// starting the decoder afresh when a free-format stream changes its frame size (libmpg123 is told it once).
     private func decode(_ batch: PacketBatch) {
         var runStart = 0
-        for description in batch.descriptions ?? UnsafeBufferPointer(start: nil, count: 0) {
-            let start = Int(description.startOffset)
-            let frame = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
+        for packet in batch.packets {
+            let start = Int(packet.offset - batch.streamOffset)
+            let frame = packet.bytes
             let header = MPEGFrameHeader(bytes: frame, at: 0)
             let freeFormatSize = header.flatMap { Self.freeFormatFrameSize(of: $0, length: frame.count) }
             if !isOpen || freeFormatSize != openFreeFormatSize {
@@ -76,7 +76,7 @@ public final class MPEGDecoder: PacketDecoder {
             guard header?.crcMatches(frame: frame) == false else { continue }
             decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart..<start]))
             output.report(.error(DecodeError(
-                "CRC mismatch in the packet at offset \(batch.streamOffset + Int64(start)); skipped")))
+                "CRC mismatch in the packet at offset \(packet.offset); skipped")))
             runStart = start + frame.count
         }
         decode(UnsafeRawBufferPointer(rebasing: batch.bytes[runStart...]))

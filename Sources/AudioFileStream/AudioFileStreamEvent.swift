@@ -12,57 +12,6 @@ public enum AudioFileStreamEvent {
     case warning(StreamWarning)
 }
 
-/// Whole packets in one stretch of the stream. The memory is the parser's or the caller's and is valid only
-/// during the callback.
-public struct PacketBatch {
-    /// The bytes from the first packet's start to the last packet's end; framing between packets (such as ADTS
-    /// headers) lies outside every description.
-    public let bytes: UnsafeRawBufferPointer
-    /// The format of these packets: the DataFormat announced last.
-    public let format: AudioStreamBasicDescription
-    /// One description per packet, offsets relative to `bytes`; nil only for constant-size packets (PCM).
-    public let descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
-    /// The absolute stream offset of `bytes[0]`.
-    public let streamOffset: Int64
-    /// The index of the first packet in the batch, counted from the first packet of the stream.
-    public let firstPacketIndex: Int64
-    /// True when these packets do not follow the previous batch (input discontinuity, skipped junk or a dropped frame).
-    public let followsDiscontinuity: Bool
-    /// True for a batch of one packet that its container spread over the stream in pieces (an Ogg packet
-    /// continued across pages): `bytes` are the packet assembled, a copy, and `streamOffset` is where its first
-    /// piece starts; the bytes at that offset hold only that piece.
-    public let isAssembled: Bool
-
-    /// A batch over `bytes` as the parser makes them, or as a copy of one rebuilt by its receiver.
-    public init(bytes: UnsafeRawBufferPointer, format: AudioStreamBasicDescription,
-                descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?, streamOffset: Int64,
-                firstPacketIndex: Int64, followsDiscontinuity: Bool, isAssembled: Bool) {
-        self.bytes = bytes
-        self.format = format
-        self.descriptions = descriptions
-        self.streamOffset = streamOffset
-        self.firstPacketIndex = firstPacketIndex
-        self.followsDiscontinuity = followsDiscontinuity
-        self.isAssembled = isAssembled
-    }
-
-    /// The PCM frames the batch holds: the format's count per packet, or each packet's own where it varies.
-    public var frameCount: Int64 {
-        guard let descriptions else {
-            return format.bytesPerPacket == 0 ? 0
-                : Int64(bytes.count) / Int64(format.bytesPerPacket) * Int64(format.framesPerPacket)
-        }
-        // A format with a frame count gives it to every packet.
-        if format.framesPerPacket != 0 { return Int64(descriptions.count) * Int64(format.framesPerPacket) }
-        var frames: Int64 = 0
-        for description in descriptions {
-            frames += Int64(description.variableFramesInPacket > 0
-                ? description.variableFramesInPacket : format.framesPerPacket)
-        }
-        return frames
-    }
-}
-
 /// A tag and where it was found.
 public struct MetadataEvent: Sendable {
     /// The absolute stream offset of the tag's first byte.

@@ -26,12 +26,8 @@ struct FLACFrameSamples {
         }
         decoder.consume(.property(.dataFormat, .format(track.format)))
         decoder.consume(.property(.magicCookieData, .data(track.cookie)))
-        let description = [AudioStreamPacketDescription(startOffset: 0, variableFramesInPacket: UInt32(clamping: frames),
-                                                        dataByteSize: UInt32(packet.count))]
-        description.withUnsafeBufferPointer { descriptions in
-            decoder.consume(.packets(PacketBatch(
-                bytes: packet, format: track.format, descriptions: descriptions, streamOffset: 0, firstPacketIndex: 0,
-                followsDiscontinuity: false, isAssembled: false)))
+        PacketBatch.withPacket(AudioPacket(bytes: packet, frames: frames, offset: 0), format: track.format, index: 0) {
+            decoder.consume(.packets($0))
         }
         decoder.finish()
         let channels = Int(track.format.channelsPerFrame)

@@ -7,8 +7,6 @@ import AudioFileWriting
 final class FLACPieceDigest {
     private var md5: AudioMD5
     private var decoder: StreamDecoder?
-    private var descriptions = [AudioStreamPacketDescription(startOffset: 0, variableFramesInPacket: 0,
-                                                             dataByteSize: 0)]
     private let format: AudioStreamBasicDescription
     private var packets: Int64 = 0
 
@@ -24,12 +22,8 @@ final class FLACPieceDigest {
     }
 
     func add(_ packet: UnsafeRawBufferPointer, frames: Int64) {
-        descriptions[0].variableFramesInPacket = UInt32(clamping: frames)
-        descriptions[0].dataByteSize = UInt32(packet.count)
-        descriptions.withUnsafeBufferPointer { descriptions in
-            decoder?.consume(.packets(PacketBatch(
-                bytes: packet, format: format, descriptions: descriptions, streamOffset: 0, firstPacketIndex: packets,
-                followsDiscontinuity: false, isAssembled: false)))
+        PacketBatch.withPacket(AudioPacket(bytes: packet, frames: frames, offset: 0), format: format, index: packets) {
+            decoder?.consume(.packets($0))
         }
         packets += 1
     }

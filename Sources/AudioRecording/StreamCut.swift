@@ -113,26 +113,25 @@ public final class StreamCut {
     }
 
     private func cut(_ batch: PacketBatch) throws {
-        guard let descriptions = batch.descriptions else { return try cutConstantPackets(batch) }
-        for description in descriptions where writtenEnd == nil {
-            let start = Int(description.startOffset)
-            let packet = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
-            let frames = Int64(description.variableFramesInPacket > 0
-                ? description.variableFramesInPacket : batch.format.framesPerPacket)
-            if let flacFrames {
-                try cutPart(of: frames) { $0 == 0..<frames ? Array(packet) : try flacFrames.frame(packet, frames: frames, keeping: $0) }
-            } else {
-                try cut(packet, frames: frames)
+        let packets = batch.packets
+        guard !packets.areConstant else {
+            // PCM frames are cut at any frame: the range's part of the run is written.
+            guard batch.format.framesPerPacket == 1, !packets.isEmpty else { return }
+            let run = packets.span(packets.indices)
+            let bytesPerFrame = Int64(batch.format.bytesPerPacket)
+            return try cutPart(of: run.frames) { kept in
+                Array(run.bytes[Int(kept.lowerBound * bytesPerFrame)..<Int(kept.upperBound * bytesPerFrame)])
             }
         }
-    }
-
-    /// PCM comes as runs of frames: the range's part of each is written.
-    private func cutConstantPackets(_ batch: PacketBatch) throws {
-        let bytesPerFrame = Int64(batch.format.bytesPerPacket)
-        guard bytesPerFrame > 0, batch.format.framesPerPacket == 1 else { return }
-        try cutPart(of: Int64(batch.bytes.count) / bytesPerFrame) { kept in
-            Array(batch.bytes[Int(kept.lowerBound * bytesPerFrame)..<Int(kept.upperBound * bytesPerFrame)])
+        for packet in packets where writtenEnd == nil {
+            if let flacFrames {
+                try cutPart(of: packet.frames) {
+                    $0 == 0..<packet.frames ? Array(packet.bytes)
+                        : try flacFrames.frame(packet.bytes, frames: packet.frames, keeping: $0)
+                }
+            } else {
+                try cut(packet.bytes, frames: packet.frames)
+            }
         }
     }
 

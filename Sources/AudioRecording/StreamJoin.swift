@@ -124,21 +124,17 @@ public final class StreamJoin {
     private func join(_ batch: PacketBatch) throws {
         guard let track else { return }
         if position == 0 { try startStream(track) }
-        guard let descriptions = batch.descriptions else {
-            let frames = Int64(batch.bytes.count) / max(1, Int64(batch.format.bytesPerPacket)) * Int64(batch.format.framesPerPacket)
-            return try append(batch.bytes, frames: frames)
+        let packets = batch.packets
+        guard !packets.areConstant else {
+            // PCM frames go in one run.
+            return packets.isEmpty ? () : try append(packets.span(packets.indices))
         }
-        for description in descriptions {
-            let start = Int(description.startOffset)
-            let frames = Int64(description.variableFramesInPacket > 0
-                ? description.variableFramesInPacket : batch.format.framesPerPacket)
-            try append(UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)]), frames: frames)
-        }
+        for packet in packets { try append(packet) }
     }
 
-    private func append(_ packet: UnsafeRawBufferPointer, frames: Int64) throws {
-        try writer!.append(packet, frames: frames, to: &file.target)
-        position += frames
+    private func append(_ packet: AudioPacket) throws {
+        try writer!.append(packet.bytes, frames: packet.frames, to: &file.target)
+        position += packet.frames
     }
 
     /// The stream's first packet: it must match the first stream; a chain link or the file begins.

@@ -111,30 +111,22 @@ public final class StreamRecorder {
     }
 
     private func record(_ batch: PacketBatch) {
-        guard let descriptions = batch.descriptions else { return recordConstantPackets(batch) }
-        for description in descriptions {
-            let start = Int(description.startOffset)
-            let packet = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(description.dataByteSize)])
-            let frames = Int64(description.variableFramesInPacket > 0
-                ? description.variableFramesInPacket : batch.format.framesPerPacket)
-            record(packet, frames: frames, offset: batch.streamOffset + Int64(start))
+        let packets = batch.packets
+        guard packets.areConstant else {
+            for packet in packets { record(packet) }
+            return
         }
-    }
-
-    /// PCM comes as runs of frames: a run is cut where a split falls inside it.
-    private func recordConstantPackets(_ batch: PacketBatch) {
-        let bytesPerPacket = Int(batch.format.bytesPerPacket)
-        guard bytesPerPacket > 0 else { return }
+        // PCM frames go in runs: a run is cut where a split falls inside it.
         var start = 0
-        while start < batch.bytes.count {
-            let offset = batch.streamOffset + Int64(start)
-            var packets = (batch.bytes.count - start) / bytesPerPacket
-            if let split = packetsBeforeSplit(at: offset, bytesPerPacket: bytesPerPacket, framesPerPacket:
-                Int64(batch.format.framesPerPacket)), split > 0 { packets = min(packets, split) }
-            guard packets > 0 else { return }
-            let run = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + packets * bytesPerPacket])
-            record(run, frames: Int64(packets) * Int64(batch.format.framesPerPacket), offset: offset)
-            start += packets * bytesPerPacket
+        while start < packets.count {
+            let offset = packets[start].offset
+            var count = packets.count - start
+            if let split = packetsBeforeSplit(at: offset, bytesPerPacket: Int(batch.format.bytesPerPacket),
+                                              framesPerPacket: Int64(batch.format.framesPerPacket)), split > 0 {
+                count = min(count, split)
+            }
+            record(packets.span(start..<start + count))
+            start += count
         }
     }
 
@@ -151,8 +143,8 @@ public final class StreamRecorder {
         return packets
     }
 
-    private func record(_ packet: UnsafeRawBufferPointer, frames: Int64, offset: Int64) {
-        applyTags(upTo: offset)
+    private func record(_ packet: AudioPacket) {
+        applyTags(upTo: packet.offset)
         if let piece, trackChanged || piece.clockSplit.map({ position >= $0 }) == true { finishPiece(trailingTrim: 0) }
         if trackChanged {
             trackChanged = false
@@ -161,7 +153,7 @@ public final class StreamRecorder {
         if piece == nil, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
         if piece != nil {
             do {
-                try writer!.append(packet, frames: frames, to: &file!.target)
+                try writer!.append(packet.bytes, frames: packet.frames, to: &file!.target)
                 piece!.packets += 1
             } catch {
                 fail(error)
@@ -169,8 +161,8 @@ public final class StreamRecorder {
         } else {
             lostPackets = true
         }
-        window.keep(packet, frames: frames)
-        position += frames
+        window.keep(packet.bytes, frames: packet.frames)
+        position += packet.frames
     }
 
     /// Applies the tags found up to `offset`; a new title ends the piece under way when pieces split on titles.

@@ -13,7 +13,7 @@ extension EventJSON {
 
     /// A packet message as the `packet` event of the `events` schema.
     public static func packet(_ message: PacketMessage) -> JSON {
-        packet((message.offset, Int64(message.bytes.count), Int64(message.frames)))
+        packet(offset: message.offset, size: message.bytes.count, frames: Int64(message.frames))
     }
 
     /// A PCM message as a `pcm` line: its frames and format.

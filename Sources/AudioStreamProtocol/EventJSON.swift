@@ -11,7 +11,7 @@ public enum EventJSON {
                 ("event", .string("property")), ("id", .string(id.description)), ("value", value(propertyValue)),
             ])]
         case .packets(let batch):
-            return packets(in: batch).map(packet)
+            return MessagePackets(batch).map(packet)
         case .metadata(let event):
             return [.object([
                 ("event", .string("metadata")), ("source", .string(event.metadata.source.rawValue)),
@@ -42,24 +42,16 @@ public enum EventJSON {
         ]
     }
 
-    /// One packet of a batch, as `packets(in:)` lists it.
-    public static func packet(_ packet: (offset: Int64, size: Int64, frames: Int64)) -> JSON {
-        .object([
-            ("event", .string("packet")), ("offset", .number(packet.offset)), ("size", .number(packet.size)),
-            ("frames", .number(packet.frames)),
-        ])
+    /// One packet of a batch, as a message carries it (`MessagePackets`).
+    public static func packet(_ packet: AudioPacket) -> JSON {
+        self.packet(offset: packet.offset, size: packet.bytes.count, frames: packet.frames)
     }
 
-    /// Each packet of a batch with its absolute offset, size and PCM frames.
-    public static func packets(in batch: PacketBatch) -> [(offset: Int64, size: Int64, frames: Int64)] {
-        let framesPerPacket = batch.format.framesPerPacket
-        guard let descriptions = batch.descriptions else {
-            return [(batch.streamOffset, Int64(batch.bytes.count), batch.frameCount)]
-        }
-        return descriptions.map { description in
-            let frames = description.variableFramesInPacket > 0 ? description.variableFramesInPacket : framesPerPacket
-            return (batch.streamOffset + description.startOffset, Int64(description.dataByteSize), Int64(frames))
-        }
+    static func packet(offset: Int64, size: Int, frames: Int64) -> JSON {
+        .object([
+            ("event", .string("packet")), ("offset", .number(offset)), ("size", .number(size)),
+            ("frames", .number(frames)),
+        ])
     }
 
     public static func value(_ value: AudioFileStreamPropertyValue) -> JSON {

@@ -17,7 +17,7 @@ struct EventsCommand: ParsableCommand {
         try input.parse { event in
             switch event {
             case .packets(let batch):
-                for packet in EventJSON.packets(in: batch) {
+                for packet in MessagePackets(batch) {
                     sourceMetadata.release(upTo: packet.offset, printMetadata)
                     out.line(EventJSON.packet(packet).text)
                 }

@@ -15,8 +15,8 @@ struct PacketsCommand: ParsableCommand {
         out.line("offset,size,frames")
         try input.parse { event in
             guard case .packets(let batch) = event else { return }
-            for packet in EventJSON.packets(in: batch) {
-                out.line("\(packet.offset),\(packet.size),\(packet.frames)")
+            for packet in MessagePackets(batch) {
+                out.line("\(packet.offset),\(packet.bytes.count),\(packet.frames)")
             }
         } eachChunk: {
             // A live stream's rows go out as they come; once the reader is gone there is no reason to read on.

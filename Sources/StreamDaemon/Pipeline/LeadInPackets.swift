@@ -7,8 +7,8 @@ import AudioFileWriting
 struct LeadInPackets {
     private struct Packet {
         var bytes: [UInt8]
-        var description: AudioStreamPacketDescription
-        var streamOffset: Int64
+        var frames: Int64
+        var offset: Int64
         var index: Int64
     }
 
@@ -20,23 +20,17 @@ struct LeadInPackets {
     /// nothing for it (Vorbis).
     var decodedFrames: Int64 {
         guard let first = packets.first else { return 0 }
-        return firstDecodesToNothing ? frames - Int64(first.description.variableFramesInPacket) : frames
+        return firstDecodesToNothing ? frames - first.frames : frames
     }
 
-    /// Keeps the batch's packet at `index`, and lets go of the oldest that `leadIn` no longer needs.
-    mutating func keep(_ batch: PacketBatch, packet index: Int, frames packetFrames: Int64, for leadIn: DecoderLeadIn) {
-        guard leadIn.packets > 0 || leadIn.frames > 0, let description = batch.descriptions?[index] else { return }
-        let start = Int(description.startOffset)
-        packets.append(Packet(
-            bytes: Array(batch.bytes[start..<start + Int(description.dataByteSize)]),
-            description: AudioStreamPacketDescription(startOffset: 0, variableFramesInPacket: UInt32(packetFrames),
-                                                      dataByteSize: description.dataByteSize),
-            streamOffset: batch.streamOffset + Int64(start), index: batch.firstPacketIndex + Int64(index)))
-        frames += packetFrames
+    /// Keeps `packet`, the stream's packet number `index`, and lets go of the oldest that `leadIn` no longer needs.
+    mutating func keep(_ packet: AudioPacket, index: Int64, for leadIn: DecoderLeadIn) {
+        guard leadIn.packets > 0 || leadIn.frames > 0 else { return }
+        packets.append(Packet(bytes: Array(packet.bytes), frames: packet.frames, offset: packet.offset, index: index))
+        frames += packet.frames
         firstDecodesToNothing = leadIn.firstPacketDecodesToNothing
-        while packets.count > 1, packets.count - 1 >= leadIn.packets,
-              frames - Int64(packets[0].description.variableFramesInPacket) >= leadIn.frames {
-            frames -= Int64(packets.removeFirst().description.variableFramesInPacket)
+        while packets.count > 1, packets.count - 1 >= leadIn.packets, frames - packets[0].frames >= leadIn.frames {
+            frames -= packets.removeFirst().frames
         }
     }
 
@@ -44,12 +38,8 @@ struct LeadInPackets {
     mutating func give(format: AudioStreamBasicDescription, output: (SegmentRange.Output) -> Void) {
         for packet in packets {
             packet.bytes.withUnsafeBytes { bytes in
-                withUnsafePointer(to: packet.description) { description in
-                    output(.packets(PacketBatch(
-                        bytes: bytes, format: format, descriptions: UnsafeBufferPointer(start: description, count: 1),
-                        streamOffset: packet.streamOffset, firstPacketIndex: packet.index,
-                        followsDiscontinuity: false, isAssembled: false)))
-                }
+                PacketBatch.withPacket(AudioPacket(bytes: bytes, frames: packet.frames, offset: packet.offset),
+                                       format: format, index: packet.index) { output(.packets($0)) }
             }
         }
         packets.removeAll()

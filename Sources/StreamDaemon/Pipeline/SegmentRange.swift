@@ -52,8 +52,9 @@ struct SegmentRange {
     /// the lead-in's packets (a batch each) before that.
     mutating func select(_ batch: PacketBatch, output: (Output) -> Void) {
         var runStart = 0
-        let frames = Self.frames(of: batch)
-        for (index, packetFrames) in frames.enumerated() {
+        let packets = batch.packets
+        for index in packets.indices {
+            let packetFrames = packets[index].frames
             let packetStart = position
             position += packetFrames
             if isComplete {
@@ -68,7 +69,8 @@ struct SegmentRange {
                     return
                 }
                 guard position > start else {
-                    leadIn.keep(batch, packet: index, frames: packetFrames, for: DecoderLeadIn.of(batch.format))
+                    leadIn.keep(packets[index], index: batch.firstPacketIndex + Int64(index),
+                                for: DecoderLeadIn.of(batch.format))
                     runStart = index + 1
                     continue
                 }
@@ -87,7 +89,7 @@ struct SegmentRange {
             }
             isComplete = true
         }
-        Self.give(batch, runStart..<frames.count, output: output)
+        Self.give(batch, runStart..<packets.count, output: output)
     }
 
     /// Where the file's audio ends, when it says.
@@ -122,33 +124,12 @@ struct SegmentRange {
     /// Gives the batch's packets in `range`, as a batch of their own unless they are all of it.
     private static func give(_ batch: PacketBatch, _ range: Range<Int>, output: (Output) -> Void) {
         guard !range.isEmpty else { return }
-        guard let descriptions = batch.descriptions, range.count < descriptions.count else {
-            output(.packets(batch))
-            return
-        }
-        let first = Int(descriptions[range.lowerBound].startOffset)
-        let last = descriptions[range.upperBound - 1]
-        var shifted = Array(descriptions[range])
-        for index in shifted.indices { shifted[index].startOffset -= Int64(first) }
-        shifted.withUnsafeBufferPointer { pointer in
-            output(.packets(PacketBatch(
-                bytes: UnsafeRawBufferPointer(rebasing: batch.bytes[first..<Int(last.startOffset) + Int(last.dataByteSize)]),
-                format: batch.format, descriptions: pointer, streamOffset: batch.streamOffset + Int64(first),
-                firstPacketIndex: batch.firstPacketIndex + Int64(range.lowerBound),
-                followsDiscontinuity: batch.followsDiscontinuity && range.lowerBound == 0,
-                isAssembled: batch.isAssembled)))
-        }
+        guard range.count < batch.packets.count else { return output(.packets(batch)) }
+        batch.withPackets(range) { output(.packets($0)) }
     }
 
     /// The frame at `seconds` into audio of `format`, the nearest.
     static func frame(of seconds: Double, in format: AudioStreamBasicDescription) -> Int64 {
         Int64((seconds * format.sampleRate).rounded())
-    }
-
-    /// Each packet's frames; a batch of PCM without descriptions counts as one packet.
-    static func frames(of batch: PacketBatch) -> [Int64] {
-        guard let descriptions = batch.descriptions else { return [batch.frameCount] }
-        let framesPerPacket = Int64(batch.format.framesPerPacket)
-        return descriptions.map { $0.variableFramesInPacket > 0 ? Int64($0.variableFramesInPacket) : framesPerPacket }
     }
 }

@@ -298,10 +298,9 @@ final class StreamPipeline {
 
     private func publish(_ batch: PacketBatch) {
         let sampleRate = Int(batch.format.sampleRate)
-        for packet in EventJSON.packets(in: batch) {
+        for packet in MessagePackets(batch) {
             releaseSourceMetadata(upTo: packet.offset)
-            let start = Int(packet.offset - batch.streamOffset)
-            let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[start..<start + Int(packet.size)])
+            let bytes = packet.bytes
             let frames = Int(packet.frames)
             let buffer = WireEncoding.packet(
                 bytes, offset: packet.offset, timestamp: timestamp, frames: frames, allocator: allocator)

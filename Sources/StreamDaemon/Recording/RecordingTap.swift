@@ -18,7 +18,7 @@ struct RecordingTap {
         guard let worker else { return }
         var known: [RecordingInput] = station.map { [.station($0.name)] } ?? []
         for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
-            if let value = try? parser?.property(id) { known.append(.property(id, value)) }
+            if let value = try? parser?.property(id) { known.append(.event(OwnedEvent(.property(id, value)))) }
         }
         worker.take(known)
     }

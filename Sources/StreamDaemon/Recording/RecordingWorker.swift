@@ -83,7 +83,8 @@ final class RecordingWorker: Sendable {
         default:
             break
         }
-        if let input = RecordingInput(event) { inputs.append(input) }
+        if case .warning = event { return }
+        inputs.append(.event(OwnedEvent(event)))
     }
 
     /// Hands `inputs` (a chunk's) to the recorder in one go, unless the disk is too far behind: then their
@@ -109,10 +110,7 @@ final class RecordingWorker: Sendable {
 
     private static func hand(_ input: RecordingInput, to recorder: StreamRecorder) {
         switch input {
-        case .property(let id, let value): recorder.handle(AudioFileStreamEvent.property(id, value))
-        case .metadata(let metadata): recorder.handle(.metadata(metadata))
-        case .discontinuity(let discontinuity): recorder.handle(.discontinuity(discontinuity))
-        case .packets(let batch): batch.withEvent(recorder.handle)
+        case .event(let event): event.withEvent(recorder.handle)
         case .tags(let tags, let offset): recorder.noteTags(tags, at: offset)
         case .clock(let time): recorder.setClock(nextFrameAt: time)
         case .station(let name): recorder.setStation(name)
