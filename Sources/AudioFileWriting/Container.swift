@@ -40,6 +40,15 @@ public enum Container: String, CaseIterable, Sendable {
         }
     }
 
+    /// `requested`, or when nil the natural container for `format`.
+    /// - Throws: `WriteError.unsupportedFormat` when nothing was requested and no container holds the format.
+    public static func chosen(_ requested: Container?, for format: AudioStreamBasicDescription) throws -> Container {
+        guard let container = requested ?? natural(for: format) else {
+            throw WriteError.unsupportedFormat("no container holds \(format.formatID) audio")
+        }
+        return container
+    }
+
     /// Whether the container holds packets of `format`.
     public func canHold(_ format: AudioStreamBasicDescription) -> Bool {
         switch self {

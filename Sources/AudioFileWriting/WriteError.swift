@@ -8,6 +8,9 @@ public enum WriteError: Error, Equatable, CustomStringConvertible {
     case system(operation: String, path: String, errno: Int32)
     /// The container cannot hold this codec, or these parameters of it.
     case unsupportedFormat(String)
+    /// Something other than a regular file has the name a file was to be written under (a symbolic link, a
+    /// device, a FIFO, a folder): it is neither written through nor replaced.
+    case notRegularFile(path: String, kind: String)
 
     public var description: String {
         switch self {
@@ -15,6 +18,8 @@ public enum WriteError: Error, Equatable, CustomStringConvertible {
             "cannot \(operation) \(path): \(String(cString: strerror(code)))"
         case .unsupportedFormat(let reason):
             reason
+        case .notRegularFile(let path, let kind):
+            "\(path) is \(kind), not a regular file: it is left as it is (name a file, or - for standard output)"
         }
     }
 }

@@ -12,10 +12,11 @@ public enum PartRepair {
     public static func repairAll(of template: PieceNameTemplate, stream: String) -> (repaired: [String], errors: [String]) {
         var repaired: [String] = []
         var errors: [String] = []
+        let pattern = PieceNamePattern(template, stream: stream)
         for file in FolderWalk.files(under: template.root) where file.path.hasSuffix(PieceFile.partSuffix) {
             let path = String(file.path.dropLast(PieceFile.partSuffix.count))
             let name = path.hasPrefix("./") && template.root == "." ? String(path.dropFirst(2)) : path
-            guard fnmatch(template.pathPattern(stream: stream), name, FNM_PATHNAME) == 0, !OpenPieces.contains(path) else { continue }
+            guard pattern.matches(name), !OpenPieces.contains(path) else { continue }
             do {
                 repaired += try repair(path: path, modified: file.modified)
             } catch {

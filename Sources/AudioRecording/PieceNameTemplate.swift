@@ -61,46 +61,28 @@ public struct PieceNameTemplate: Equatable, Sendable {
         return container == nil ? path + "." + fileExtension : path
     }
 
-    /// A shell pattern (fnmatch(3), with `FNM_PATHNAME`) that every path the template makes for `stream`
-    /// matches: `{stream}` is the stream's name, each other field `*`. Retention deletes nothing that does not
-    /// match it.
-    public func pathPattern(stream: String) -> String {
-        var pattern = ""
-        let streamName = Self.safe(stream, empty: "stream").replacing("%", with: "%%").replacing("{", with: "")
-        var characters = template.replacing("{stream}", with: streamName)[...]
-        while let character = characters.first {
-            characters = characters.dropFirst()
-            switch character {
-            case "%" where characters.first == "%":
-                characters = characters.dropFirst()
-                pattern += "%"
-            case "%":
-                characters = characters.dropFirst()
-                if pattern.last != "*" { pattern += "*" }
-            case "{":
-                if let close = characters.firstIndex(of: "}") { characters = characters[characters.index(after: close)...] }
-                if pattern.last != "*" { pattern += "*" }
-            case "*", "?", "[", "\\":
-                pattern += "\\" + String(character)
-            default:
-                pattern.append(character)
-            }
-        }
-        return container == nil ? pattern + ".*" : pattern
-    }
-
-    /// A title or name as one path component: no `/`, no control characters, no leading dot, at most 120 bytes;
+    /// A title or name as one path component: no `/`, no control characters (C0, DEL, C1) and no bidirectional
+    /// formatting (which makes a listing show another name, as U+202E does), no leading dot, at most 120 bytes;
     /// braces become parentheses, so that a piece's path read as a template names itself.
     static func safe(_ value: String?, empty: String) -> String {
         var text = ""
         for character in (value ?? "").trimmingWhitespace() {
-            let unsafe = character == "/" || character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            let unsafe = character == "/" || character.unicodeScalars.contains(where: isUnsafe)
             let next = unsafe ? "_" : character == "{" ? "(" : character == "}" ? ")" : String(character)
             guard text.utf8.count + next.utf8.count <= 120 else { break }
             text += next
         }
         while text.hasPrefix(".") { text.removeFirst() }
         return text.isEmpty ? empty : text
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: true
+        // ALM, LRM and RLM, the embeddings and overrides, the isolates.
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     private static func formatTime(_ pattern: String, time: Double) -> String {

@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// How long a recording keeps its pieces: the oldest go once they pass an age or the pieces pass a total size.
-/// Only files the recording's template can name are ever deleted, and never one being written (`.part`).
+/// Only files the recording's template can name for its stream are ever deleted (`PieceNamePattern`), and
+/// never one being written (`.part`).
 public struct Retention: Equatable, Sendable {
     public var days: Double?
     public var bytes: Int64?
@@ -18,9 +19,9 @@ public struct Retention: Equatable, Sendable {
     @discardableResult
     public func apply(to template: PieceNameTemplate, stream: String, now: Double) -> (deleted: [String], errors: [String]) {
         guard days != nil || bytes != nil else { return ([], []) }
-        let pattern = template.pathPattern(stream: stream)
+        let pattern = PieceNamePattern(template, stream: stream)
         var pieces = FolderWalk.files(under: template.root).filter {
-            !$0.path.hasSuffix(PieceFile.partSuffix) && fnmatch(pattern, Self.relative($0.path, to: template), FNM_PATHNAME) == 0
+            !$0.path.hasSuffix(PieceFile.partSuffix) && pattern.matches(Self.relative($0.path, to: template))
         }
         pieces.sort { $0.modified < $1.modified }
         var total = pieces.reduce(0) { $0 + $1.size }

@@ -18,6 +18,8 @@ public final class StreamCut {
         public var sampleRate: Double
         /// False when the container stated no trims, so the range was widened to packet boundaries.
         public var isExact: Bool
+        /// The container written.
+        public var container: Container
     }
 
     /// Why a cut cannot be made.
@@ -27,7 +29,9 @@ public final class StreamCut {
 
     private let from: Double
     private let to: Double?
-    private let container: Container
+    private let requested: Container?
+    /// The container written: the one requested, else the codec's natural one once the format is known.
+    private var container: Container? { requested ?? track.flatMap { Container.natural(for: $0.format) } }
     private var file: PieceFile
     private var track: TrackFormat?
     private var source = SourceTrims()
@@ -46,11 +50,12 @@ public final class StreamCut {
         container == .flac ? track.flatMap(FLACFrameSamples.init(track:)) : nil
     }
 
-    /// Cuts from `from` seconds (≥ 0) to `to` (the end when nil) into a file of `container` at `file`.
-    public init(from: Double, to: Double?, container: Container, file: PieceFile) {
+    /// Cuts from `from` seconds (≥ 0) to `to` (the end when nil) into a file of `container` at `file`, or of the
+    /// codec's natural container when nil.
+    public init(from: Double, to: Double?, container: Container?, file: PieceFile) {
         self.from = from
         self.to = to
-        self.container = container
+        requested = container
         self.file = file
     }
 
@@ -78,7 +83,7 @@ public final class StreamCut {
     ///   left at the file's name then.
     public func finish() throws -> Result {
         do {
-            guard let track, let opening else { throw Failure(description: "--from \(from) s is past the end of the audio") }
+            guard let track, let opening, let container else { throw Failure(description: "--from \(from) s is past the end of the audio") }
             let rate = track.format.sampleRate
             let streamEnd = writtenEnd ?? position
             guard to == nil || writtenEnd != nil else {
@@ -91,7 +96,8 @@ public final class StreamCut {
             try file.complete(replacing: true)
             // PCM is cut at any frame, its packets being frames, and FLAC where its frames are made anew.
             return Result(frames: opening.keptStart - source.primingEnd..<keptEnd - source.primingEnd, sampleRate: rate,
-                          isExact: opening.statesTrims || track.format.framesPerPacket == 1 || flacFrames != nil)
+                          isExact: opening.statesTrims || track.format.framesPerPacket == 1 || flacFrames != nil,
+                          container: container)
         } catch {
             file.discard()
             throw error
@@ -157,7 +163,7 @@ public final class StreamCut {
         let (start, _) = range()
         if opening == nil {
             guard let track, position + frames > start else { return }
-            opening = try PieceOpening(container: container, track: track, tags: tags, window: window,
+            opening = try PieceOpening(container: try Container.chosen(requested, for: track.format), track: track, tags: tags, window: window,
                                        position: position, start: start, primingEnd: source.primingEnd,
                                        to: &file.target)
             if flacFrames != nil { opening!.writer.numberFLACFramesBySample() }

@@ -18,7 +18,9 @@ public final class StreamJoin {
         public var sampleRate: Double
     }
 
-    private let container: Container
+    private let requested: Container?
+    /// The container written: the one requested, else the codec's natural one once the format is known.
+    private var container: Container? { requested ?? track.flatMap { Container.natural(for: $0.format) } }
     private var file: PieceFile
     private let tags: NormalizedTags?
     /// The first stream's name, track (which the others must match) and tags.
@@ -35,9 +37,10 @@ public final class StreamJoin {
     /// The end trim of the stream before, for the join that follows it.
     private var previousRemainder: Int64??
 
-    /// Joins into a file of `container` at `file`, tagged with `tags`, else the first stream's tags.
-    public init(container: Container, file: PieceFile, tags: NormalizedTags?) {
-        self.container = container
+    /// Joins into a file of `container` (the codec's natural one when nil) at `file`, tagged with `tags`, else the
+    /// first stream's tags.
+    public init(container: Container?, file: PieceFile, tags: NormalizedTags?) {
+        requested = container
         self.file = file
         self.tags = tags
     }
@@ -47,7 +50,7 @@ public final class StreamJoin {
     private enum Joining { case chain, edits, run }
 
     private func joining(_ format: AudioStreamBasicDescription) -> Joining {
-        guard container.statesTrims(for: format) else { return .run }
+        guard let container, container.statesTrims(for: format) else { return .run }
         switch container {
         case .ogg, .opus, .oga: return .chain
         case .m4a: return .edits
@@ -99,7 +102,7 @@ public final class StreamJoin {
         do {
             guard let track else { throw StreamCut.Failure(description: "no input") }
             if var writer {
-                let statesTrims = container.statesTrims(for: track.format)
+                let statesTrims = container?.statesTrims(for: track.format) ?? false
                 try writer.finish(trailingTrim: statesTrims ? (previousRemainder ?? nil) ?? 0 : 0, to: &file.target)
             }
             try file.complete(replacing: true)
@@ -158,6 +161,7 @@ public final class StreamJoin {
             writer?.startSegment(leadingTrim: priming ?? 0, endingTheLastWith: (previousRemainder ?? nil) ?? 0)
         }
         guard writer == nil else { return }
+        let container = try Container.chosen(requested, for: track.format)
         writer = try PieceWriter(container: container, track: track, tags: tags ?? first!.tags,
                                  leadingTrim: container.statesTrims(for: track.format) ? priming ?? 0 : 0,
                                  to: &file.target)

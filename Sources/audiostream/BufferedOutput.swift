@@ -29,9 +29,10 @@ final class BufferedOutput {
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
-    /// A new file at `path`, replacing any that was there.
+    /// A new file at `path`, replacing a regular file that was there (`OutputFile.resolved`).
     init(creating path: String) throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let path = try OutputFile.resolved(path)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         name = path
         ownsDescriptor = true
         rewritableStart = 0

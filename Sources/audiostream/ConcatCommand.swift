@@ -18,7 +18,8 @@ struct ConcatCommand: ParsableCommand {
     @Argument(help: "The files to join, in order.")
     var inputs: [String]
 
-    @Option(name: .short, help: ArgumentHelp("The file to write.", valueName: "OUT"))
+    @Option(name: .short, help: ArgumentHelp("The file to write, or - for standard output (in the codec's own container).",
+                                             valueName: "OUT"))
     var output: String
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Tag OUT with each common KEY set to VALUE, rather than with "
@@ -27,9 +28,7 @@ struct ConcatCommand: ParsableCommand {
 
     func validate() throws {
         guard inputs.count >= 2 else { throw ValidationError("concat joins two inputs or more") }
-        guard Container(fileName: output) != nil else {
-            throw ValidationError("\(output): the extension names no container (.mp3, .m4a, .aac, .ogg, .opus, .flac, .ac3, .wav)")
-        }
+        _ = try OutputFile.container(for: output)
         _ = try tags()
     }
 
@@ -48,7 +47,8 @@ struct ConcatCommand: ParsableCommand {
     }
 
     func run() throws {
-        let join = StreamJoin(container: Container(fileName: output)!, file: try PieceFile(path: output), tags: try tags())
+        let join = StreamJoin(container: try OutputFile.container(for: output), file: try OutputFile.open(output),
+                              tags: try tags())
         Interrupt.install()
         do {
             for input in inputs {

@@ -23,7 +23,8 @@ struct CutCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where the range ends: seconds or HH:MM:SS.mmm (default: the end).", valueName: "TIME"))
     var to: TimeArgument?
 
-    @Option(name: .short, help: ArgumentHelp("The file to write.", valueName: "OUT"))
+    @Option(name: .short, help: ArgumentHelp("The file to write, or - for standard output (in the codec's own container).",
+                                             valueName: "OUT"))
     var output: String
 
     func validate() throws {
@@ -31,14 +32,12 @@ struct CutCommand: ParsableCommand {
         if let to, from?.seconds ?? 0 >= to.seconds {
             throw ValidationError("--from \(from?.seconds ?? 0) s is not before --to \(to) s")
         }
-        guard Container(fileName: output) != nil else {
-            throw ValidationError("\(output): the extension names no container (.mp3, .m4a, .aac, .ogg, .opus, .flac, .ac3, .wav)")
-        }
+        _ = try OutputFile.container(for: output)
     }
 
     func run() throws {
-        let container = Container(fileName: output)!
-        let cut = StreamCut(from: from?.seconds ?? 0, to: to?.seconds, container: container, file: try PieceFile(path: output))
+        let cut = StreamCut(from: from?.seconds ?? 0, to: to?.seconds, container: try OutputFile.container(for: output),
+                            file: try OutputFile.open(output))
         Interrupt.install()
         do {
             try input.parse(writing: output, cut.handle)
@@ -49,7 +48,7 @@ struct CutCommand: ParsableCommand {
         let result = try cut.finish()
         if !result.isExact {
             let seconds = { (frames: Int64) in (Double(frames) / result.sampleRate * 1000).rounded() / 1000 }
-            Diagnostics.warn("cut: .\(container.rawValue) states no trims: \(output) holds whole packets, "
+            Diagnostics.warn("cut: .\(result.container.rawValue) states no trims: \(output) holds whole packets, "
                 + "from \(seconds(result.frames.lowerBound)) s to \(seconds(result.frames.upperBound)) s")
         }
     }

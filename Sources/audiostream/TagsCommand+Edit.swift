@@ -46,12 +46,12 @@ extension TagsCommand {
         defer { mapping.unmap() }
         let edited = try TagEditor.edit(mapping.bytes, fileType: fileType, current: Self.commonTags(of: found), edits: edits)
         Interrupt.install()
-        var file = try PieceFile(path: output)
+        var file = try OutputFile.open(output)
         do {
             // A file replaced (the input itself, with -o INPUT) keeps who may read and write it.
             var replaced = stat()
-            if stat(output, &replaced) == 0, chmod(file.target.path, replaced.st_mode & 0o7777) != 0 {
-                throw CommandFailure.system("cannot give \(file.target.path) the permissions of \(output)")
+            if file.path != "-", stat(file.path, &replaced) == 0, chmod(file.target.path, replaced.st_mode & 0o7777) != 0 {
+                throw CommandFailure.system("cannot give \(file.target.path) the permissions of \(file.path)")
             }
             try edited.write(from: mapping.bytes, to: &file.target) {
                 if Interrupt.requested { throw CommandFailure("interrupted: \(output) was not written") }

@@ -1,5 +1,5 @@
 import AudioFileStream
-import AudioFileWriting
+@testable import AudioFileWriting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +27,9 @@ import Glibc
 @Suite struct FileTargetTests {
     @Test func aFullDiskIsAnError() throws {
         // /dev/full takes the bytes of every write and answers that there is no room (ENOSPC).
-        var target = try FileTarget(creating: "/dev/full")
+        let descriptor = open("/dev/full", O_WRONLY)
+        try #require(descriptor >= 0)
+        var target = FileTarget(descriptor: descriptor, path: "/dev/full")
         defer { target.close() }
         let bytes = [UInt8](repeating: 0x55, count: 40_000)
         let error = try #require(throws: WriteError.self) { try target.append(bytes) }

@@ -58,10 +58,10 @@ final class RecordingWorker: Sendable {
                 $0.pieces += 1
                 $0.bytesWritten += piece.bytes
             }
-            for line in retention.apply(to: recorder.settings.template, stream: recorder.settings.stream,
-                                             now: WallClock.now()).errors {
-                logger.warning("\(line)")
-            }
+            let kept = retention.apply(to: recorder.settings.template, stream: recorder.settings.stream,
+                                       now: WallClock.now())
+            for path in kept.deleted { logger.notice("retention deleted \(path)") }
+            for line in kept.errors { logger.warning("\(line)") }
         }
         recorder.failed = { [unowned self] error in
             logger.error("recording: \(error)")
