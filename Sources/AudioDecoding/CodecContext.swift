@@ -36,7 +36,7 @@ final class CodecContext {
             context.pointee.extradata_size = Int32(extradata.count)
         }
         let status = avcodec_open2(context, decoder, nil)
-        guard status >= 0 else { throw Self.error(status, "cannot open the '\(format.formatID)' decoder") }
+        guard status >= 0 else { throw Self.error(status, "cannot open the \(format.codecName) decoder") }
     }
 
     deinit {

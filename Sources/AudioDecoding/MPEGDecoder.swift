@@ -39,7 +39,8 @@ public final class MPEGDecoder: PacketDecoder {
             // Another codec (AAC, AC-3): said once per change, not once per packet.
             guard refusedFormat != batch.format.formatID else { return }
             refusedFormat = batch.format.formatID
-            output.report(.error(DecodeError("no MPEG audio decoder for '\(batch.format.formatID)' packets; they are left out")))
+            output.report(.error(DecodeError(
+                "no MPEG audio decoder for \(batch.format.codecName) packets; they are left out")))
         case .property(.packetTableInfo, .packetTableInfo(let table)):
             output.trimmer.startSegment(table)
         case .discontinuity:

@@ -62,4 +62,33 @@ public enum AudioFormatID {
     /// kAudioFormatULaw and kAudioFormatALaw: G.711 companded samples (AIFC, WAVE, CAF).
     public static let uLaw: FourCharCode = "ulaw"
     public static let aLaw: FourCharCode = "alaw"
+
+    /// The codec's name as people know it ("MP3", "AAC", "E-AC-3"), for messages; a code no codec here has is
+    /// given quoted as it is.
+    public static func name(of id: FourCharCode) -> String {
+        switch id {
+        case mpegLayer1: "MP1"
+        case mpegLayer2: "MP2"
+        case mpegLayer3: "MP3"
+        case mpeg4AAC: "AAC"
+        case mpeg4AACHighEfficiency: "HE-AAC"
+        case mpeg4AACHighEfficiencyV2: "HE-AAC v2"
+        case ac3: "AC-3"
+        case enhancedAC3: "E-AC-3"
+        case opus: "Opus"
+        case vorbis: "Vorbis"
+        case flac: "FLAC"
+        case appleLossless: "ALAC"
+        case appleIMA4: "IMA ADPCM"
+        case linearPCM: "PCM"
+        case uLaw: "\u{B5}-law"
+        case aLaw: "A-law"
+        default: "'\(id)'"
+        }
+    }
+}
+
+extension AudioStreamBasicDescription {
+    /// The name of the format's codec as people know it (`AudioFormatID.name(of:)`).
+    public var codecName: String { AudioFormatID.name(of: formatID) }
 }

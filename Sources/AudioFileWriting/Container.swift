@@ -44,7 +44,7 @@ public enum Container: String, CaseIterable, Sendable {
     /// - Throws: `WriteError.unsupportedFormat` when nothing was requested and no container holds the format.
     public static func chosen(_ requested: Container?, for format: AudioStreamBasicDescription) throws -> Container {
         guard let container = requested ?? natural(for: format) else {
-            throw WriteError.unsupportedFormat("no container holds \(format.formatID) audio")
+            throw WriteError.unsupportedFormat("no container holds \(format.codecName) audio")
         }
         return container
     }
@@ -84,7 +84,7 @@ public enum Container: String, CaseIterable, Sendable {
     public func makeWriter(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
                            to target: inout some WriteTarget) throws -> any ContainerWriter {
         guard canHold(track.format) else {
-            throw WriteError.unsupportedFormat(".\(rawValue) cannot hold \(track.format.formatID) audio")
+            throw WriteError.unsupportedFormat(".\(rawValue) cannot hold \(track.format.codecName) audio")
         }
         switch self {
         case .mp3, .mp2, .mp1: return try MPEGWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)

@@ -67,7 +67,7 @@ public struct OggHeaders: Sendable {
             identification = [0x7F] + Array("FLAC".utf8) + [1, 0, 0, UInt8(blocks.count)] + Array("fLaC".utf8)
                 + Self.flacBlock(type: 0, body)
         default:
-            throw WriteError.unsupportedFormat("Ogg cannot hold \(track.format.formatID) audio")
+            throw WriteError.unsupportedFormat("Ogg cannot hold \(track.format.codecName) audio")
         }
     }
 

@@ -15,8 +15,7 @@ public enum PartRepair {
         let pattern = PieceNamePattern(template, stream: stream)
         for file in FolderWalk.files(under: template.root) where file.path.hasSuffix(PieceFile.partSuffix) {
             let path = String(file.path.dropLast(PieceFile.partSuffix.count))
-            let name = path.hasPrefix("./") && template.root == "." ? String(path.dropFirst(2)) : path
-            guard pattern.matches(name), !OpenPieces.contains(path) else { continue }
+            guard pattern.matches(template.relative(path)), !OpenPieces.contains(path) else { continue }
             do {
                 repaired += try repair(path: path, modified: file.modified)
             } catch {

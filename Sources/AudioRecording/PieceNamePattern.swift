@@ -21,6 +21,12 @@ struct PieceNamePattern {
         (try? regex.wholeMatch(in: path)) != nil
     }
 
+    /// The piece number `{n}` gave `path`, when it is one of the names and the template numbers its pieces.
+    func number(in path: String) -> Int? {
+        guard let match = try? regex.wholeMatch(in: path) else { return nil }
+        return match.output["n"]?.substring.flatMap { Int($0) }
+    }
+
     private static func expression(_ template: Substring, stream: String) -> String {
         var expression = ""
         var rest = template
@@ -43,7 +49,8 @@ struct PieceNamePattern {
                 rest = rest.dropFirst(field.count - 1)
                 switch field {
                 case "{stream}": expression += literal(PieceNameTemplate.safe(stream, empty: "stream")[...])
-                case "{n}": expression += #"[0-9]{3,}"#
+                // The first `{n}` is the number; a second one repeats it.
+                case "{n}": expression += expression.contains("(?<n>") ? #"[0-9]{3,}"# : #"(?<n>[0-9]{3,})"#
                 default: expression += anyText
                 }
             default:

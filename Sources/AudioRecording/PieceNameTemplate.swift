@@ -61,6 +61,23 @@ public struct PieceNameTemplate: Equatable, Sendable {
         return container == nil ? path + "." + fileExtension : path
     }
 
+    /// The highest piece number `{n}` gave the pieces of `stream` already under the template's folder: a
+    /// recording that starts again goes on from there. 0 when there are none, or the template has no `{n}`.
+    public func highestNumber(stream: String) -> Int {
+        guard template.contains("{n}") else { return 0 }
+        let pattern = PieceNamePattern(self, stream: stream)
+        return FolderWalk.files(under: root).reduce(0) { highest, file in
+            let path = file.path.hasSuffix(PieceFile.partSuffix) ? String(file.path.dropLast(PieceFile.partSuffix.count))
+                : file.path
+            return max(highest, pattern.number(in: relative(path)) ?? 0)
+        }
+    }
+
+    /// A walked path as the template writes it: under a template without a folder, files are walked from `.`.
+    func relative(_ path: String) -> String {
+        root == "." && !template.hasPrefix("./") && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+
     /// A title or name as one path component: no `/`, no control characters (C0, DEL, C1) and no bidirectional
     /// formatting (which makes a listing show another name, as U+202E does), no leading dot, at most 120 bytes;
     /// braces become parentheses, so that a piece's path read as a template names itself.

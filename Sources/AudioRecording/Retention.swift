@@ -21,7 +21,7 @@ public struct Retention: Equatable, Sendable {
         guard days != nil || bytes != nil else { return ([], []) }
         let pattern = PieceNamePattern(template, stream: stream)
         var pieces = FolderWalk.files(under: template.root).filter {
-            !$0.path.hasSuffix(PieceFile.partSuffix) && pattern.matches(Self.relative($0.path, to: template))
+            !$0.path.hasSuffix(PieceFile.partSuffix) && pattern.matches(template.relative($0.path))
         }
         pieces.sort { $0.modified < $1.modified }
         var total = pieces.reduce(0) { $0 + $1.size }
@@ -39,10 +39,5 @@ public struct Retention: Equatable, Sendable {
             }
         }
         return (deleted, errors)
-    }
-
-    /// A walked path as the template writes it: under a template without a folder, files are walked from `.`.
-    private static func relative(_ path: String, to template: PieceNameTemplate) -> String {
-        template.root == "." && !template.template.hasPrefix("./") && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
     }
 }

@@ -186,9 +186,11 @@ public final class StreamRecorder {
         guard let container, container.canHold(track.format) else {
             return fail(WriteError.unsupportedFormat(
                 "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
-                    + "cannot hold \(track.format.formatID) audio"))
+                    + "cannot hold \(track.format.codecName) audio"))
         }
         let start = clock.origin + seconds(position)
+        // The first piece goes on after those an earlier run left.
+        if number == 0 { number = settings.template.highestNumber(stream: settings.stream) }
         number += 1
         let title = tags.current.title
         let path = settings.template.path(time: start, stream: settings.stream, number: number, title: title,

@@ -12,7 +12,7 @@ struct TrackDifference: CustomStringConvertible {
         let (a, b) = (first.format, track.format)
         let setupDiffers = ![AudioFormatID.flac, AudioFormatID.opus].contains(a.formatID) && first.cookie != track.cookie
         let fields: [(what: String, was: String, is: String, differs: Bool)] = [
-            ("codec", "\(a.formatID)", "\(b.formatID)", a.formatID != b.formatID),
+            ("codec", "\(a.codecName)", "\(b.codecName)", a.formatID != b.formatID),
             ("sample rate", "\(a.sampleRate) Hz", "\(b.sampleRate) Hz", a.sampleRate != b.sampleRate),
             ("channels", "\(a.channelsPerFrame)", "\(b.channelsPerFrame)", a.channelsPerFrame != b.channelsPerFrame),
             ("bits per channel", "\(a.bitsPerChannel)", "\(b.bitsPerChannel)", a.bitsPerChannel != b.bitsPerChannel),

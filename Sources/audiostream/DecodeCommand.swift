@@ -63,7 +63,7 @@ struct DecodeCommand: ParsableCommand {
             case .error(let error):
                 Diagnostics.warn("decode error: \(error)")
             case .unsupportedFormat(let formatID):
-                Diagnostics.warn("no decoder for '\(formatID)' packets; they are left out")
+                Diagnostics.warn("no decoder for \(AudioFormatID.name(of: formatID)) packets; they are left out")
             }
         }
         // Once the output is gone (a closed pipe), there is no reason to read on.

@@ -92,7 +92,7 @@ import Testing
 
     /// Files of another codec or parameters: the first difference named, nothing written.
     @Test(arguments: [
-        ("record/l2.mp2", "differs from", "in codec"),
+        ("record/l2.mp2", "differs from", "in codec: MP2, not MP3"),
         ("l3-32k-mono.mp3", "differs from", "in sample rate: 32000.0 Hz, not 44100.0 Hz"),
     ])
     func refusesMixedInputs(_ other: String, _ first: String, _ second: String) throws {

@@ -167,6 +167,24 @@ import Testing
     }
 }
 
+/// A recording that starts again numbers its pieces on from the highest `{n}` of this stream's pieces already
+/// there, rather than from 1 (which gave `001-2.mp3`); another stream's pieces in the folder do not count.
+@Suite struct RecordNumberingTests {
+    @Test func aSecondRunGoesOnFromTheHighestNumber() throws {
+        let folder = try makeTemporaryFolder("record-numbering")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("other-041.mp3"))
+        let template = folder.path + "/{stream}-{n}.mp3"
+        for run in 1...2 {
+            let pieces = try RecordCommandTests.record("cbr.mp3", to: template, ["--stream", "jazz", "--every", "5"])
+            let names = pieces.map { URL(fileURLWithPath: $0["path"] as! String).lastPathComponent }
+            let expected = run == 1 ? ["jazz-001.mp3", "jazz-002.mp3", "jazz-003.mp3"]
+                : ["jazz-004.mp3", "jazz-005.mp3", "jazz-006.mp3"]
+            #expect(names == expected, "run \(run)")
+        }
+    }
+}
+
 /// Ctrl-C ends `audiostream record` with its piece finished: named, whole, and printed.
 @Suite struct RecordInterruptTests {
     @Test func anInterruptFinishesThePieceUnderWay() throws {

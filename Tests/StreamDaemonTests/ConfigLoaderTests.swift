@@ -187,7 +187,7 @@ import Testing
                 socket: radio.sock
                 record:
                   path: rec/{stream}.flac  # ← streams[0].record.path
-            """, mentions: ".flac cannot hold the .mp3 audio of"),
+            """, mentions: ".flac cannot hold the MP3 audio of"),
         Refusal(name: "record every 0", yaml: """
             streams:
               - name: radio

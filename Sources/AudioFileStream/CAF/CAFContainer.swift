@@ -138,7 +138,7 @@ struct CAFContainer: ChunkedContainer {
         case Self.magicCookie:
             guard let cookie = CAFMagicCookie.cookie(body, formatID: description!.format.formatID) else {
                 return output.warning(.headerMismatch, at: offset, "CAF kuki chunk at \(offset) does not hold "
-                    + "the configuration of \(description!.format.formatID): no magic cookie")
+                    + "the configuration of \(description!.format.codecName): no magic cookie")
             }
             output.announce(.magicCookieData, .data(cookie))
         case Self.information:

@@ -6,7 +6,7 @@ public struct AC3FramesWriter: ContainerWriter {
     /// - Throws: `WriteError.unsupportedFormat` for another codec or a `leadingTrim` other than 0.
     public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
         guard [AudioFormatID.ac3, AudioFormatID.enhancedAC3].contains(track.format.formatID) else {
-            throw WriteError.unsupportedFormat("AC-3 files cannot hold \(track.format.formatID) audio")
+            throw WriteError.unsupportedFormat("AC-3 files cannot hold \(track.format.codecName) audio")
         }
         guard leadingTrim == 0 else { throw WriteError.unsupportedFormat("AC-3 files cannot trim frames at their start") }
     }

@@ -9,7 +9,7 @@ public struct ADTSWriter: ContainerWriter {
     ///   `leadingTrim` is not 0; the target's error.
     public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, to target: inout some WriteTarget) throws {
         guard track.format.formatID == AudioFormatID.mpeg4AAC, let header = ADTSHeader(format: track.format) else {
-            throw WriteError.unsupportedFormat("ADTS cannot carry this \(track.format.formatID) format")
+            throw WriteError.unsupportedFormat("ADTS cannot carry this \(track.format.codecName) format")
         }
         guard leadingTrim == 0 else { throw WriteError.unsupportedFormat("ADTS cannot trim frames at its start") }
         self.header = header

@@ -39,7 +39,7 @@ public struct FLACWriter: ContainerWriter {
     public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
                 to target: inout some WriteTarget) throws {
         guard track.format.formatID == AudioFormatID.flac else {
-            throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.formatID)")
+            throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.codecName)")
         }
         guard leadingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a leading trim") }
         initialStreamInfo = try Self.streamInfo(of: track)

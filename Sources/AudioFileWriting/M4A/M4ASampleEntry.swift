@@ -32,7 +32,7 @@ enum M4ASampleEntry {
                 $0.fullBox("alac") { $0.append(track.cookie) }
             }
         default:
-            throw WriteError.unsupportedFormat("an M4A cannot hold \(format.formatID) audio")
+            throw WriteError.unsupportedFormat("an M4A cannot hold \(format.codecName) audio")
         }
         return builder.bytes
     }

@@ -42,7 +42,7 @@ public struct MPEGWriter: ContainerWriter {
         case AudioFormatID.mpegLayer1: layer = 1
         case AudioFormatID.mpegLayer2: layer = 2
         case AudioFormatID.mpegLayer3: layer = 3
-        default: throw WriteError.unsupportedFormat("MPEG files cannot hold \(track.format.formatID) audio")
+        default: throw WriteError.unsupportedFormat("MPEG files cannot hold \(track.format.codecName) audio")
         }
         let framesPerPacket = Int64(track.format.framesPerPacket)
         guard layer == 3 ? [576, 1152].contains(framesPerPacket) : framesPerPacket == (layer == 1 ? 384 : 1152) else {

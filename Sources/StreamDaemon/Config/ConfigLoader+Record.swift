@@ -55,7 +55,8 @@ extension ConfigLoader {
         guard case .file(let path, _, _) = source, let container = record.template.container,
               let format = Self.dataFormat(ofFile: path), !container.canHold(format) else { return }
         let pathNode = node.mapping.flatMap { Self.fields($0)["path"] } ?? node
-        throw error(pathNode, "\(key).path", ".\(container.rawValue) cannot hold the \(format.formatID) audio of \(path)")
+        throw error(pathNode, "\(key).path",
+                    ".\(container.rawValue) cannot hold the \(format.codecName) audio of \(path)")
     }
 
     /// The DataFormat the first megabyte of a file announces, if it does.

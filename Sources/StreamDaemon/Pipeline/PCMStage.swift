@@ -95,7 +95,8 @@ final class PCMStage {
         case .error(let error):
             decodeFailed(error)
         case .unsupportedFormat(let formatID):
-            logger.warning("no decoder for '\(formatID)' packets: PCM subscribers get none of them")
+            logger.warning(
+                "no decoder for \(AudioFormatID.name(of: formatID)) packets: PCM subscribers get none of them")
             let json = EventJSON.unsupportedDataFormat(formatID)
             send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .format(let format):
