@@ -79,9 +79,14 @@ public enum Container: String, CaseIterable, Sendable {
         }
     }
 
-    /// Starts a writer of this container for `track`.
+    /// Whether files of several runs of packets play each through an edit of its own, with its own trims
+    /// (`ContainerWriter.startSegment`).
+    public var statesEdits: Bool { self == .m4a }
+
+    /// Starts a writer of this container for `track`, with `options` where it takes them.
     /// - Throws: `WriteError.unsupportedFormat` when the container cannot hold the track, or the target's error.
     public func makeWriter(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
+                           options: WriterOptions = WriterOptions(),
                            to target: inout some WriteTarget) throws -> any ContainerWriter {
         guard canHold(track.format) else {
             throw WriteError.unsupportedFormat(".\(rawValue) cannot hold \(track.format.codecName) audio")
@@ -91,7 +96,8 @@ public enum Container: String, CaseIterable, Sendable {
         case .aac: return try ADTSWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .ac3, .eac3: return try AC3FramesWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .ogg, .opus, .oga: return try OggWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
-        case .flac: return try FLACWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
+        case .flac:
+            return try FLACWriter(track: track, tags: tags, leadingTrim: leadingTrim, options: options, to: &target)
         case .wav: return try WAVEWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         case .m4a: return try M4AWriter(track: track, tags: tags, leadingTrim: leadingTrim, to: &target)
         }

@@ -18,4 +18,15 @@ public protocol ContainerWriter {
     /// Ends the file: writes what follows the last packet and rewrites what only the end knows (counts,
     /// totals, sizes, the end trim).
     mutating func finish(trailingTrim: Int64, to target: inout some WriteTarget) throws
+
+    /// Starts another run of packets with trims of its own, in a container that plays each run through an edit
+    /// of its own (`Container.statesEdits`, M4A): the run under way ends `trailingTrim` frames early, the next
+    /// starts `leadingTrim` frames late. Any other container holds one run and is never asked.
+    mutating func startSegment(leadingTrim: Int64, endingTheLastWith trailingTrim: Int64)
+}
+
+extension ContainerWriter {
+    public mutating func startSegment(leadingTrim: Int64, endingTheLastWith trailingTrim: Int64) {
+        assertionFailure("\(Self.self) states no edits")
+    }
 }

@@ -34,6 +34,9 @@ public struct FileTarget: WriteTarget {
 
     public var size: Int64 { stored + Int64(buffer.count) }
 
+    /// Bytes in the file itself so far, what is buffered left out.
+    public var storedSize: Int64 { stored }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
         buffer += bytes
         if buffer.count >= Self.flushSize { try flush() }

@@ -2,15 +2,19 @@ import AudioDecoding
 import AudioFileStream
 import AudioFileWriting
 
-/// The MD5 of a FLAC piece's decoded samples, which its STREAMINFO states: each packet is decoded as it is
-/// written (FLAC decodes fast: a small share of what writing the piece costs).
-final class FLACPieceDigest {
+/// The MD5 of a FLAC piece's decoded samples, which its STREAMINFO states: each packet is decoded by
+/// libavcodec as it is written (FLAC decodes fast: a small share of what writing the piece costs).
+final class FLACPieceDigest: FLACSamplesDigest {
     private var md5: AudioMD5
     private var decoder: StreamDecoder?
     private let format: AudioStreamBasicDescription
     private var packets: Int64 = 0
 
-    init(track: TrackFormat, bitsPerSample: Int) {
+    /// For a FLAC track of the depth its STREAMINFO (or DataFormat) states; nil when it states none.
+    init?(track: TrackFormat) {
+        let streamInfo = track.cookie.withUnsafeBytes { FLACStreamInfo($0) }
+        let bitsPerSample = streamInfo?.bitsPerSample ?? Int(track.format.bitsPerChannel)
+        guard (4...32).contains(bitsPerSample) else { return nil }
         md5 = AudioMD5(bitsPerSample: bitsPerSample)
         format = track.format
         decoder = StreamDecoder(sampleFormat: .float32) { [unowned self] event in

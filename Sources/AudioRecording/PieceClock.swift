@@ -3,10 +3,6 @@ struct PieceClock {
     /// The wall-clock time of the stream's frame 0, in seconds since 1970.
     var origin: Double
 
-    func seconds(_ frames: Int64, rate: Double) -> Double {
-        rate > 0 ? Double(frames) / rate : 0
-    }
-
     /// The stream position of the first multiple of `every` seconds of local time after `start`, at `rate`
     /// frames a second; nil without `every`.
     func split(after start: Double, every: Int?, rate: Double) -> Int64? {

@@ -81,15 +81,21 @@ public struct PieceFile {
         return final
     }
 
-    /// Closes the file as it is, `.part` and all, for the next start to repair.
+    /// Closes the file as it is, `.part` and all, for the next start to repair; a part that holds nothing (a
+    /// disk full from the start) goes, rather than one more empty part at each try.
     func abandon() {
         OpenPieces.remove(path)
         target.close()
+        if target.storedSize == 0, !isStandardOutput {
+            unlink(target.path)
+            Self.remove(madeFolders)
+        }
     }
 
     /// Closes and removes the file, and the folders made for it: what was written is not wanted.
     public func discard() {
-        abandon()
+        OpenPieces.remove(path)
+        target.close()
         guard !isStandardOutput else { return }
         unlink(target.path)
         Self.remove(madeFolders)

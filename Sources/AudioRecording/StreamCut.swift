@@ -22,33 +22,19 @@ public final class StreamCut {
         public var container: Container
     }
 
-    /// Why a cut cannot be made.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     private let from: Double
     private let to: Double?
     private let requested: Container?
-    /// The container written: the one requested, else the codec's natural one once the format is known.
-    private var container: Container? { requested ?? track.flatMap { Container.natural(for: $0.format) } }
-    private var file: PieceFile
-    private var track: TrackFormat?
-    private var source = SourceTrims()
-    private var fileStart: Int64 = 0
+    /// The file until the range's first packet opens the piece.
+    private var file: PieceFile?
+    private var timeline = StreamTimeline()
     private var tags = NormalizedTags()
-    private var window = LeadInWindow()
-    private var position: Int64 = 0
-    private var opening: PieceOpening?
+    private var piece: OpenPiece?
     /// The stream position past the last frame written, once the range's last packet is in.
     private var writtenEnd: Int64?
-    /// The range's end as a stream position, when known.
-    private var end: Int64?
     /// For FLAC written as FLAC, which cannot state trims: the frames the range splits are made anew, holding
     /// the range's samples alone.
-    private var flacFrames: FLACFrameSamples? {
-        container == .flac ? track.flatMap(FLACFrameSamples.init(track:)) : nil
-    }
+    private var flacFrames: FLACFrameSamples?
 
     /// Cuts from `from` seconds (≥ 0) to `to` (the end when nil) into a file of `container` at `file`, or of the
     /// codec's natural container when nil.
@@ -60,62 +46,58 @@ public final class StreamCut {
     }
 
     /// Takes one parser event.
-    /// - Throws: `Failure` when the stream changes format within the range; the writer's error.
+    /// - Throws: `WriteError.input` when the stream changes format within the range; the writer's error.
     public func handle(_ event: AudioFileStreamEvent) throws {
-        if let next = TrackFormat.announced(by: event, over: track) {
-            if case .property(.dataFormat, _) = event { fileStart = position }
-            return try use(next)
-        }
-        switch event {
-        case .property(.packetTableInfo, .packetTableInfo(let table)):
-            source = SourceTrims(table, at: fileStart)
-        case .metadata(let metadata) where opening == nil:
+        switch timeline.take(event) {
+        case .track(let track):
+            guard piece == nil else {
+                throw WriteError.input("the format changes within the range: a cut holds one format")
+            }
+            let container = requested ?? Container.natural(for: track.format)
+            flacFrames = container == .flac ? FLACFrameSamples(track: track) : nil
+        case .metadata(let metadata) where piece == nil:
             tags.fill(from: metadata.metadata.tags)
         case .packets(let batch) where writtenEnd == nil:
             try cut(batch)
-        default:
+        case .metadata, .packets, .discontinuity, .none:
             break
         }
     }
 
     /// Ends the file and gives it its name.
-    /// - Throws: `Failure` when the range is not within the stream; the writer's or the file's error. Nothing is
-    ///   left at the file's name then.
+    /// - Throws: `WriteError.input` when the range is not within the stream; the writer's or the file's error.
+    ///   Nothing is left at the file's name then.
     public func finish() throws -> Result {
+        guard let track = timeline.track, var piece = piece.take() else {
+            cancel()
+            throw WriteError.input("--from \(from) s is past the end of the audio")
+        }
+        let trims = timeline.trims
+        let streamEnd = writtenEnd ?? timeline.position
+        if let to, writtenEnd == nil {
+            piece.discard()
+            throw WriteError.input("--to \(to) s is past the end of the audio "
+                + "(\(timeline.seconds(streamEnd - trims.primingEnd)) s)")
+        }
+        let keptEnd = piece.statesTrims ? min(end ?? streamEnd, streamEnd) : streamEnd
+        let (keptStart, statesTrims, container) = (piece.keptStart, piece.statesTrims, piece.container)
         do {
-            guard let track, let opening, let container else { throw Failure(description: "--from \(from) s is past the end of the audio") }
-            let rate = track.format.sampleRate
-            let streamEnd = writtenEnd ?? position
-            guard to == nil || writtenEnd != nil else {
-                throw Failure(description: "--to \(to!) s is past the end of the audio "
-                    + "(\(Double(streamEnd - source.primingEnd) / rate) s)")
-            }
-            let keptEnd = opening.statesTrims ? min(end ?? streamEnd, streamEnd) : streamEnd
-            var writer = opening.writer
-            try writer.finish(trailingTrim: streamEnd - keptEnd, to: &file.target)
-            try file.complete(replacing: true)
-            // PCM is cut at any frame, its packets being frames, and FLAC where its frames are made anew.
-            return Result(frames: opening.keptStart - source.primingEnd..<keptEnd - source.primingEnd, sampleRate: rate,
-                          isExact: opening.statesTrims || track.format.framesPerPacket == 1 || flacFrames != nil,
-                          container: container)
+            _ = try piece.finish(trailingTrim: streamEnd - keptEnd, replacing: true)
         } catch {
-            file.discard()
+            piece.discard()
             throw error
         }
+        // PCM is cut at any frame, its packets being frames, and FLAC where its frames are made anew.
+        return Result(frames: keptStart - trims.primingEnd..<keptEnd - trims.primingEnd,
+                      sampleRate: track.format.sampleRate,
+                      isExact: statesTrims || track.format.framesPerPacket == 1 || flacFrames != nil,
+                      container: container)
     }
 
     /// Abandons the cut: nothing is left at the file's name.
     public func cancel() {
-        file.discard()
-    }
-
-    private func use(_ next: TrackFormat) throws {
-        guard next != track else { return }
-        guard opening == nil else {
-            throw Failure(description: "the format changes within the range: a cut holds one format")
-        }
-        track = next
-        window.reset(for: DecoderLeadIn.of(next.format))
+        file.take()?.discard()
+        piece.take()?.discard()
     }
 
     private func cut(_ batch: PacketBatch) throws {
@@ -125,63 +107,64 @@ public final class StreamCut {
             guard batch.format.framesPerPacket == 1, !packets.isEmpty else { return }
             let run = packets.span(packets.indices)
             let bytesPerFrame = Int64(batch.format.bytesPerPacket)
-            return try cutPart(of: run.frames) { kept in
+            return try cutPart(of: run) { kept in
                 Array(run.bytes[Int(kept.lowerBound * bytesPerFrame)..<Int(kept.upperBound * bytesPerFrame)])
             }
         }
         for packet in packets where writtenEnd == nil {
             if let flacFrames {
-                try cutPart(of: packet.frames) {
+                try cutPart(of: packet) {
                     $0 == 0..<packet.frames ? Array(packet.bytes)
                         : try flacFrames.frame(packet.bytes, frames: packet.frames, keeping: $0)
                 }
             } else {
-                try cut(packet.bytes, frames: packet.frames)
+                try cut(packet)
             }
         }
     }
 
-    /// Writes the part of the next `frames` frames within the range, as `part` makes it of the frames kept.
-    private func cutPart(of frames: Int64, _ part: (Range<Int64>) throws -> [UInt8]) throws {
-        let (start, _) = range()
-        let first = max(0, start - position)
-        let last = min(frames, (end ?? .max) - position)
-        guard first < last else {
-            position += frames
-            return
+    /// Writes the part of `packet`'s frames within the range, as `part` makes it of the frames kept.
+    private func cutPart(of packet: AudioPacket, _ part: (Range<Int64>) throws -> [UInt8]) throws {
+        let first = max(0, start - timeline.position)
+        let last = min(packet.frames, (end ?? .max) - timeline.position)
+        guard first < last else { return timeline.advance(by: packet.frames) }
+        timeline.advance(by: first)
+        try part(first..<last).withUnsafeBytes {
+            try cut(AudioPacket(bytes: $0, frames: last - first, offset: packet.offset))
         }
-        try part(first..<last).withUnsafeBytes { try cut($0, frames: last - first, skipping: first) }
-        position += frames - last
+        timeline.advance(by: packet.frames - last)
     }
 
-    private func cut(_ packet: UnsafeRawBufferPointer, frames: Int64, skipping skipped: Int64 = 0) throws {
-        position += skipped
-        defer {
-            window.keep(packet, frames: frames)
-            position += frames
+    private func cut(_ packet: AudioPacket) throws {
+        defer { timeline.pass(packet) }
+        if piece == nil {
+            guard let track = timeline.track, let file = file.take() else { return }
+            guard timeline.position + packet.frames > start else {
+                self.file = file
+                return
+            }
+            do {
+                piece = try OpenPiece(container: try Container.chosen(requested, for: track.format),
+                                      timeline: timeline, tags: tags, start: start,
+                                      numbersFLACFramesBySample: flacFrames != nil, file: file)
+            } catch {
+                file.discard()
+                throw error
+            }
         }
-        let (start, _) = range()
-        if opening == nil {
-            guard let track, position + frames > start else { return }
-            opening = try PieceOpening(container: try Container.chosen(requested, for: track.format), track: track, tags: tags, window: window,
-                                       position: position, start: start, primingEnd: source.primingEnd,
-                                       to: &file.target)
-            if flacFrames != nil { opening!.writer.numberFLACFramesBySample() }
-        }
-        try opening!.writer.append(packet, frames: frames, to: &file.target)
-        if let end, position + frames >= end { writtenEnd = position + frames }
+        try piece?.append(packet)
+        if let end, timeline.position + packet.frames >= end { writtenEnd = timeline.position + packet.frames }
     }
 
-    /// The range as stream positions, once the rate is known: its end from `to`, else the source's audio end.
-    private func range() -> (Int64, Int64?) {
-        let rate = track?.format.sampleRate ?? 0
-        let start = source.primingEnd + Self.frames(from, rate: rate)
-        end = to.map { source.primingEnd + Self.frames($0, rate: rate) } ?? source.audioEnd
-        return (start, end)
-    }
+    /// The range's start as a stream position.
+    private var start: Int64 { timeline.trims.primingEnd + frames(from) }
 
-    /// `seconds` as frames at `rate`, held below Int64's bound: a time past any stream is merely past its end.
-    private static func frames(_ seconds: Double, rate: Double) -> Int64 {
-        Int64(min((seconds * rate).rounded(), 0x1p62))
+    /// The range's end as a stream position: from `to`, else the source's audio end, when known.
+    private var end: Int64? { to.map { timeline.trims.primingEnd + frames($0) } ?? timeline.trims.audioEnd }
+
+    /// `seconds` as frames at the track's rate, held below Int64's bound: a time past any stream is merely past
+    /// its end.
+    private func frames(_ seconds: Double) -> Int64 {
+        Int64(min((seconds * (timeline.track?.format.sampleRate ?? 0)).rounded(), 0x1p62))
     }
 }

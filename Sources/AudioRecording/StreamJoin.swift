@@ -19,23 +19,18 @@ public final class StreamJoin {
     }
 
     private let requested: Container?
-    /// The container written: the one requested, else the codec's natural one once the format is known.
-    private var container: Container? { requested ?? track.flatMap { Container.natural(for: $0.format) } }
-    private var file: PieceFile
+    /// The file until the first stream's first packet opens the piece.
+    private var file: PieceFile?
     private let tags: NormalizedTags?
     /// The first stream's name, track (which the others must match) and tags.
     private var first: (name: String, track: TrackFormat, tags: NormalizedTags)?
     private var name = ""
-    private var track: TrackFormat?
-    private var source = SourceTrims()
-    /// The stream's PacketTableInfo, when it states one.
-    private var table: PacketTableInfo?
+    private var timeline = StreamTimeline()
     private var streamTags = NormalizedTags()
-    private var position: Int64 = 0
-    private var writer: PieceWriter?
+    private var piece: OpenPiece?
     private var joins: [Int64?] = []
-    /// The end trim of the stream before, for the join that follows it.
-    private var previousRemainder: Int64??
+    /// The end trim of the stream before, for the join that follows it, when it states one.
+    private var previousRemainder: Int64?
 
     /// Joins into a file of `container` (the codec's natural one when nil) at `file`, tagged with `tags`, else the
     /// first stream's tags.
@@ -45,15 +40,15 @@ public final class StreamJoin {
         self.tags = tags
     }
 
-    /// How streams of `format` are joined: Ogg makes each a chain link, M4A an edit, and any other container
+    /// How streams are joined in `container`: Ogg makes each a chain link, M4A an edit, and any other container
     /// runs their packets together, stating the first's start trim and the last's end trim.
     private enum Joining { case chain, edits, run }
 
-    private func joining(_ format: AudioStreamBasicDescription) -> Joining {
-        guard let container, container.statesTrims(for: format) else { return .run }
-        switch container {
+    private func joining(_ piece: OpenPiece) -> Joining {
+        guard piece.statesTrims else { return .run }
+        switch piece.container {
         case .ogg, .opus, .oga: return .chain
-        case .m4a: return .edits
+        case let container where container.statesEdits: return .edits
         default: return .run
         }
     }
@@ -61,72 +56,56 @@ public final class StreamJoin {
     /// The next stream, named `name` in errors, begins.
     public func beginStream(named name: String) {
         self.name = name
-        track = nil
-        source = SourceTrims()
-        table = nil
+        timeline = StreamTimeline()
         streamTags = NormalizedTags()
-        position = 0
     }
 
     /// Takes one event of the stream under way.
-    /// - Throws: `StreamCut.Failure` naming the first difference from the first stream; the writer's error.
+    /// - Throws: `WriteError.input` naming the first difference from the first stream; the writer's error.
     public func handle(_ event: AudioFileStreamEvent) throws {
-        if let next = TrackFormat.announced(by: event, over: track) { return try use(next) }
-        switch event {
-        case .property(.packetTableInfo, .packetTableInfo(let table)):
-            self.table = table
-            source = SourceTrims(table, at: 0)
+        switch timeline.take(event) {
+        case .track:
+            guard timeline.position == 0 else { throw WriteError.input("\(name): the format changes mid-way") }
         case .metadata(let metadata):
             streamTags.fill(from: metadata.metadata.tags)
         case .packets(let batch):
             try join(batch)
-        default:
+        case .discontinuity, .none:
             break
         }
     }
 
-    /// Ends the stream under way: a chain link is finished with its end trim.
+    /// Ends the stream under way: a chain link is finished with its end trim at the next one's start.
     public func endStream() throws {
-        guard let track else { throw StreamCut.Failure(description: "\(name): no audio") }
-        let remainder = table.map { _ in source.trailingTrim(pieceEnd: position) }
-        if joining(track.format) == .chain {
-            try writer?.finish(trailingTrim: remainder ?? 0, to: &file.target)
-            writer = nil
-        }
-        previousRemainder = .some(remainder)
+        guard timeline.track != nil else { throw WriteError.input("\(name): no audio") }
+        previousRemainder = timeline.table.map { _ in timeline.trims.trailingTrim(pieceEnd: timeline.position) }
     }
 
     /// Ends the file and gives it its name.
     /// - Throws: the writer's or the file's error; nothing is left at the file's name then.
     public func finish() throws -> Result {
+        guard let track = timeline.track, var piece = piece.take() else {
+            cancel()
+            throw WriteError.input("no input")
+        }
         do {
-            guard let track else { throw StreamCut.Failure(description: "no input") }
-            if var writer {
-                let statesTrims = container?.statesTrims(for: track.format) ?? false
-                try writer.finish(trailingTrim: statesTrims ? (previousRemainder ?? nil) ?? 0 : 0, to: &file.target)
-            }
-            try file.complete(replacing: true)
-            return Result(joins: joins, sampleRate: track.format.sampleRate)
+            _ = try piece.finish(trailingTrim: piece.statesTrims ? previousRemainder ?? 0 : 0, replacing: true)
         } catch {
-            file.discard()
+            piece.discard()
             throw error
         }
+        return Result(joins: joins, sampleRate: track.format.sampleRate)
     }
 
     /// Abandons the join: nothing is left at the file's name.
     public func cancel() {
-        file.discard()
-    }
-
-    private func use(_ next: TrackFormat) throws {
-        guard next != track else { return }
-        guard position == 0 else { throw StreamCut.Failure(description: "\(name): the format changes mid-way") }
-        track = next
+        file.take()?.discard()
+        piece.take()?.discard()
     }
 
     private func join(_ batch: PacketBatch) throws {
-        guard let track else { return }
-        if position == 0 { try startStream(track) }
+        guard let track = timeline.track else { return }
+        if timeline.position == 0 { try startStream(track) }
         let packets = batch.packets
         guard !packets.areConstant else {
             // PCM frames go in one run.
@@ -136,34 +115,46 @@ public final class StreamJoin {
     }
 
     private func append(_ packet: AudioPacket) throws {
-        try writer!.append(packet.bytes, frames: packet.frames, to: &file.target)
-        position += packet.frames
+        try piece?.append(packet)
+        timeline.pass(packet)
     }
 
-    /// The stream's first packet: it must match the first stream; a chain link or the file begins.
+    /// The stream's first packet: it must match the first stream; the file, a chain link or an edit begins.
     private func startStream(_ track: TrackFormat) throws {
-        let priming = table.map { Int64($0.primingFrames) }
-        if let first {
-            if let difference = TrackDifference(first.track, track) {
-                throw StreamCut.Failure(description: "\(name) differs from \(first.name) in \(difference)")
-            }
-            joins.append((previousRemainder ?? nil).flatMap { remainder in priming.map { remainder + $0 } })
-        } else {
+        let priming = timeline.table.map { Int64($0.primingFrames) }
+        guard let first, var piece = piece.take() else {
             first = (name, track, streamTags)
+            return try open(track)
         }
-        let joining = joining(track.format)
+        defer { self.piece = piece }
+        if let difference = TrackDifference(first.track, track) {
+            throw WriteError.input("\(name) differs from \(first.name) in \(difference)")
+        }
+        let joining = joining(piece)
         // A chain link or an edit states its own trims, and codecs without a lead-in have none: nothing stays in
         // the join.
-        if !joins.isEmpty, joining != .run || DecoderLeadIn.of(track.format) == DecoderLeadIn() {
-            joins[joins.count - 1] = 0
+        let heldInJoin = previousRemainder.flatMap { remainder in priming.map { remainder + $0 } }
+        joins.append(joining != .run || DecoderLeadIn.of(track.format) == DecoderLeadIn() ? 0 : heldInJoin)
+        switch joining {
+        case .chain:
+            try piece.chain(track: track, tags: tags ?? first.tags, leadingTrim: priming ?? 0,
+                            endingTheLastWith: previousRemainder ?? 0)
+        case .edits:
+            piece.startSegment(leadingTrim: priming ?? 0, endingTheLastWith: previousRemainder ?? 0)
+        case .run:
+            break
         }
-        if joining == .edits {
-            writer?.startSegment(leadingTrim: priming ?? 0, endingTheLastWith: (previousRemainder ?? nil) ?? 0)
+    }
+
+    /// Opens the file at the first stream's first packet, stating its start trim where the container can.
+    private func open(_ track: TrackFormat) throws {
+        guard let file = file.take() else { return }
+        do {
+            piece = try OpenPiece(container: try Container.chosen(requested, for: track.format), timeline: timeline,
+                                  tags: tags ?? streamTags, start: 0, file: file)
+        } catch {
+            file.discard()
+            throw error
         }
-        guard writer == nil else { return }
-        let container = try Container.chosen(requested, for: track.format)
-        writer = try PieceWriter(container: container, track: track, tags: tags ?? first!.tags,
-                                 leadingTrim: container.statesTrims(for: track.format) ? priming ?? 0 : 0,
-                                 to: &file.target)
     }
 }

@@ -19,19 +19,10 @@ public final class StreamRecorder {
     public var failed: (any Error) -> Void = { _ in }
 
     private var clock: PieceClock
-    private var track: TrackFormat?
-    /// Set when the track changed after packets: the next packet starts a new piece.
+    private var timeline = StreamTimeline()
+    /// Set when the track changed while a piece was open: the next packet starts a new piece.
     private var trackChanged = false
-    private var source = SourceTrims()
-    /// Frames of the stream before the next packet.
-    private var position: Int64 = 0
-    /// The position where the file the stream is reading began (its DataFormat was announced): where its
-    /// PacketTableInfo counts from, whenever it is announced.
-    private var fileStart: Int64 = 0
-    private var window = LeadInWindow()
-    private var piece: OpenPiece?
-    private var writer: PieceWriter?
-    private var file: PieceFile?
+    private var piece: RecordingPiece?
     private var tags = TrackTags()
     private var number = 0
     /// After a failure, the position from which a new piece may be tried.
@@ -47,18 +38,18 @@ public final class StreamRecorder {
 
     /// The piece being written and its bytes so far.
     public var current: (path: String, bytes: Int64)? {
-        file.map { ($0.path, $0.target.size) }
+        piece.map { ($0.file.path, $0.file.bytes) }
     }
 
     /// From now on the next frame is at wall-clock `time`: a live source that lost time (a reconnect) keeps its
     /// pieces on the clock.
     public func setClock(nextFrameAt time: Double) {
-        clock.origin = time - seconds(position)
+        clock.origin = time - timeline.seconds(timeline.position)
     }
 
     /// Packets were lost before they reached the recorder: what follows does not follow what it has.
     public func noteLoss() {
-        window.clear()
+        timeline.noteLoss()
         lostPackets = true
     }
 
@@ -68,24 +59,11 @@ public final class StreamRecorder {
     }
 
     public func handle(_ event: AudioFileStreamEvent) {
-        switch event {
-        case .property(.dataFormat, .format(let format)):
-            fileStart = position
-            update { $0.format = format }
-        case .property(.magicCookieData, .data(let cookie)):
-            update { $0.cookie = cookie }
-        case .property(.channelLayout, .channelLayout(let layout)):
-            update { $0.channelLayout = layout }
-        case .property(.packetTableInfo, .packetTableInfo(let table)):
-            source = SourceTrims(table, at: fileStart)
-        case .metadata(let metadata):
-            noteTags(metadata.metadata.tags, at: metadata.offset)
-        case .discontinuity:
-            window.clear()
-        case .packets(let batch):
-            record(batch)
-        default:
-            break
+        switch timeline.take(event) {
+        case .track: if piece != nil { trackChanged = true }
+        case .metadata(let metadata): noteTags(metadata.metadata.tags, at: metadata.offset)
+        case .packets(let batch): record(batch)
+        case .discontinuity, .none: break
         }
     }
 
@@ -97,18 +75,11 @@ public final class StreamRecorder {
 
     /// Finishes the piece under way, as at the end of the stream: a file's last piece states its remainder.
     public func finish() {
-        finishPiece(trailingTrim: piece?.statesTrims == true ? source.trailingTrim(pieceEnd: position) : 0)
+        guard let piece else { return }
+        finishPiece(trailingTrim: piece.file.statesTrims ? timeline.trims.trailingTrim(pieceEnd: piece.end) : 0)
     }
 
     // MARK: Packets
-
-    private func update(_ change: (inout TrackFormat) -> Void) {
-        var next = track ?? .unknown
-        change(&next)
-        guard next != track else { return }
-        if piece != nil || track?.format != next.format { trackChanged = true }
-        track = next
-    }
 
     private func record(_ batch: PacketBatch) {
         let packets = batch.packets
@@ -134,7 +105,7 @@ public final class StreamRecorder {
     private func packetsBeforeSplit(at offset: Int64, bytesPerPacket: Int, framesPerPacket: Int64) -> Int? {
         var packets: Int?
         if let piece, let split = piece.clockSplit, framesPerPacket > 0 {
-            packets = Int((split - position + framesPerPacket - 1) / framesPerPacket)
+            packets = Int((split - timeline.position + framesPerPacket - 1) / framesPerPacket)
         }
         if let tagsOffset = tags.nextOffset, tagsOffset > offset {
             let before = Int((tagsOffset - offset + Int64(bytesPerPacket) - 1) / Int64(bytesPerPacket))
@@ -145,30 +116,32 @@ public final class StreamRecorder {
 
     private func record(_ packet: AudioPacket) {
         applyTags(upTo: packet.offset)
+        let position = timeline.position
         if let piece, trackChanged || piece.clockSplit.map({ position >= $0 }) == true { finishPiece(trailingTrim: 0) }
-        if trackChanged {
-            trackChanged = false
-            window.reset(for: track.map { DecoderLeadIn.of($0.format) } ?? DecoderLeadIn())
-        }
+        trackChanged = false
         if piece == nil, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
-        if piece != nil {
+        if let piece {
+            // A packet wholly past the source's audio end holds only its encoder's padding: a piece that states
+            // trims ends before it, so that its end trim stays within its last packet (a LAME tag holds 12 bits).
+            let padding = piece.file.statesTrims && timeline.trims.audioEnd.map { position >= $0 } == true
             do {
-                try writer!.append(packet.bytes, frames: packet.frames, to: &file!.target)
-                piece!.packets += 1
+                if !padding {
+                    try self.piece?.file.append(packet)
+                    self.piece?.end = position + packet.frames
+                }
             } catch {
                 fail(error)
             }
         } else {
             lostPackets = true
         }
-        window.keep(packet.bytes, frames: packet.frames)
-        position += packet.frames
+        timeline.pass(packet)
     }
 
     /// Applies the tags found up to `offset`; a new title ends the piece under way when pieces split on titles.
     private func applyTags(upTo offset: Int64) {
         tags.apply(upTo: offset) {
-            guard settings.splitOnTitle, let piece, piece.packets > piece.leadInPackets else { return }
+            guard settings.splitOnTitle, let piece, piece.file.packets > piece.file.leadInPackets else { return }
             finishPiece(trailingTrim: 0)
         }
     }
@@ -181,83 +154,65 @@ public final class StreamRecorder {
     // MARK: Pieces
 
     private func startPiece() {
-        guard let track, track.format.sampleRate > 0 else { return }
+        guard let track = timeline.track, track.format.sampleRate > 0 else { return }
         let container = settings.template.container ?? Container.natural(for: track.format)
         guard let container, container.canHold(track.format) else {
             return fail(WriteError.unsupportedFormat(
                 "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
                     + "cannot hold \(track.format.codecName) audio"))
         }
-        let start = clock.origin + seconds(position)
+        let start = clock.origin + timeline.seconds(timeline.position)
         // The first piece goes on after those an earlier run left.
         if number == 0 { number = settings.template.highestNumber(stream: settings.stream) }
         number += 1
         let title = tags.current.title
         let path = settings.template.path(time: start, stream: settings.stream, number: number, title: title,
                                           artist: tags.current.artist, fileExtension: container.rawValue)
-        var file: PieceFile
+        let file: PieceFile
         do {
             file = try PieceFile(path: path)
         } catch {
             return fail(error)
         }
-        let opening: PieceOpening
         do {
-            opening = try PieceOpening(container: container, track: track,
-                                       tags: tags.forPiece(start: start, dated: settings.datesPieces), window: window,
-                                       position: position, start: position, primingEnd: source.primingEnd,
-                                       to: &file.target)
-            self.writer = opening.writer
-            self.file = file
+            let opened = try OpenPiece(container: container, timeline: timeline,
+                                       tags: tags.forPiece(start: start, dated: settings.datesPieces),
+                                       start: timeline.position, file: file)
+            piece = RecordingPiece(
+                file: opened, start: start, title: title,
+                clockSplit: clock.split(after: start, every: settings.every, rate: track.format.sampleRate),
+                followsLoss: lostPackets, end: timeline.position)
         } catch {
             file.abandon()
             return fail(error)
         }
-        piece = OpenPiece(start: start, keptStart: opening.keptStart, title: title, packets: opening.leadInPackets,
-                          leadInPackets: opening.leadInPackets, statesTrims: opening.statesTrims,
-                          clockSplit: clock.split(after: start, every: settings.every, rate: track.format.sampleRate),
-                          followsLoss: lostPackets)
         lostPackets = false
         retryPosition = nil
     }
 
     private func finishPiece(trailingTrim: Int64) {
-        guard let piece, var writer, var file else { return }
-        self.piece = nil
-        self.writer = nil
-        self.file = nil
+        guard var piece = piece.take() else { return }
+        let written: (path: String, bytes: Int64)
         do {
-            try writer.finish(trailingTrim: trailingTrim, to: &file.target)
+            written = try piece.file.finish(trailingTrim: trailingTrim)
         } catch {
-            file.abandon()
+            piece.file.abandon()
             return fail(error)
         }
-        do {
-            let bytes = file.target.size
-            let path = try file.complete()
-            finished(RecordedPiece(
-                path: path, start: piece.start, duration: seconds(position - trailingTrim - piece.keptStart),
-                packets: piece.packets, bytes: bytes, title: piece.title, followsLoss: piece.followsLoss))
-        } catch {
-            fail(error)
-        }
+        finished(RecordedPiece(
+            path: written.path, start: piece.start,
+            duration: timeline.seconds(piece.end - trailingTrim - piece.file.keptStart),
+            packets: piece.file.packets, bytes: written.bytes, title: piece.title, followsLoss: piece.followsLoss))
     }
 
     /// Leaves the piece under way as `.part` and waits `retryFrames` before trying a new one.
     private func fail(_ error: any Error) {
-        file?.abandon()
-        piece = nil
-        writer = nil
-        file = nil
+        piece.take()?.file.abandon()
         lostPackets = true
-        retryPosition = position + Int64(Self.retrySeconds * (track?.format.sampleRate ?? 0))
+        retryPosition = timeline.position + Int64(Self.retrySeconds * (timeline.track?.format.sampleRate ?? 0))
         failed(error)
     }
 
     /// Seconds of audio between a failure and the next try.
     static let retrySeconds = 10.0
-
-    private func seconds(_ frames: Int64) -> Double {
-        clock.seconds(frames, rate: track?.format.sampleRate ?? 0)
-    }
 }

@@ -45,7 +45,7 @@ import Testing
         var joined: [UInt8] = []
         for (index, packets) in pieces.enumerated() {
             let file = folder.appendingPathComponent("\(index).wav")
-            try writeFile(WAVEWriter.self, file, track: parsed.track, packets: packets)
+            try writeFile(file, track: parsed.track, packets: packets)
             #expect(try LosslessTools.ffprobeWarnings(file) == "", "\(name) piece \(index)")
             // A source that states no layout (AIFF, WAVEFORMAT) is written with the one its channel count implies.
             let written = try LosslessTools.probe(file, "stream=channels,channel_layout")
@@ -111,7 +111,7 @@ import Testing
         let folder = try makeTemporaryFolder("writer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tagged.wav")
-        try writeFile(WAVEWriter.self, file, track: parsed.track, tags: tags, packets: parsed.packets[...])
+        try writeFile(file, track: parsed.track, tags: tags, packets: parsed.packets[...])
         #expect(try LosslessTools.ffprobeWarnings(file) == "")
         let read = try LosslessTools.probe(file, "format_tags=title,artist,album,date,genre,comment", select: "")
         #expect(Set(read) == ["Nocturne – 夜想曲", "Zoë Ørsted", "Radio Ελλάδα", "2026-11-27T13:00:00", "Jazz", "recorded live"])

@@ -185,6 +185,57 @@ import Testing
     }
 }
 
+/// Packets past the audio's end that its LAME tag states (here 10 frames appended to a whole file) hold no audio:
+/// the piece ends before them instead of failing with "a LAME tag cannot trim 12287 frames at the end", which
+/// left it as `.part`.
+@Suite struct RecordPastTheAudioEndTests {
+    @Test func packetsPastTheStatedEndAreLeftOut() throws {
+        let folder = try makeTemporaryFolder("record-padding")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = RecordCommandTests.fixture("cbr.mp3")
+        let packets = String(decoding: try FFmpegTool.run("ffprobe", [
+            "-v", "error", "-show_entries", "packet=pos,size", "-of", "csv=p=0", source]).output, as: UTF8.self)
+            .split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let appended = bytes[packets[3][0]..<packets[13][0]]
+        let padded = folder.appendingPathComponent("padded.mp3")
+        try (bytes + appended).write(to: padded)
+
+        let result = try AudiostreamRunner.run(["record", padded.path, "-o", folder.path + "/rec/{n}.mp3"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let pieces = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/rec")
+        #expect(pieces == ["001.mp3"])
+        // ffmpeg honours the LAME tag of both: the piece decodes to the whole file's samples.
+        #expect(try FFmpegTool.decode(folder.path + "/rec/001.mp3").count == (try FFmpegTool.decode(source).count))
+    }
+}
+
+/// A disk that takes no byte (here a file size limit of 0, as a full disk answers every write) costs each try its
+/// piece, but leaves no empty `.part` behind: one was left every 10 s of audio.
+@Suite struct RecordFullDiskTests {
+    @Test func aPieceThatStoredNothingLeavesNoPart() throws {
+        let folder = try makeTemporaryFolder("record-full")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // SIGXFSZ ignored, as by a daemon: the writes then fail with EFBIG.
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" record \"$1\" -o \"$2\"",
+                             AudiostreamRunner.executable.path, RecordCommandTests.fixture("cbr.mp3"),
+                             folder.path + "/{n}.mp3"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        // Two tries: at the start and 10 s of audio later.
+        #expect(message.contains("cannot write \(folder.path)/001.mp3.part: File too large"), "\(message)")
+        #expect(message.contains("cannot write \(folder.path)/002.mp3.part: File too large"), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+}
+
 /// Ctrl-C ends `audiostream record` with its piece finished: named, whole, and printed.
 @Suite struct RecordInterruptTests {
     @Test func anInterruptFinishesThePieceUnderWay() throws {

@@ -9,13 +9,10 @@ import AudioFileStream
 /// and the frames' own rate, channels and depth where they differ from the cookie's (a stream that changed
 /// format mid-way keeps its first STREAMINFO). A file holds frames of one format.
 public struct FLACWriter: ContainerWriter {
-    /// The digest of the file's decoded samples, fed by the caller as it decodes the packets it appends, and
-    /// read by `finish`; while nil, STREAMINFO states zeros, FLAC's "not computed".
-    public var samplesDigest: AudioMD5?
-    /// Whether every frame is written with a variable block size, numbering its first sample: for files whose
-    /// frames are not all of one size but the last (a cut's first frame, `FLACVerbatimFrame`). Set it before
-    /// the first frame.
-    public var variableBlockSize = false
+    /// Makes the digest of the file's decoded samples; without one STREAMINFO states zeros.
+    private let samplesDigest: (any FLACSamplesDigest)?
+    /// Whether every frame is written with a variable block size (`WriterOptions.numbersFLACFramesBySample`).
+    private let variableBlockSize: Bool
 
     /// Where STREAMINFO's body starts in the target.
     private let streamInfoOffset: Int64
@@ -32,12 +29,19 @@ public struct FLACWriter: ContainerWriter {
     /// A rewritten header, reused from frame to frame.
     private var header: [UInt8] = []
 
-    /// Starts a FLAC file of `track`, whose cookie is STREAMINFO's 34-byte body (or empty for frames without
-    /// one, when the DataFormat states the depth).
-    /// - Throws: `WriteError.unsupportedFormat` for another codec, a cookie that is no STREAMINFO, or a
-    ///   `leadingTrim`; the target's error.
     public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64,
                 to target: inout some WriteTarget) throws {
+        try self.init(track: track, tags: tags, leadingTrim: leadingTrim, options: WriterOptions(), to: &target)
+    }
+
+    /// Starts a FLAC file of `track`, whose cookie is STREAMINFO's 34-byte body (or empty for frames without
+    /// one, when the DataFormat states the depth), numbering frames and stating the digest as `options` say.
+    /// - Throws: `WriteError.unsupportedFormat` for another codec, a cookie that is no STREAMINFO, or a
+    ///   `leadingTrim`; the target's error.
+    public init(track: TrackFormat, tags: NormalizedTags, leadingTrim: Int64, options: WriterOptions,
+                to target: inout some WriteTarget) throws {
+        samplesDigest = options.flacSamplesDigest
+        variableBlockSize = options.numbersFLACFramesBySample
         guard track.format.formatID == AudioFormatID.flac else {
             throw WriteError.unsupportedFormat(".flac files hold FLAC, not \(track.format.codecName)")
         }
@@ -55,8 +59,8 @@ public struct FLACWriter: ContainerWriter {
         header.reserveCapacity(FLACFrameHeader.maximumLength)
     }
 
-    /// The depth `samplesDigest` takes samples at: the frames' own, else STREAMINFO's.
-    public var bitsPerSample: Int {
+    /// The depth of the samples: the frames' own, else STREAMINFO's.
+    private var bitsPerSample: Int {
         frameFormat?.bitsPerSample ?? initialStreamInfo.bitsPerSample
     }
 
@@ -98,9 +102,10 @@ public struct FLACWriter: ContainerWriter {
         frameSizes = Self.widen(frameSizes, with: frameLength)
         frameCount += 1
         sampleCount += frames
+        samplesDigest?.add(packet, frames: frames)
     }
 
-    /// Rewrites STREAMINFO with the totals, block and frame sizes and the digest of `samplesDigest`.
+    /// Rewrites STREAMINFO with the totals, block and frame sizes and the samples' digest.
     /// - Throws: `WriteError.unsupportedFormat` for a `trailingTrim`; the target's error.
     public mutating func finish(trailingTrim: Int64, to target: inout some WriteTarget) throws {
         guard trailingTrim == 0 else { throw WriteError.unsupportedFormat("a FLAC file cannot state a trailing trim") }
@@ -143,7 +148,7 @@ public struct FLACWriter: ContainerWriter {
         let channels = UInt64(frameFormat?.channels ?? initialStreamInfo.channelCount)
         totals.append(bigEndian: rate << 44 | (channels - 1) << 41 | UInt64(bitsPerSample - 1) << 36
                           | UInt64(sampleCount), count: 8)
-        totals += samplesDigest?.digest ?? [UInt8](repeating: 0, count: 16)
+        totals += samplesDigest?.finish().digest ?? [UInt8](repeating: 0, count: 16)
         body.replaceSubrange(0..<totals.count, with: totals)
         return body
     }

@@ -33,18 +33,16 @@ enum LosslessTools {
     }
 }
 
-/// Writes `packets` of `track` to a new file at `url` with the container `Writer`.
-func writeFile<Writer: ContainerWriter>(_: Writer.Type, _ url: URL, track: TrackFormat,
-                                        tags: NormalizedTags = NormalizedTags(),
-                                        packets: ArraySlice<(bytes: [UInt8], frames: Int64)>,
-                                        beforeFinish: (inout Writer) -> Void = { _ in }) throws {
+/// Writes `packets` of `track` to a new file at `url` with the container its extension names.
+func writeFile(_ url: URL, track: TrackFormat, tags: NormalizedTags = NormalizedTags(),
+               packets: ArraySlice<(bytes: [UInt8], frames: Int64)>, options: WriterOptions = WriterOptions()) throws {
     var target = try FileTarget(creating: url.path)
     defer { target.close() }
-    var writer = try Writer(track: track, tags: tags, leadingTrim: 0, to: &target)
+    var writer = try #require(Container(fileName: url.path))
+        .makeWriter(track: track, tags: tags, leadingTrim: 0, options: options, to: &target)
     for packet in packets {
         try packet.bytes.withUnsafeBytes { try writer.append($0, frames: packet.frames, to: &target) }
     }
-    beforeFinish(&writer)
     try writer.finish(trailingTrim: 0, to: &target)
     try target.flush()
 }
