@@ -46,8 +46,15 @@ struct StreamTimeline {
             return .none
         case .metadata(let metadata):
             return .metadata(metadata)
-        case .discontinuity:
+        case .discontinuity(let discontinuity):
             window.clear()
+            // A new file or connection (`markNewFile`, a reconnect) states its own trims, or none: the last file's
+            // audio end is not its end.
+            if [.input, .newSegment, .reconnect].contains(discontinuity.reason) {
+                fileStart = position
+                trims = SourceTrims()
+                table = nil
+            }
             return .discontinuity
         case .packets(let batch):
             return .packets(batch)
