@@ -29,6 +29,9 @@ struct StreamTimeline {
     private(set) var window = LeadInWindow()
     /// Where the file being read began (its DataFormat was announced): its PacketTableInfo counts from there.
     private var fileStart: Int64 = 0
+    /// Whether packets went by since the trims were stated: a file's own jumps (an MP4 read index first) come
+    /// before its packets, a new file's start after them.
+    private var passedPackets = false
 
     /// Takes one event, keeping what it says of the track, the trims and the lead-in.
     mutating func take(_ event: AudioFileStreamEvent) -> Change {
@@ -43,6 +46,7 @@ struct StreamTimeline {
         case .property(.packetTableInfo, .packetTableInfo(let table)):
             self.table = table
             trims = SourceTrims(table, at: fileStart)
+            passedPackets = false
             return .none
         case .metadata(let metadata):
             return .metadata(metadata)
@@ -50,10 +54,11 @@ struct StreamTimeline {
             window.clear()
             // A new file or connection (`markNewFile`, a reconnect) states its own trims, or none: the last file's
             // audio end is not its end.
-            if [.input, .newSegment, .reconnect].contains(discontinuity.reason) {
+            if passedPackets, [.input, .newSegment, .reconnect].contains(discontinuity.reason) {
                 fileStart = position
                 trims = SourceTrims()
                 table = nil
+                passedPackets = false
             }
             return .discontinuity
         case .packets(let batch):
@@ -67,12 +72,14 @@ struct StreamTimeline {
     mutating func pass(_ packet: AudioPacket) {
         window.keep(packet.bytes, frames: packet.frames)
         position += packet.frames
+        passedPackets = true
     }
 
     /// Moves past `frames` frames of a packet written in part (PCM, or a FLAC frame made anew): codecs
     /// without a lead-in.
     mutating func advance(by frames: Int64) {
         position += frames
+        passedPackets = true
     }
 
     /// Packets were lost before they came: what follows does not follow the lead-in kept.
