@@ -10,4 +10,16 @@ extension [UInt8] {
     mutating func append(littleEndian value: UInt64, count: Int) {
         for index in 0..<count { append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
     }
+
+    /// The bytes of `value`, most significant first.
+    init<Value: FixedWidthInteger>(bigEndian value: Value) {
+        self = []
+        append(bigEndian: UInt64(truncatingIfNeeded: value), count: Value.bitWidth / 8)
+    }
+
+    /// The bytes of `value`, least significant first.
+    init<Value: FixedWidthInteger>(littleEndian value: Value) {
+        self = []
+        append(littleEndian: UInt64(truncatingIfNeeded: value), count: Value.bitWidth / 8)
+    }
 }

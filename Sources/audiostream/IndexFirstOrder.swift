@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AudioFileStream
 
 /// The order to read a seekable file whose index follows its audio: an MP4 file whose movie box (`moov`)
 /// follows its media data (`mdat`), or a CAF file whose packet table (`pakt`) follows its `data` chunk, as
@@ -39,14 +40,10 @@ enum IndexFirstOrder {
     /// its size does not fit in the file.
     private static func mp4Box(at position: Int64, of descriptor: Int32, fileSize: Int64) -> Part? {
         let bytes = read(16, at: position, of: descriptor)
-        guard bytes.count >= 8 else { return nil }
-        let size32 = bigEndian(bytes[0..<4])
-        let size = switch size32 {
-        case 0: fileSize - position
-        case 1 where bytes.count == 16: bigEndian(bytes[8..<16])
-        default: size32
-        }
-        guard size >= 8, size <= fileSize - position else { return nil }
+        // The parser's reading of a box header: what it refuses is no box here either.
+        guard case .header(let header) = bytes.withUnsafeBytes({ MP4BoxHeader.read($0, at: 0) }) else { return nil }
+        let size = header.size ?? fileSize - position
+        guard size <= fileSize - position else { return nil }
         return (String(decoding: bytes[4..<8], as: UTF8.self), position..<position + size)
     }
 
@@ -56,7 +53,7 @@ enum IndexFirstOrder {
     private static func cafChunk(at position: Int64, of descriptor: Int32, fileSize: Int64) -> Part? {
         let bytes = read(12, at: position, of: descriptor)
         guard bytes.count == 12 else { return nil }
-        let size = bigEndian(bytes[4..<12])
+        let size = Int64(bitPattern: bytes.withUnsafeBytes { $0.bigEndianUInt64(at: 4) })
         guard size >= 0, size <= fileSize - position - 12 else { return nil }
         return (String(decoding: bytes[0..<4], as: UTF8.self), position..<position + 12 + size)
     }
@@ -66,9 +63,5 @@ enum IndexFirstOrder {
         var bytes = [UInt8](repeating: 0, count: count)
         let readCount = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(position)) }
         return Array(bytes.prefix(max(readCount, 0)))
-    }
-
-    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int64 {
-        bytes.reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 }

@@ -181,3 +181,26 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
     }
 }
+
+/// The editor reads a tag's structure with the parser's own readers: an `ID3` header the parser reads no tag in
+/// (ID3v2.4 §3.1: a revision of 0xFF, a size byte with its top bit set) is refused, not rewritten as a tag.
+@Suite struct TagsEditRefusalTests {
+    @Test(arguments: [(4, UInt8(0xFF)), (7, UInt8(0x80))])
+    func anID3HeaderThatIsNoTagIsRefused(_ offset: Int, _ value: UInt8) throws {
+        let folder = try makeTemporaryFolder("tags-refused")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = [UInt8](try Data(contentsOf: AudiostreamRunner.fixtures.appendingPathComponent("tags-id3v24.mp3")))
+        bytes[offset] = value
+        let input = folder.appendingPathComponent("odd.mp3")
+        try Data(bytes).write(to: input)
+        // The parser finds no ID3v2 tag there.
+        let events = try AudiostreamRunner.run(["events", input.path])
+        #expect(!events.standardOutput.contains(#""source":"id3v2"#))
+        let output = folder.appendingPathComponent("out.mp3").path
+        let result = try AudiostreamRunner.run(["tags", input.path, "--set", "title=x", "-o", output])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("ID3v2 header whose version, revision or size is not valid"),
+                "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}

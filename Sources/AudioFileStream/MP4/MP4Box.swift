@@ -1,10 +1,10 @@
 /// A box read whole from a buffer: its type and where its content lies in that buffer.
-struct MP4Box {
-    let type: FourCharCode
+package struct MP4Box {
+    package let type: FourCharCode
     /// The header's position in the buffer the box was read from.
-    let start: Int
+    package let start: Int
     /// The content, after the header, as positions in the buffer the box was read from.
-    let content: Range<Int>
+    package let content: Range<Int>
 
     /// Boxes nested deeper than this (the file's top level is depth 0) make the file invalid: real files nest
     /// about 9 deep (moov, udta, meta, ilst, an item, data), and a bound keeps hand-made nesting from recursing
@@ -15,7 +15,7 @@ struct MP4Box {
     /// end.
     /// - Throws: `MP4Invalid` when a size is smaller than its header or runs past the range, or `depth` is past
     ///   `maximumDepth`.
-    static func children(of range: Range<Int>, in bytes: UnsafeRawBufferPointer,
+    package static func children(of range: Range<Int>, in bytes: UnsafeRawBufferPointer,
                          depth: Int) throws(MP4Invalid) -> [MP4Box] {
         guard depth <= maximumDepth else {
             throw MP4Invalid("boxes are nested more than \(maximumDepth) deep")
@@ -44,8 +44,8 @@ struct MP4Box {
 }
 
 /// A box structure that cannot be read: the file is invalid, for the reason given.
-struct MP4Invalid: Error {
-    let reason: String
+package struct MP4Invalid: Error {
+    package let reason: String
 
     init(_ reason: String) {
         self.reason = reason

@@ -1,17 +1,17 @@
 /// The header of an ISO base media file box (ISO/IEC 14496-12 §4.2): a 32-bit size and a type, a 64-bit size
 /// when the 32-bit one is 1, and a size of 0 for a box that runs to the end of the file.
-struct MP4BoxHeader: Equatable {
-    let type: FourCharCode
+package struct MP4BoxHeader: Equatable {
+    package let type: FourCharCode
     /// 8, or 16 with a 64-bit size.
-    let headerLength: Int
+    package let headerLength: Int
     /// The whole box's bytes, header included; nil for a box that runs to the end of the file.
-    let size: Int64?
+    package let size: Int64?
 
     /// The largest size believed (2^62 bytes).
     static let largestSize: Int64 = 1 << 62
 
     /// What the bytes at a position hold.
-    enum Reading: Equatable {
+    package enum Reading: Equatable {
         case header(MP4BoxHeader)
         /// The header needs this many bytes from the position.
         case needMore(Int)
@@ -20,7 +20,7 @@ struct MP4BoxHeader: Equatable {
     }
 
     /// Reads the header at `position` of `bytes`.
-    static func read(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Reading {
+    package static func read(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Reading {
         guard bytes.count - position >= 8 else { return .needMore(8) }
         let size32 = bytes.bigEndianUInt32(at: position)
         let type = FourCharCode(rawValue: bytes.bigEndianUInt32(at: position + 4))

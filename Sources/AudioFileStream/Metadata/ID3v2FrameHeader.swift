@@ -1,6 +1,6 @@
 /// The header before each ID3v2 frame: a 3-character id and 24-bit size in ID3v2.2; a 4-character id, a 32-bit
 /// size (syncsafe in 2.4) and two flag bytes in ID3v2.3/2.4.
-struct ID3v2FrameHeader {
+package struct ID3v2FrameHeader {
     /// What a frame holds, as far as this library decodes it; decided by the frame id.
     enum Kind {
         /// T*** frames: one or more strings.
@@ -20,12 +20,12 @@ struct ID3v2FrameHeader {
     }
 
     /// The id as stored; for an ID3v2.2 id in an ID3v2.3/2.4 header, the id that frame became.
-    let id: String
+    package let id: String
     /// A zero-padded 3-letter id in an ID3v2.3/2.4 header that names no ID3v2.3 frame (CRM, or no ID3v2.2 id at
     /// all): the frame is skipped, as mutagen skips it.
     let isDropped: Bool
     /// The bytes after this header, as stored (before per-frame unsynchronisation is undone).
-    let size: Int
+    package let size: Int
     /// Bytes between the header and the frame's data: a grouping id, an encryption method, a data length
     /// indicator (2.4) or a decompressed size (2.3), in the order the specs put them.
     let prefixLength: Int
@@ -35,13 +35,13 @@ struct ID3v2FrameHeader {
     let isUnsynchronised: Bool
 
     /// The length of a frame header in a tag of `majorVersion`.
-    static func length(majorVersion: UInt8) -> Int {
+    package static func length(majorVersion: UInt8) -> Int {
         majorVersion == 2 ? 6 : 10
     }
 
     /// Reads a frame header from `bytes` (exactly `length(majorVersion:)` of them), or nil when the id is not
     /// made of capitals and digits: padding, or data that cannot be trusted to hold frames.
-    init?(_ bytes: UnsafeRawBufferPointer, majorVersion: UInt8) {
+    package init?(_ bytes: UnsafeRawBufferPointer, majorVersion: UInt8) {
         var idBytes = bytes.prefix(majorVersion == 2 ? 3 : 4)
         // Some taggers write ID3v2.3 frames under ID3v2.2 ids padded with a zero (`TT2\0`); mutagen reads each as
         // the frame its id became.

@@ -1,17 +1,17 @@
 /// The 10-byte header that starts an ID3v2 tag: `ID3`, version, flags and a syncsafe size
 /// (ID3v2.4 structure §3.1; the same layout in ID3v2.2 and 2.3).
-struct ID3v2Header {
-    static let length = 10
+package struct ID3v2Header {
+    package static let length = 10
 
     /// 2, 3 or 4.
-    let majorVersion: UInt8
-    let flags: UInt8
+    package let majorVersion: UInt8
+    package let flags: UInt8
     /// The bytes between the header and the footer (extended header, frames, padding), as stored.
-    let size: Int
+    package let size: Int
 
     /// Reads the header at the start of `bytes` (at least `length` of them), or nil when it is not a plausible
     /// ID3v2 header: an unknown version, a revision of 0xFF or a size that is not syncsafe.
-    init?(_ bytes: UnsafeRawBufferPointer) {
+    package init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.length, bytes.matches("ID3", at: 0),
               (2...4).contains(bytes[3]), bytes[4] != 0xFF,
               let size = bytes.syncsafeInteger(at: 6, count: 4)
@@ -26,10 +26,10 @@ struct ID3v2Header {
 
     /// The whole tag is unsynchronised. ID3v2.2/2.3 undo it over everything after the header; in ID3v2.4 it
     /// means every frame is unsynchronised.
-    var isUnsynchronised: Bool { flags & 0x80 != 0 }
+    package var isUnsynchronised: Bool { flags & 0x80 != 0 }
 
     /// An extended header follows (ID3v2.3/2.4).
-    var hasExtendedHeader: Bool { majorVersion >= 3 && flags & 0x40 != 0 }
+    package var hasExtendedHeader: Bool { majorVersion >= 3 && flags & 0x40 != 0 }
 
     /// ID3v2.2 only: the tag is compressed with a scheme that was never defined, so it is unreadable and the
     /// spec says to ignore it (ID3v2.2 §3.1).
@@ -39,8 +39,8 @@ struct ID3v2Header {
     var hasFooter: Bool { majorVersion == 4 && flags & 0x10 != 0 }
 
     /// The tag's length from its first byte to its last, footer included.
-    var wholeSize: Int { Self.length + size + (hasFooter ? Self.length : 0) }
+    package var wholeSize: Int { Self.length + size + (hasFooter ? Self.length : 0) }
 
     /// Where the extended header, frames and padding lie, counted from the tag's first byte.
-    var bodyRange: Range<Int> { Self.length..<Self.length + size }
+    package var bodyRange: Range<Int> { Self.length..<Self.length + size }
 }

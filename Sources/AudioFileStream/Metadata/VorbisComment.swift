@@ -1,7 +1,7 @@
 /// A Vorbis comment block (Vorbis I specification §5.2.1): the vendor string, then `KEY=value` fields, every
 /// length a little-endian 32-bit count. Ogg Vorbis, OpusTags and FLAC's VORBIS_COMMENT block carry it; callers
 /// strip what precedes it (`\u{3}vorbis`, `OpusTags`, the FLAC block header) and the Vorbis framing bit after it.
-enum VorbisComment {
+package enum VorbisComment {
     /// The key whose value is a base64-encoded FLAC PICTURE block (the Xiph convention for artwork in Ogg).
     static let pictureKey = "METADATA_BLOCK_PICTURE"
 
@@ -11,13 +11,9 @@ enum VorbisComment {
     /// METADATA_BLOCK_PICTURE field becomes `.picture`; the vendor string is not a field. nil too when no field
     /// is kept.
     static func metadata(_ block: UnsafeRawBufferPointer, limits: MetadataLimits) -> Metadata? {
-        var reader = LengthPrefixedReader(block)
-        guard reader.field() != nil, let count = reader.littleEndianUInt32() else { return nil }
-        // Each field takes at least its 4 length bytes: a count beyond that is a lie, refused before any work.
-        guard Int(count) <= reader.remaining / 4 else { return nil }
+        guard let layout = Layout(block) else { return nil }
         var kept = KeptFields()
-        for _ in 0..<count {
-            guard let field = reader.field() else { return nil }
+        for field in layout.fields {
             if let value = Self.field(field, limits: limits, keptSoFar: kept.byteCount) {
                 kept.record(value, limits: limits)
             }
@@ -44,6 +40,38 @@ enum VorbisComment {
             return RawTagField(key: key, value: .binary(size: value.count))
         }
         return RawTagField(key: key, value: .text([String(decoding: value, as: UTF8.self)]))
+    }
+}
+
+extension VorbisComment {
+    /// Where a block's parts lie: read once for the parser and the tag editor, so that a block one refuses the
+    /// other refuses for the same reason.
+    package struct Layout {
+        /// The vendor string's bytes.
+        package let vendor: UnsafeRawBufferPointer
+        /// Each field's bytes (`KEY=value`, unchecked).
+        package let fields: [UnsafeRawBufferPointer]
+        /// Where the fields end in the block: what follows is not the comments' (Vorbis' framing bit, Opus'
+        /// binary data).
+        package let end: Int
+
+        /// The layout of `block`, or nil when a length runs past its end or the count states more fields than
+        /// the block has room for.
+        package init?(_ block: UnsafeRawBufferPointer) {
+            var reader = LengthPrefixedReader(block)
+            guard let vendor = reader.field(), let count = reader.littleEndianUInt32() else { return nil }
+            // Each field takes at least its 4 length bytes: a count beyond that is a lie, refused before any work.
+            guard Int(count) <= reader.remaining / 4 else { return nil }
+            var fields: [UnsafeRawBufferPointer] = []
+            fields.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let field = reader.field() else { return nil }
+                fields.append(field)
+            }
+            self.vendor = vendor
+            self.fields = fields
+            end = block.count - reader.remaining
+        }
     }
 }
 

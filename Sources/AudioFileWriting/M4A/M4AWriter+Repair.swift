@@ -44,7 +44,7 @@ extension M4AWriter {
             for packet in packets.prefix(kept) { table.add(size: packet.size, frames: packet.frames) }
             position = end
             guard end == mdat.end else {
-                try file.write(MP4BoxBuilder.bigEndian(UInt32(end - mdat.start)), at: mdat.start)
+                try file.write([UInt8](bigEndian: UInt32(end - mdat.start)), at: mdat.start)
                 break
             }
         }

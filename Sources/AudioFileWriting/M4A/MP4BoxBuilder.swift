@@ -10,7 +10,7 @@ struct MP4BoxBuilder {
         fourCC(type)
         body(&self)
         let size = UInt32(bytes.count - start)
-        bytes.replaceSubrange(start..<start + 4, with: Self.bigEndian(size))
+        bytes.replaceSubrange(start..<start + 4, with: [UInt8](bigEndian: size))
     }
 
     /// A full box: a box whose body starts with a version and 24 bits of flags.
@@ -37,9 +37,5 @@ struct MP4BoxBuilder {
     /// The unity transformation matrix of `mvhd` and `tkhd` (§8.2.2).
     mutating func unityMatrix() {
         for value: UInt32 in [0x1_0000, 0, 0, 0, 0x1_0000, 0, 0, 0, 0x4000_0000] { uint32(value) }
-    }
-
-    static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-        (0..<T.bitWidth / 8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 }

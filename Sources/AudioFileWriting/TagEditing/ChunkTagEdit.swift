@@ -84,7 +84,7 @@ enum ChunkTagEdit {
     }
 
     private static func size(_ value: Int, isWAVE: Bool) -> [UInt8] {
-        isWAVE ? withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) : MP4BoxBuilder.bigEndian(UInt32(value))
+        isWAVE ? [UInt8](littleEndian: UInt32(value)) : [UInt8](bigEndian: UInt32(value))
     }
 }
 

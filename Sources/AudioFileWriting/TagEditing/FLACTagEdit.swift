@@ -6,7 +6,7 @@ import AudioFileStream
 enum FLACTagEdit {
     static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.vorbis], in: "FLAC")
-        let start = ID3v2TagEdit.length(of: bytes) ?? 0
+        let start = try ID3v2TagEdit.length(of: bytes) ?? 0
         guard start + 4 <= bytes.count, bytes[start..<start + 4].elementsEqual("fLaC".utf8) else {
             throw TagEditError.damaged("the FLAC stream does not start with fLaC")
         }

@@ -14,46 +14,65 @@ struct ID3v2TagEdit {
         frames = []
     }
 
-    /// The tag at the start of `bytes`.
-    /// - Throws: `TagEditError` when `bytes` do not hold a whole tag, for a 2.2 tag, or for a frame that runs
-    ///   past the tag.
+    /// The tag at the start of `bytes`, read with the parser's own readers of the header, its sizes and its
+    /// unsynchronisation: a tag the parser refuses is refused here for the same reason.
+    /// - Throws: `TagEditError` when `bytes` do not hold a whole tag the parser reads, for a 2.2 tag, or for a
+    ///   frame that runs past the tag.
     init(tag bytes: UnsafeRawBufferPointer) throws {
-        guard let length = Self.length(of: bytes), length <= bytes.count else {
+        guard let header = ID3v2Header(bytes) else { throw TagEditError.damaged(Self.refusedHeader) }
+        guard header.wholeSize <= bytes.count else {
             throw TagEditError.damaged("the ID3v2 tag runs past the end of the file")
         }
-        guard let version = ID3v2TagWriter.Version(rawValue: bytes[3]) else {
-            throw TagEditError.unsupportedFile("an ID3v2.\(bytes[3]) tag is not edited: only 2.3 and 2.4 are")
+        guard let version = ID3v2TagWriter.Version(rawValue: header.majorVersion) else {
+            throw TagEditError.unsupportedFile("an ID3v2.\(header.majorVersion) tag is not edited: only 2.3 and 2.4 are")
         }
         writer = ID3v2TagWriter(version: version)
-        let flags = bytes[5]
-        var body = Array(bytes[10..<10 + Self.synchsafe(bytes, at: 6)])
-        if version == .v23, flags & 0x80 != 0 { body = Self.resynchronised(body) }
+        var body = Array(bytes[header.bodyRange])
+        if version == .v23, header.isUnsynchronised {
+            var unsynchronisation = Unsynchronisation()
+            body = body.withUnsafeBytes { unsynchronisation.decode($0) }
+        }
+        frames = try body.withUnsafeBytes { try Self.frames(in: $0, header: header) }
+    }
+
+    /// The frames of a tag's `body`, after its extended header, up to its padding.
+    private static func frames(in body: UnsafeRawBufferPointer, header: ID3v2Header) throws -> [TagField] {
         var offset = 0
-        if flags & 0x40 != 0, body.count >= 4 {
-            // 2.3 states the extended header's size without its 4 bytes; 2.4 with them, synchsafe.
-            offset = version == .v23 ? 4 + Int(Self.bigEndian(body, at: 0)) : body.withUnsafeBytes { Self.synchsafe($0, at: 0) }
+        if header.hasExtendedHeader, body.count >= 4 {
+            // 2.3 states the extended header's size without its 4 bytes; 2.4 with them, syncsafe.
+            offset = header.majorVersion == 3 ? 4 + body.bigEndianInteger(at: 0, count: 4)
+                : body.syncsafeInteger(at: 0, count: 4) ?? body.count + 1
             // Else no frame would be read, and the edit would drop them all.
             guard offset <= body.count else { throw TagEditError.damaged("the ID3v2 extended header runs past its tag") }
         }
-        frames = []
-        while offset + 10 <= body.count, body[offset] != 0 {
-            let size = version == .v24 ? body.withUnsafeBytes { Self.synchsafe($0, at: offset + 4) }
-                : Int(Self.bigEndian(body, at: offset + 4))
+        var frames: [TagField] = []
+        let headerLength = ID3v2FrameHeader.length(majorVersion: header.majorVersion)
+        while offset + headerLength <= body.count, body[offset] != 0 {
             let id = String(decoding: body[offset..<offset + 4], as: UTF8.self)
-            guard offset + 10 + size <= body.count else {
+            guard let frame = ID3v2FrameHeader(UnsafeRawBufferPointer(rebasing: body[offset..<offset + headerLength]),
+                                               majorVersion: header.majorVersion) else {
+                throw TagEditError.damaged("the ID3v2 frame id '\(id)' is not one of A-Z and 0-9: the frames end there")
+            }
+            guard offset + headerLength + frame.size <= body.count else {
                 throw TagEditError.damaged("the ID3v2 frame \(id) runs past the end of its tag")
             }
-            let frame = Array(body[offset..<offset + 10 + size])
-            frames.append(TagField(identity: Self.identity(id: id, frame: frame), bytes: frame))
-            offset += 10 + size
+            let bytes = Array(body[offset..<offset + headerLength + frame.size])
+            frames.append(TagField(identity: identity(id: id, frame: bytes), bytes: bytes))
+            offset += headerLength + frame.size
         }
+        return frames
     }
 
     /// The length of the ID3v2 tag at the start of `bytes` (header, body and footer), or nil when none is there.
-    static func length(of bytes: UnsafeRawBufferPointer) -> Int? {
-        guard bytes.count >= 10, bytes.starts(with: "ID3".utf8) else { return nil }
-        return 10 + synchsafe(bytes, at: 6) + (bytes[3] == 4 && bytes[5] & 0x10 != 0 ? 10 : 0)
+    /// - Throws: `TagEditError.damaged` for an `ID3` header the parser does not read as a tag's.
+    static func length(of bytes: UnsafeRawBufferPointer) throws -> Int? {
+        guard bytes.count >= ID3v2Header.length, bytes.starts(with: "ID3".utf8) else { return nil }
+        guard let header = ID3v2Header(bytes) else { throw TagEditError.damaged(refusedHeader) }
+        return header.wholeSize
     }
+
+    private static let refusedHeader = "the file starts with an ID3v2 header whose version, revision or size is not valid "
+        + "(the parser reads no tag there)"
 
     /// Applies `edits`, with `current` the file's common keys.
     mutating func apply(_ edits: TagEdits, current: NormalizedTags) throws {
@@ -94,24 +113,6 @@ struct ID3v2TagEdit {
             description = String(decoding: units, as: UTF16.self)
         }
         return "\(id):\(description)"
-    }
-
-    private static func synchsafe(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-        (0..<4).reduce(0) { $0 << 7 | Int(bytes[offset + $1] & 0x7F) }
-    }
-
-    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
-    }
-
-    /// Undoes unsynchronisation (ID3v2.3 §5): every 0xFF 0x00 was 0xFF.
-    private static func resynchronised(_ body: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(body.count)
-        for (index, byte) in body.enumerated() where !(byte == 0 && index > 0 && body[index - 1] == 0xFF) {
-            result.append(byte)
-        }
-        return result
     }
 }
 

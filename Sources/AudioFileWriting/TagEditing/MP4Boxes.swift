@@ -1,3 +1,5 @@
+import AudioFileStream
+
 /// Reading and making ISO base media boxes (ISO/IEC 14496-12 §4.2) over bytes in memory, for edits of a movie.
 enum MP4Boxes {
     struct Box {
@@ -7,36 +9,30 @@ enum MP4Boxes {
         let headerSize: Int
     }
 
-    /// The boxes that fill `bytes` (a file's as they are mapped, or some in memory), one after another.
+    /// The boxes that fill `bytes` (a file's as they are mapped, or some in memory), one after another, as the
+    /// parser walks them (`MP4Box.children`): a box structure it refuses is refused here for the same reason.
     /// - Throws: `TagEditError.damaged` when a size is too small or runs past the end.
     static func children<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes) throws -> [Box] where Bytes.Index == Int {
-        var boxes: [Box] = []
-        var offset = bytes.startIndex
-        while offset + 8 <= bytes.endIndex {
-            var size = Int(bigEndian(bytes, at: offset, count: 4))
-            var headerSize = 8
-            if size == 1 {
-                guard offset + 16 <= bytes.endIndex else { throw TagEditError.damaged("an MP4 box header is cut short") }
-                let large = bigEndian(bytes, at: offset + 8, count: 8)
-                guard large <= UInt64(Int.max) else { throw TagEditError.damaged("an MP4 box's size is too large") }
-                size = Int(large)
-                headerSize = 16
-            } else if size == 0 {
-                size = bytes.endIndex - offset
+        let base = bytes.startIndex
+        return try bytes.withContiguousStorageIfAvailable { try boxes(in: UnsafeRawBufferPointer($0), at: base) }
+            ?? Array(bytes).withUnsafeBytes { try boxes(in: $0, at: base) }
+    }
+
+    /// The boxes that fill `buffer`, whose first byte is at `base` of the bytes the caller counts in.
+    private static func boxes(in buffer: UnsafeRawBufferPointer, at base: Int) throws -> [Box] {
+        do {
+            return try MP4Box.children(of: 0..<buffer.count, in: buffer, depth: 0).map { box in
+                Box(type: String(buffer[box.start + 4..<box.start + 8].map { Character(Unicode.Scalar($0)) }),
+                    range: base + box.start..<base + box.content.upperBound, headerSize: box.content.lowerBound - box.start)
             }
-            let type = String(bytes[offset + 4..<offset + 8].map { Character(Unicode.Scalar($0)) })
-            guard size >= headerSize, size <= bytes.endIndex - offset else {
-                throw TagEditError.damaged("the MP4 box '\(type)' at \(offset) runs past its end")
-            }
-            boxes.append(Box(type: type, range: offset..<offset + size, headerSize: headerSize))
-            offset += size
+        } catch {
+            throw TagEditError.damaged("the MP4 file's boxes cannot be read: \(error.reason)")
         }
-        return boxes
     }
 
     /// A box of `type` around `body`, with a 32-bit size.
     static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        MP4BoxBuilder.bigEndian(UInt32(truncatingIfNeeded: 8 + body.count))
+        [UInt8](bigEndian: UInt32(truncatingIfNeeded: 8 + body.count))
             + type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } + body
     }
 
@@ -52,7 +48,7 @@ enum MP4Boxes {
                     let width = box.type == "stco" ? 4 : 8
                     let table = box.range.lowerBound + box.headerSize + 8
                     guard table <= box.range.upperBound else { throw TagEditError.damaged("the \(box.type) box is cut short") }
-                    let count = Int(bigEndian(movie[...], at: table - 4, count: 4))
+                    let count = movie.withUnsafeBytes { $0.bigEndianInteger(at: table - 4, count: 4) }
                     guard count <= (box.range.upperBound - table) / width else {
                         throw TagEditError.damaged("the \(box.type) table runs past its box")
                     }
@@ -96,7 +92,7 @@ enum MP4Boxes {
             let lengths = Int(index[body + 11])
             let numbers = (lengths >> 4 & 3) + (lengths >> 2 & 3) + (lengths & 3) + 3
             let entrySize = 2 * width + numbers
-            let count = Int(bigEndian(index[...], at: body + 12, count: 4))
+            let count = index.withUnsafeBytes { $0.bigEndianInteger(at: body + 12, count: 4) }
             guard count <= (tfra.range.upperBound - body - 16) / entrySize else {
                 throw TagEditError.damaged("the tfra table runs past its box")
             }
@@ -108,7 +104,7 @@ enum MP4Boxes {
 
     /// Adds `shift` to the `width`-byte offset at `position` when it is at or past `start`.
     private static func move(_ bytes: inout [UInt8], at position: Int, width: Int, from start: Int64, by shift: Int64) throws {
-        let offset = Int64(bitPattern: bigEndian(bytes[...], at: position, count: width))
+        let offset = Int64(bitPattern: bytes.withUnsafeBytes { UInt64(truncatingIfNeeded: $0.bigEndianInteger(at: position, count: width)) })
         guard offset >= start else { return }
         let (moved, overflow) = offset.addingReportingOverflow(shift)
         guard !overflow, moved >= 0 else { throw TagEditError.damaged("an MP4 offset points outside the file") }
@@ -116,11 +112,6 @@ enum MP4Boxes {
             throw TagEditError.unsupportedFile("the media data would move past the 4 GiB a 32-bit offset can point to")
         }
         bytes.replaceSubrange(position..<position + width, with: width == 4
-            ? MP4BoxBuilder.bigEndian(UInt32(moved)) : MP4BoxBuilder.bigEndian(UInt64(moved)))
-    }
-
-    private static func bigEndian<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int, count: Int) -> UInt64
-        where Bytes.Index == Int {
-        bytes[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }
+            ? [UInt8](bigEndian: UInt32(moved)) : [UInt8](bigEndian: UInt64(moved)))
     }
 }

@@ -25,7 +25,7 @@ enum OggTagEdit {
         let body = block.block
         if headers.codec == .flac {
             guard body.count <= FLACMetadataBlock.largestBody else { throw TagEditError.badValue("the comments are too large for FLAC") }
-            prefix = [prefix[0]] + MP4BoxBuilder.bigEndian(UInt32(body.count)).suffix(3)
+            prefix = [prefix[0]] + [UInt8](bigEndian: UInt32(body.count)).suffix(3)
         }
         packets[1] = prefix + body
         var writer = OggPageWriter(serial: headers.serial)

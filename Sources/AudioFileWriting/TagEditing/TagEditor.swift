@@ -27,7 +27,7 @@ public enum TagEditor {
     /// trailer has the keys named cleared.
     private static func leadingID3(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.id3], in: "MPEG audio and ADTS")
-        let length = ID3v2TagEdit.length(of: bytes)
+        let length = try ID3v2TagEdit.length(of: bytes)
         var tag = try length.map { _ in try ID3v2TagEdit(tag: bytes) } ?? ID3v2TagEdit()
         try tag.apply(edits, current: current)
         let trailer = ID3v1TagEdit.edited(bytes, from: length ?? 0, edits: edits)

@@ -9,29 +9,17 @@ struct VorbisCommentEdit {
     /// What follows the comments in the packet or block.
     var trailer: [UInt8]
 
-    /// The block that starts `bytes`.
-    /// - Throws: `TagEditError.damaged` when a length runs past the end.
+    /// The block that starts `bytes`, laid out as the parser reads it (`VorbisComment.Layout`).
+    /// - Throws: `TagEditError.damaged` when a length runs past the end, or the count states more comments than
+    ///   the block holds.
     init(block bytes: ArraySlice<UInt8>) throws {
-        var offset = bytes.startIndex
-        func length() throws -> Int {
-            guard offset + 4 <= bytes.endIndex else { throw TagEditError.damaged("the Vorbis comments run past their end") }
-            defer { offset += 4 }
-            return (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+        (vendor, comments, trailer) = try bytes.withUnsafeBytes { block in
+            guard let layout = VorbisComment.Layout(block) else {
+                throw TagEditError.damaged("the Vorbis comments run past their end")
+            }
+            let comments = layout.fields.map { TagField(identity: VorbisCommentSpace.identity(of: Array($0)), bytes: Array($0)) }
+            return (String(decoding: layout.vendor, as: UTF8.self), comments, Array(block[layout.end...]))
         }
-        func text() throws -> [UInt8] {
-            let count = try length()
-            guard count <= bytes.endIndex - offset else { throw TagEditError.damaged("a Vorbis comment runs past its end") }
-            defer { offset += count }
-            return Array(bytes[offset..<offset + count])
-        }
-        vendor = String(decoding: try text(), as: UTF8.self)
-        let count = try length()
-        comments = []
-        for _ in 0..<min(count, bytes.count) {
-            let comment = try text()
-            comments.append(TagField(identity: VorbisCommentSpace.identity(of: comment), bytes: comment))
-        }
-        trailer = Array(bytes[offset...])
     }
 
     /// Applies `edits`; artwork goes into the comments only when `picturesInComments` (Ogg: FLAC files keep it

@@ -20,7 +20,7 @@ public enum ITunesTagWriter {
         if tags.discNumber != nil || tags.discCount != nil {
             builder.item("disk", .implicit, numberPair(tags.discNumber, of: tags.discCount))
         }
-        if let bpm = tags.bpm { builder.item("tmpo", .signedInteger, MP4BoxBuilder.bigEndian(UInt16(clamping: bpm))) }
+        if let bpm = tags.bpm { builder.item("tmpo", .signedInteger, [UInt8](bigEndian: UInt16(clamping: bpm))) }
         if let artwork = tags.artwork, !artwork.data.isEmpty {
             builder.item("covr", isPNG(artwork) ? .png : .jpeg, artwork.data)
         }
@@ -64,8 +64,8 @@ public enum ITunesTagWriter {
     }
 
     private static func numberPair(_ number: Int?, of total: Int?) -> [UInt8] {
-        [0, 0] + MP4BoxBuilder.bigEndian(UInt16(clamping: number ?? 0))
-            + MP4BoxBuilder.bigEndian(UInt16(clamping: total ?? 0))
+        [0, 0] + [UInt8](bigEndian: UInt16(clamping: number ?? 0))
+            + [UInt8](bigEndian: UInt16(clamping: total ?? 0))
     }
 
     /// PNG by its MIME type or its signature; anything else is stored as JPEG, the type iTunes assumes.

@@ -50,16 +50,12 @@ public enum VorbisCommentWriter {
 
     /// The block holding `comments` (`KEY=value` each) as they are.
     static func block(comments: [String], vendor: String) -> [UInt8] {
-        var block = lengthPrefixed(vendor) + littleEndian(UInt32(comments.count))
+        var block = lengthPrefixed(vendor) + [UInt8](littleEndian: UInt32(comments.count))
         for comment in comments { block += lengthPrefixed(comment) }
         return block
     }
 
     private static func lengthPrefixed(_ text: String) -> [UInt8] {
-        littleEndian(UInt32(text.utf8.count)) + Array(text.utf8)
-    }
-
-    private static func littleEndian(_ value: UInt32) -> [UInt8] {
-        withUnsafeBytes(of: value.littleEndian, Array.init)
+        [UInt8](littleEndian: UInt32(text.utf8.count)) + Array(text.utf8)
     }
 }

@@ -67,8 +67,8 @@ public struct WAVEWriter: ContainerWriter {
         if dataSize % 2 == 1 { try target.append([0]) }
         let riffSize = target.size - fileOffset - 8
         guard riffSize > riffSizeLimit else {
-            try target.overwrite(at: fileOffset + 4, with: Self.littleEndian32(riffSize))
-            try target.overwrite(at: dataHeaderOffset + 4, with: Self.littleEndian32(dataSize))
+            try target.overwrite(at: fileOffset + 4, with: [UInt8](littleEndian: UInt32(truncatingIfNeeded: riffSize)))
+            try target.overwrite(at: dataHeaderOffset + 4, with: [UInt8](littleEndian: UInt32(truncatingIfNeeded: dataSize)))
             return
         }
         var dataSize64: [UInt8] = []
@@ -76,21 +76,15 @@ public struct WAVEWriter: ContainerWriter {
             dataSize64.append(littleEndian: UInt64(size), count: 8)
         }
         dataSize64.append(littleEndian: 0, count: 4)
-        try target.overwrite(at: fileOffset, with: Array("RF64".utf8) + Self.littleEndian32(Self.largestRIFFSize))
+        try target.overwrite(at: fileOffset, with: Array("RF64".utf8) + [UInt8](littleEndian: UInt32(truncatingIfNeeded: Self.largestRIFFSize)))
         try target.overwrite(at: fileOffset + 12, with: Self.chunk("ds64", body: dataSize64))
-        try target.overwrite(at: dataHeaderOffset + 4, with: Self.littleEndian32(Self.largestRIFFSize))
+        try target.overwrite(at: dataHeaderOffset + 4, with: [UInt8](littleEndian: UInt32(truncatingIfNeeded: Self.largestRIFFSize)))
     }
 
     /// EBU Tech 3306's `ds64` body without a table: the RIFF and `data` sizes, the sample count, the table's length.
     private static let dataSize64Length = 28
 
     private static func chunk(_ id: String, body: [UInt8]) -> [UInt8] {
-        Array(id.utf8) + littleEndian32(Int64(body.count)) + body + (body.count % 2 == 1 ? [0] : [])
-    }
-
-    private static func littleEndian32(_ value: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.append(littleEndian: UInt64(value), count: 4)
-        return bytes
+        Array(id.utf8) + [UInt8](littleEndian: UInt32(truncatingIfNeeded: body.count)) + body + (body.count % 2 == 1 ? [0] : [])
     }
 }
