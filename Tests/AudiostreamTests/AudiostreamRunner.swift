@@ -37,11 +37,13 @@ struct AudiostreamRunner {
             .map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
     }
 
-    /// Runs the binary and returns its raw standard output, for binary output such as PCM.
-    static func runBinary(_ arguments: [String]) throws -> (status: Int32, output: Data) {
+    /// Runs the binary (in `directory`, else this process's) and returns its raw standard output, for binary
+    /// output such as PCM.
+    static func runBinary(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: Data) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

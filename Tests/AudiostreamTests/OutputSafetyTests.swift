@@ -58,17 +58,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("file.mp3")
         #expect(try Runner.run(command + ["-o", file.path]).status == 0)
-        let process = Process()
-        process.executableURL = Runner.executable
-        process.arguments = command + ["-o", "-"]
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, output) = try Runner.runBinary(command + ["-o", "-"], in: folder)
+        #expect(status == 0)
         let written = try Data(contentsOf: file)
         #expect(output.count > 1000 && output == written)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
