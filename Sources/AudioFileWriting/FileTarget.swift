@@ -70,13 +70,13 @@ public struct FileTarget: WriteTarget {
         var offset: Int64 = 0
         while offset < stored {
             let count = chunk.withUnsafeMutableBytes { chunk in
-                pread(descriptor, chunk.baseAddress!, min(chunk.count, Int(stored - offset)), off_t(offset))
+                pread(descriptor, chunk.baseAddress, min(chunk.count, Int(stored - offset)), off_t(offset))
             }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw WriteError.system(operation: "read", path: path, errno: count < 0 ? errno : EIO) }
             var done = 0
             while done < count {
-                let written = chunk.withUnsafeBytes { write(output, $0.baseAddress! + done, count - done) }
+                let written = chunk.withUnsafeBytes { write(output, $0.baseAddress?.advanced(by: done), count - done) }
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { throw WriteError.system(operation: "write", path: name, errno: errno) }
                 done += written

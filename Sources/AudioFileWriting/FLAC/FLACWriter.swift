@@ -79,9 +79,9 @@ public struct FLACWriter: ContainerWriter {
             throw WriteError.unsupportedFormat("a \(packet.count)-byte packet of \(frames) frames is no FLAC frame")
         }
         let format = FrameFormat(source)
-        guard frameFormat == nil || frameFormat == format else {
+        if let first = frameFormat, first != format {
             throw WriteError.unsupportedFormat("a FLAC file holds frames of one format: \(format) follows "
-                + "\(frameFormat!); a new file must start")
+                + "\(first); a new file must start")
         }
         frameFormat = format
         guard sampleCount + frames <= FLACCodedNumber.largest else {
