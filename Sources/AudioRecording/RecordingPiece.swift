@@ -5,7 +5,7 @@ struct RecordingPiece {
     let start: Double
     let title: String?
     /// The stream position where the clock ends it.
-    let clockSplit: Int64?
+    var clockSplit: Int64?
     /// Whether packets before it went unrecorded.
     let followsLoss: Bool
     /// The stream position past its last packet.

@@ -41,10 +41,13 @@ public final class StreamRecorder {
         piece.map { ($0.file.path, $0.file.bytes) }
     }
 
-    /// From now on the next frame is at wall-clock `time`: a live source that lost time (a reconnect) keeps its
-    /// pieces on the clock.
+    /// From now on the next frame is at wall-clock `time`: a live source that lost time (a reconnect, a stall)
+    /// keeps its pieces on the clock. The piece under way ends at the clock's next split as it now falls (at
+    /// once when that has passed), and the next piece is named and dated by the clock.
     public func setClock(nextFrameAt time: Double) {
         clock.origin = time - timeline.seconds(timeline.position)
+        guard let piece, let rate = timeline.track?.format.sampleRate else { return }
+        self.piece?.clockSplit = clock.split(after: piece.start, every: settings.every, rate: rate)
     }
 
     /// Packets were lost before they reached the recorder: what follows does not follow what it has.

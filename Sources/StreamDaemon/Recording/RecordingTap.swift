@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioRecording
 import AudioStreamProtocol
 
 /// What a stream's pipeline hands its recording, if it has one: every parser event and what the source says
@@ -6,6 +7,7 @@ import AudioStreamProtocol
 struct RecordingTap {
     private var worker: RecordingWorker?
     private var inputs: [RecordingInput] = []
+    private var clock = RecordingClock()
 
     init(_ worker: RecordingWorker?) {
         self.worker = worker
@@ -15,6 +17,7 @@ struct RecordingTap {
     /// and the format so far.
     mutating func attach(_ worker: RecordingWorker?, parser: AudioFileStream?, station: HTTPStreamInfo?) {
         self.worker = worker
+        clock = RecordingClock()
         guard let worker else { return }
         var known: [RecordingInput] = station.map { [.station($0.name)] } ?? []
         for id in [AudioFileStreamPropertyID.dataFormat, .magicCookieData, .channelLayout] {
@@ -23,8 +26,12 @@ struct RecordingTap {
         worker.take(known)
     }
 
+    /// Adds the event's copy, after the wall-clock time of the next frame when it is to be set again.
     mutating func collect(_ event: AudioFileStreamEvent) {
-        worker?.collect(event, into: &inputs)
+        guard worker != nil else { return }
+        if let time = clock.time(before: event, now: WallClock.now()) { inputs.append(.clock(time)) }
+        if case .warning = event { return }
+        inputs.append(.event(OwnedEvent(event)))
     }
 
     /// What the source said beside its audio: an ICY title from a stream offset on, or the station.

@@ -14,8 +14,6 @@ final class RecordingWorker: Sendable {
     private let statusBox: Mutex<RecordingStatus>
     /// Bytes of packets handed over and not yet written.
     private let queuedBytes = Atomic<Int>(0)
-    /// Whether the stream's first packet has set the recorder's clock.
-    private let clockSet = Atomic<Bool>(false)
     private let metrics: RecordingMetrics
     private let logger: Logger
 
@@ -71,21 +69,6 @@ final class RecordingWorker: Sendable {
     }
 
     var status: RecordingStatus { statusBox.withLock { $0 } }
-
-    /// Adds to `inputs` what the recorder needs of a parser event: its copy, after the wall-clock time of the
-    /// stream's first packet and of each reconnect, which keep its pieces on the clock.
-    func collect(_ event: AudioFileStreamEvent, into inputs: inout [RecordingInput]) {
-        switch event {
-        case .discontinuity(let discontinuity) where discontinuity.reason == .reconnect:
-            inputs.append(.clock(WallClock.now()))
-        case .packets where !clockSet.exchange(true, ordering: .relaxed):
-            inputs.append(.clock(WallClock.now()))
-        default:
-            break
-        }
-        if case .warning = event { return }
-        inputs.append(.event(OwnedEvent(event)))
-    }
 
     /// Hands `inputs` (a chunk's) to the recorder in one go, unless the disk is too far behind: then their
     /// packets are dropped, and the recorder told that what follows does not follow them.
