@@ -120,7 +120,17 @@ public final class StreamRecorder {
     private func record(_ packet: AudioPacket) {
         applyTags(upTo: packet.offset)
         let position = timeline.position
-        if let piece, trackChanged || piece.clockSplit.map({ position >= $0 }) == true { finishPiece(trailingTrim: 0) }
+        if let piece, let split = piece.clockSplit, position >= split {
+            if holdsShortestPiece(piece) {
+                finishPiece(trailingTrim: 0)
+            } else {
+                // A split right after the start (the clock's boundary 1 ms on) would make a piece of a packet:
+                // the piece runs on to the next one.
+                self.piece?.clockSplit = clock.split(after: clock.origin + timeline.seconds(position),
+                                                     every: settings.every, rate: timeline.track?.format.sampleRate ?? 0)
+            }
+        }
+        if piece != nil, trackChanged { finishPiece(trailingTrim: 0) }
         trackChanged = false
         if piece == nil, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
         if let piece {
@@ -148,6 +158,15 @@ public final class StreamRecorder {
             finishPiece(trailingTrim: 0)
         }
     }
+
+    /// Whether `piece` holds enough audio to end on a split of the clock: no piece shorter than `shortestPiece`
+    /// is cut by the clock.
+    private func holdsShortestPiece(_ piece: RecordingPiece) -> Bool {
+        timeline.seconds(timeline.position - piece.file.keptStart) >= Self.shortestPiece
+    }
+
+    /// Seconds of audio a piece the clock ends holds at least.
+    static let shortestPiece = 1.0
 
     /// The station's name, which each piece takes as its album when its tags name none.
     public func setStation(_ name: String?) {

@@ -236,6 +236,24 @@ import Testing
     }
 }
 
+/// No piece shorter than a second but the last: a clock boundary 1 ms after the start made a first piece of one
+/// packet; the first piece now runs on to the next boundary.
+@Suite struct RecordShortestPieceTests {
+    @Test func aBoundaryRightAfterTheStartMakesNoPiece() throws {
+        let folder = try makeTemporaryFolder("record-shortest")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AudiostreamRunner.run(["record", RecordCommandTests.fixture("cbr.mp3"), "-o",
+                                                folder.path + "/{n}.mp3", "--every", "5",
+                                                "--start-time", "1699999999.999"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let pieces = result.lines.map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        // 12 s of audio: to 5.001 s, to 10.001 s, then the rest.
+        #expect(pieces.count == 3, "\(pieces)")
+        let durations = try pieces.map { try FFmpegTool.duration($0["path"] as! String) }
+        #expect(durations.dropLast().allSatisfy { $0 > 4.9 }, "\(durations)")
+    }
+}
+
 /// Ctrl-C ends `audiostream record` with its piece finished: named, whole, and printed.
 @Suite struct RecordInterruptTests {
     @Test func anInterruptFinishesThePieceUnderWay() throws {
