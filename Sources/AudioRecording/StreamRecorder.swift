@@ -70,6 +70,14 @@ public final class StreamRecorder {
         }
     }
 
+    /// Another source takes the air (a DJ after the AutoDJ, a fallback), told once the last one's file has ended
+    /// (after its last packets): the piece under way ends as that file does, and the next piece has the new
+    /// source's own tags, none until it says a title (the station's name as album, once it is told).
+    public func beginSource() {
+        finish()
+        tags.forget()
+    }
+
     /// Finishes the piece under way and records on with `settings`: the next packet starts a piece under them.
     public func change(to settings: RecordingSettings) {
         finishPiece(trailingTrim: 0)

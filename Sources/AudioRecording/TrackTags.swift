@@ -13,6 +13,13 @@ struct TrackTags {
         pending.append((tags, offset))
     }
 
+    /// Forgets the tags of the source that played: those applied and those waiting (the station stays until
+    /// the next source's is told).
+    mutating func forget() {
+        current = NormalizedTags()
+        pending.removeAll()
+    }
+
     /// The offset of the next tags waiting, if any.
     var nextOffset: Int64? { pending.first?.offset }
 

@@ -36,4 +36,38 @@ import Testing
                                                     "stream=nb_read_packets", "-of", "default=nw=1:nk=1", path]).output
         return Int(String(decoding: output, as: UTF8.self).split(separator: "\n").first ?? "") ?? -1
     }
+
+    /// A DJ after the AutoDJ: the AutoDJ item's piece ends, and the DJ's carries none of its tags (it was filed
+    /// under the song before it, with that song's album).
+    @Test func aNewSourceStartsAPieceWithItsOwnTags() throws {
+        let folder = try makeTemporaryFolder("recorder-source")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorder = StreamRecorder(
+            settings: RecordingSettings(template: try PieceNameTemplate(folder.path + "/{n}.mp3"), stream: "s"),
+            clockOrigin: 0)
+        var pieces: [RecordedPiece] = []
+        recorder.finished = { pieces.append($0) }
+        recorder.failed = { Issue.record("\($0)") }
+        let stream = try AudioFileStream(fileTypeHint: nil) { recorder.handle($0) }
+        try stream.parse(Array(try Data(contentsOf: Fixtures.directory.appendingPathComponent("tags-id3v24.mp3"))))
+        // As the daemon tells it: once the last file has ended.
+        try stream.markNewFile()
+        recorder.beginSource()
+        try stream.parse(Array(try Data(contentsOf: Fixtures.directory.appendingPathComponent("l3-noxing.mp3"))))
+        try stream.finish()
+        recorder.finish()
+        try #require(pieces.count == 2, "\(pieces.map { ($0.path, $0.packets, $0.duration) })")
+        #expect(try Self.ffprobeTags(pieces[0].path)["album"] != nil)
+        let tags = try Self.ffprobeTags(pieces[1].path)
+        #expect(tags["title"] == nil && tags["album"] == nil && tags["artist"] == nil, "\(tags)")
+    }
+
+    /// ffprobe's format tags of `path`, by lowercased key.
+    static func ffprobeTags(_ path: String) throws -> [String: String] {
+        let output = try FFmpegTool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", path])
+            .output
+        let object = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        let tags = (object?["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]
+        return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+    }
 }

@@ -145,6 +145,8 @@ final class StreamPipeline {
         } else {
             typeHint = hint
         }
+        // After the last source's file has ended (its last packets and the new file's discontinuity).
+        recording.noteNewSource()
         if let station = announcements.station {
             announce(station)
         } else if station != nil {

@@ -10,6 +10,8 @@ enum RecordingInput: Sendable {
     case station(String?)
     /// The next frame is at this wall-clock time (the first packet, a reconnect).
     case clock(Double)
+    /// Another source takes the air: its bytes follow.
+    case newSource
 
     /// Bytes the input holds, for bounding what waits for a slow disk.
     var byteCount: Int {

@@ -43,6 +43,12 @@ struct RecordingTap {
         }
     }
 
+    /// Another source takes the air: told before anything of it.
+    mutating func noteNewSource() {
+        guard worker != nil else { return }
+        inputs.append(.newSource)
+    }
+
     /// Hands what the chunk gathered to the recording.
     mutating func flush() {
         guard !inputs.isEmpty else { return }

@@ -97,6 +97,7 @@ final class RecordingWorker: Sendable {
         case .tags(let tags, let offset): recorder.noteTags(tags, at: offset)
         case .clock(let time): recorder.setClock(nextFrameAt: time)
         case .station(let name): recorder.setStation(name)
+        case .newSource: recorder.beginSource()
         }
     }
 
