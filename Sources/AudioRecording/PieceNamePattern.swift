@@ -1,15 +1,17 @@
+import AudioFileWriting
+
 /// The names a recording's template can give its pieces for one stream, read field by field: a time field by
 /// its digits, `{n}` by its number, `{stream}` by the stream's own name, `{title}` and `{artist}` by any text
-/// within one path component, and the `-2`, `-3` … a taken name gets. Retention and repair touch nothing else,
+/// within one path component, the `-2`, `-3` … a taken name gets, and a container's extension. Retention and repair touch nothing else,
 /// so that another stream's pieces beside these (`jazz-archive-…` beside `jazz-…`) are never theirs.
 struct PieceNamePattern {
     private let regex: Regex<AnyRegexOutput>
 
     init(_ template: PieceNameTemplate, stream: String) {
         var body = template.template[...]
-        var suffix = #"\.[A-Za-z0-9]+"#
-        if template.container != nil, let dot = body.lastIndex(of: ".") {
-            suffix = Self.literal(body[dot...])
+        // A piece's own container's extension: the template's, or another where that cannot hold its codec.
+        let suffix = #"\."# + Self.fileExtension
+        if template.container != nil || body.hasSuffix(".{ext}"), let dot = body.lastIndex(of: ".") {
             body = body[..<dot]
         }
         // A hand-made expression of escaped literals and fixed shapes always compiles.
@@ -41,7 +43,7 @@ struct PieceNamePattern {
                 rest = rest.dropFirst()
                 expression += flags.isEmpty ? timeField(conversion) : anyText
             case "{":
-                let field = ["{stream}", "{n}", "{title}", "{artist}"].first { ("{" + rest).hasPrefix($0) }
+                let field = ["{stream}", "{n}", "{title}", "{artist}", "{ext}"].first { ("{" + rest).hasPrefix($0) }
                 guard let field else {
                     expression += literal("{")
                     continue
@@ -51,6 +53,7 @@ struct PieceNamePattern {
                 case "{stream}": expression += literal(PieceNameTemplate.safe(stream, empty: "stream")[...])
                 // The first `{n}` is the number; a second one repeats it.
                 case "{n}": expression += expression.contains("(?<n>") ? #"[0-9]{3,}"# : #"(?<n>[0-9]{3,})"#
+                case "{ext}": expression += fileExtension
                 default: expression += anyText
                 }
             default:
@@ -59,6 +62,9 @@ struct PieceNamePattern {
         }
         return expression
     }
+
+    /// The extension of any container a piece is written in.
+    private static let fileExtension = "(" + Container.allCases.map(\.rawValue).joined(separator: "|") + ")"
 
     /// Text within one path component.
     private static let anyText = "[^/]+"

@@ -4,11 +4,12 @@ import Glibc
 import AudioFileWriting
 
 /// How a recording names its pieces: a path whose strftime fields (`%Y`, `%H` …) take the piece's start in local
-/// time, with `{stream}`, `{n}` (the piece number, 3 digits), `{title}` and `{artist}` made safe for a file name.
+/// time, with `{stream}`, `{n}` (the piece number, 3 digits), `{title}` and `{artist}` made safe for a file name,
+/// and `{ext}`, the extension of the piece's container.
 public struct PieceNameTemplate: Equatable, Sendable {
     public let template: String
-    /// The container the template's extension names; nil when it names none, and each piece then takes its
-    /// codec's natural one.
+    /// The container the template's extension names; nil when it names none (or is `{ext}`), and each piece
+    /// then takes its codec's natural one.
     public let container: Container?
 
     /// - Throws: `RecordingError.badTemplate` for an empty template, one ending in `/`, or an extension that no
@@ -41,10 +42,11 @@ public struct PieceNameTemplate: Equatable, Sendable {
         return slash == fixed.startIndex ? "/" : String(fixed[..<slash])
     }
 
-    /// The path of a piece starting at `time` (seconds since 1970), with `fileExtension` added when the template
-    /// names none.
+    /// The path of a piece of `container` starting at `time` (seconds since 1970). Its extension is added when
+    /// the template names none, and replaces the template's when that names another container (a DJ's Ogg on a
+    /// mount recorded as `.mp3`).
     public func path(time: Double, stream: String, number: Int, title: String?, artist: String?,
-                     fileExtension: String) -> String {
+                     container: Container) -> String {
         var pattern = template
         let number = String(number)
         let fields = [
@@ -52,13 +54,16 @@ public struct PieceNameTemplate: Equatable, Sendable {
             ("{n}", String(repeating: "0", count: max(0, 3 - number.count)) + number),
             ("{title}", Self.safe(title, empty: "untitled")),
             ("{artist}", Self.safe(artist, empty: "unknown")),
+            ("{ext}", container.rawValue),
         ]
         // A value's own `%` must not read as a time field.
         for (field, value) in fields {
             pattern = pattern.replacing(field, with: value.replacing("%", with: "%%"))
         }
         let path = Self.formatTime(pattern, time: time)
-        return container == nil ? path + "." + fileExtension : path
+        guard let named = self.container else { return template.contains("{ext}") ? path : path + "." + container.rawValue }
+        guard named != container, let dot = path.lastIndex(of: ".") else { return path }
+        return path[..<dot] + "." + container.rawValue
     }
 
     /// The highest piece number `{n}` gave the pieces of `stream` already under the template's folder: a

@@ -17,6 +17,8 @@ public final class StreamRecorder {
     public var finished: (RecordedPiece) -> Void = { _ in }
     /// Called when a piece cannot be written: it is left as `.part` for a repair.
     public var failed: (any Error) -> Void = { _ in }
+    /// Called with what a person should know of a piece written otherwise than asked (another container).
+    public var noted: (String) -> Void = { _ in }
 
     private var clock: PieceClock
     private var timeline = StreamTimeline()
@@ -185,11 +187,15 @@ public final class StreamRecorder {
 
     private func startPiece() {
         guard let track = timeline.track, track.format.sampleRate > 0 else { return }
-        let container = settings.template.container ?? Container.natural(for: track.format)
-        guard let container, container.canHold(track.format) else {
+        let named = settings.template.container
+        let container = named.flatMap { $0.canHold(track.format) ? $0 : nil } ?? Container.natural(for: track.format)
+        guard let container else {
             return fail(WriteError.unsupportedFormat(
-                "\(settings.template.template): \(container.map { ".\($0.rawValue)" } ?? "no container") "
-                    + "cannot hold \(track.format.codecName) audio"))
+                "\(settings.template.template): no container holds \(track.format.codecName) audio"))
+        }
+        if let named, named != container {
+            noted("\(settings.template.template): .\(named.rawValue) cannot hold \(track.format.codecName) audio: "
+                + "this piece is .\(container.rawValue)")
         }
         let start = clock.origin + timeline.seconds(timeline.position)
         // The first piece goes on after those an earlier run left.
@@ -197,7 +203,7 @@ public final class StreamRecorder {
         number += 1
         let title = tags.current.title
         let path = settings.template.path(time: start, stream: settings.stream, number: number, title: title,
-                                          artist: tags.current.artist, fileExtension: container.rawValue)
+                                          artist: tags.current.artist, container: container)
         let file: PieceFile
         do {
             file = try PieceFile(path: path)

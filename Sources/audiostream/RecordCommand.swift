@@ -13,8 +13,9 @@ struct RecordCommand: ParsableCommand {
         abstract: "Record the input into files of its own codec, split by time or title; one JSON line per file.",
         discussion: """
             TEMPLATE names each file: strftime fields (%Y, %H …) of the file's start in local time, {stream}, \
-            {n} (the file's number, 3 digits), {title} and {artist}. Its extension chooses the container (.mp3, \
-            .m4a or .aac for AAC, .ogg/.opus, .flac, .ac3, .wav); without one, each file takes its codec's own. \
+            {n} (the file's number, 3 digits), {title}, {artist} and {ext} (the file's container). Its extension \
+            chooses the container (.mp3, .m4a or .aac for AAC, .ogg/.opus, .flac, .ac3, .wav); without one, or \
+            for a codec it cannot hold, each file takes its codec's own. \
             Files are written as NAME.part and renamed when complete. Ctrl-C finishes the file under way.
             """)
 
@@ -55,6 +56,7 @@ struct RecordCommand: ParsableCommand {
             out.line(Self.json(piece).text)
             try? out.flush()
         }
+        recorder.noted = { Diagnostics.warn("record: \($0)") }
         recorder.failed = { error in
             failure = error
             Diagnostics.warn("record: \(error)")

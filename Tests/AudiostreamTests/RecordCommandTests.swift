@@ -254,6 +254,25 @@ import Testing
     }
 }
 
+/// A codec the template's extension cannot hold (a DJ's Ogg Vorbis on a mount recorded as `.mp3`) is recorded
+/// in its own container, named with its own extension, and said; `{ext}` names each piece's container.
+@Suite struct RecordContainerTests {
+    @Test(arguments: [("{n}.mp3", true), ("v-{n}.{ext}", false)])
+    func aPieceTakesItsCodecsContainer(_ template: String, _ isSaid: Bool) throws {
+        let folder = try makeTemporaryFolder("record-container")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AudiostreamRunner.run(["record", RecordCommandTests.fixture("vorbis.ogg"), "-o",
+                                                folder.path + "/" + template])
+        #expect(result.status == 0, "\(result.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names == [template.hasPrefix("v-") ? "v-001.ogg" : "001.ogg"])
+        #expect(result.standardError.contains(".mp3 cannot hold Vorbis audio: this piece is .ogg") == isSaid,
+                "\(result.standardError)")
+        let codec = try FFmpegTool.streamEntry("codec_name", of: folder.path + "/" + names[0])
+        #expect(codec == "vorbis")
+    }
+}
+
 /// Ctrl-C ends `audiostream record` with its piece finished: named, whole, and printed.
 @Suite struct RecordInterruptTests {
     @Test func anInterruptFinishesThePieceUnderWay() throws {

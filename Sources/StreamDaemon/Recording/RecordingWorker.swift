@@ -61,6 +61,9 @@ final class RecordingWorker: Sendable {
             for path in kept.deleted { logger.notice("retention deleted \(path)") }
             for line in kept.errors { logger.warning("\(line)") }
         }
+        recorder.noted = { [unowned self] note in
+            logger.notice("recording: \(note)")
+        }
         recorder.failed = { [unowned self] error in
             logger.error("recording: \(error)")
             metrics.noteError()
