@@ -56,6 +56,22 @@ import Testing
         try Self.expectSamePackets(input, output)
     }
 
+    /// `--set KEY=` with nothing after `=` removes the key in every key space alike: ID3v2 and RIFF INFO hold no
+    /// empty text, and Vorbis comments and iTunes items were given an empty one.
+    @Test(arguments: cases)
+    func anEmptyValueRemovesTheKey(_ test: Case) throws {
+        let folder = try makeTemporaryFolder("tags-empty")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = AudiostreamRunner.fixture(test.fixture)
+        let output = folder.appendingPathComponent("out." + (test.fixture.split(separator: ".").last ?? "")).path
+        let result = try AudiostreamRunner.run(["tags", input, "--set", "title=", "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        var expected = try Self.mutagen(input).tags
+        expected[test.keys[0]] = nil
+        #expect(try Self.mutagen(output).tags.mapValues(String.init(describing:))
+            == expected.mapValues(String.init(describing:)))
+    }
+
     /// Raw keys of each key space are set and removed; common keys removed leave the others.
     @Test(arguments: [
         ("tags-id3v23.mp3", ["id3:TXXX:MOOD=Calm ☕", "id3:TPUB=Label"], ["id3:TCON", "id3:COMM"],

@@ -55,8 +55,9 @@ extension TagEdits {
             try key.set(nil, in: &merged)
             named.append(key)
         }
+        // An empty value removes the key, in every space alike: ID3v2 and RIFF INFO hold no empty text.
         for case (.common(let key), let value) in set {
-            try key.set(value, in: &merged)
+            try key.set(value.isEmpty ? nil : value, in: &merged)
             named.append(key)
         }
         var removed = Set<String>()
@@ -76,7 +77,7 @@ extension TagEdits {
             added += try space.fields(for: values)
         }
         for (rawSpace, id) in rawKeys where rawSpace == space.rawSpace { removed.insert(space.identity(ofRaw: id)) }
-        for case (.raw(let rawSpace, let id), let value) in set where rawSpace == space.rawSpace {
+        for case (.raw(let rawSpace, let id), let value) in set where rawSpace == space.rawSpace && !value.isEmpty {
             added.append(try space.field(raw: id, value: value))
         }
         if picturesIncluded, let artwork {
