@@ -204,3 +204,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }
+
+/// An APEv2 tag at the end of an MP3 (before an ID3v1 trailer) is edited as the trailer is: the items of the keys
+/// named go, the others stay byte for byte (its album survived `--remove album`, and readers of APE took it).
+@Suite struct TagsEditAPEv2Tests {
+    static func apeItems(_ path: String) throws -> [String: String] {
+        let script = "import json, sys, mutagen.apev2\n"
+            + "print(json.dumps({k: str(v) for k, v in mutagen.apev2.APEv2(sys.argv[1]).items()}))"
+        let output = try FFmpegTool.run("python3", ["-c", script, path]).output
+        return try JSONSerialization.jsonObject(with: output) as? [String: String] ?? [:]
+    }
+
+    @Test(arguments: ["tags-apev2.mp3", "tags-id3v24-and-v1-and-ape.mp3"])
+    func aKeyRemovedGoesFromTheAPEv2Tag(_ fixture: String) throws {
+        let folder = try makeTemporaryFolder("tags-ape")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = AudiostreamRunner.fixture(fixture)
+        let output = folder.appendingPathComponent("out.mp3").path
+        let result = try AudiostreamRunner.run(["tags", input, "--remove", "album", "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        var expected = try Self.apeItems(input)
+        #expect(expected.removeValue(forKey: "Album") != nil)
+        #expect(try Self.apeItems(output) == expected)
+        try TagsEditCommandTests.expectSamePackets(input, output)
+    }
+}

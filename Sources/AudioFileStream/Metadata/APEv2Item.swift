@@ -1,7 +1,7 @@
 /// One APEv2 item: an 8-byte header (value size and flags, little-endian), a key of printable ASCII ended by a
 /// zero byte, and the value.
-struct APEv2Item {
-    static let headerLength = 8
+package struct APEv2Item {
+    package static let headerLength = 8
 
     /// What the item's flags (bits 1–2) say the value is.
     enum Kind: UInt32 {
@@ -12,10 +12,10 @@ struct APEv2Item {
         case reserved = 3
     }
 
-    let valueSize: Int
+    package let valueSize: Int
     let kind: Kind
 
-    init(header: UnsafeRawBufferPointer) {
+    package init(header: UnsafeRawBufferPointer) {
         valueSize = Int(header.littleEndianUInt32(at: 0))
         kind = Kind(rawValue: header.littleEndianUInt32(at: 4) >> 1 & 3) ?? .reserved
     }

@@ -1,7 +1,7 @@
 /// Maps the raw fields of any tag format to the common keys, with one table: each row names a common key and
 /// every raw key that holds it. Another format is supported by adding its keys to the rows (Vorbis `TITLE`,
 /// iTunes `©nam`, …), not code. Raw keys match case-insensitively, as APEv2 and Vorbis comment keys do.
-enum MetadataNormalizer {
+package enum MetadataNormalizer {
     /// How a raw value becomes a common key.
     enum Target {
         case text(WritableKeyPath<NormalizedTags, String?> & Sendable)
@@ -62,7 +62,7 @@ enum MetadataNormalizer {
 
     /// The common keys of `fields`. Each key takes the first field that gives it a value; artwork is the first
     /// front cover (picture type 3) or else the first picture, whatever the field's key.
-    static func tags(from fields: [RawTagField]) -> NormalizedTags {
+    package static func tags(from fields: [RawTagField]) -> NormalizedTags {
         var tags = NormalizedTags()
         for field in fields {
             guard let target = targetsByKey[field.key.lowercased()] else { continue }

@@ -23,15 +23,18 @@ public enum TagEditor {
         }
     }
 
-    /// The ID3v2 tag at the start of an MPEG audio or ADTS file edited, or one made before the audio; an ID3v1
-    /// trailer has the keys named cleared.
+    /// The ID3v2 tag at the start of an MPEG audio or ADTS file edited, or one made before the audio; an APEv2
+    /// tag and an ID3v1 trailer at its end have the keys named cleared.
     private static func leadingID3(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.id3], in: "MPEG audio and ADTS")
         let length = try ID3v2TagEdit.length(of: bytes)
         var tag = try length.map { _ in try ID3v2TagEdit(tag: bytes) } ?? ID3v2TagEdit()
         try tag.apply(edits, current: current)
         let trailer = ID3v1TagEdit.edited(bytes, from: length ?? 0, edits: edits)
+        let audioEnd = bytes.count - (trailer?.count ?? 0)
+        let ape = try APEv2TagEdit.edited(bytes, endingAt: audioEnd, from: length ?? 0, edits: edits)
         return EditedFile(pieces: [.bytes(tag.frames.isEmpty ? [] : try tag.tag()),
-                                   .copy((length ?? 0)..<bytes.count - (trailer?.count ?? 0)), .bytes(trailer ?? [])])
+                                   .copy((length ?? 0)..<(ape?.range.lowerBound ?? audioEnd)), .bytes(ape?.tag ?? []),
+                                   .bytes(trailer ?? [])])
     }
 }
