@@ -130,35 +130,38 @@ public final class StreamRecorder {
     private func record(_ packet: AudioPacket) {
         applyTags(upTo: packet.offset)
         let position = timeline.position
-        if let piece, let split = piece.clockSplit, position >= split {
-            if holdsShortestPiece(piece) {
-                finishPiece(trailingTrim: 0)
-            } else {
-                // A split right after the start (the clock's boundary 1 ms on) would make a piece of a packet:
-                // the piece runs on to the next one.
-                self.piece?.clockSplit = clock.split(after: clock.origin + timeline.seconds(position),
-                                                     every: settings.every, rate: timeline.track?.format.sampleRate ?? 0)
-            }
-        }
+        // A packet wholly past the source's audio end holds only its encoder's padding: no piece is cut or begun
+        // there, and a piece that states trims ends before it, so that its end trim stays within its last packet
+        // (a LAME tag holds 12 bits).
+        let isPadding = timeline.trims.audioEnd.map { position >= $0 } == true
+        if let piece, let split = piece.clockSplit, position >= split, !isPadding { splitOnClock(piece) }
         if piece != nil, trackChanged { finishPiece(trailingTrim: 0) }
         trackChanged = false
-        if piece == nil, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
+        if piece == nil, !isPadding, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
         if let piece {
-            // A packet wholly past the source's audio end holds only its encoder's padding: a piece that states
-            // trims ends before it, so that its end trim stays within its last packet (a LAME tag holds 12 bits).
-            let padding = piece.file.statesTrims && timeline.trims.audioEnd.map { position >= $0 } == true
             do {
-                if !padding {
+                if !(isPadding && piece.file.statesTrims) {
                     try self.piece?.file.append(packet)
                     self.piece?.end = position + packet.frames
                 }
             } catch {
                 fail(error)
             }
-        } else {
+        } else if !isPadding {
             lostPackets = true
         }
         timeline.pass(packet)
+    }
+
+    /// The clock's split is reached: the piece ends, unless it would be shorter than `shortestPiece` (a boundary
+    /// 1 ms after the start), and then runs on to the next split.
+    private func splitOnClock(_ piece: RecordingPiece) {
+        guard holdsShortestPiece(piece) else {
+            self.piece?.clockSplit = clock.split(after: clock.origin + timeline.seconds(timeline.position),
+                                                 every: settings.every, rate: timeline.track?.format.sampleRate ?? 0)
+            return
+        }
+        finishPiece(trailingTrim: 0)
     }
 
     /// Applies the tags found up to `offset`; a new title ends the piece under way when pieces split on titles.

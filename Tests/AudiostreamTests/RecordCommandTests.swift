@@ -207,6 +207,20 @@ import Testing
         #expect(pieces == ["001.mp3"])
         // ffmpeg honours the LAME tag of both: the piece decodes to the whole file's samples.
         #expect(try FFmpegTool.decode(folder.path + "/rec/001.mp3").count == (try FFmpegTool.decode(source).count))
+
+        // A clock boundary among those packets (12.1 s of audio in) begins no piece of them alone: it held the
+        // lead-in and nothing else.
+        let split = try AudiostreamRunner.run(["record", padded.path, "-o", folder.path + "/split/{n}.mp3",
+                                               "--every", "5", "--start-time", "1699999992.9"])
+        #expect(split.status == 0, "\(split.standardError)")
+        let splitPieces = split.lines.map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(splitPieces.count == 3, "\(splitPieces)")
+        var joined: [Float] = []
+        for piece in splitPieces.map({ $0["path"] as! String }) {
+            #expect(try FFmpegTool.warnings(piece) == "", "\(piece)")
+            joined += try FFmpegTool.decode(piece)
+        }
+        #expect(joined == (try FFmpegTool.decode(source)))
     }
 }
 
