@@ -13,7 +13,7 @@ import Testing
               source: push
               socket: live.sock
             """, http: "sourcePassword: \(icecast.sourcePassword)")
-        try daemon.waitForSocket("control.sock")
+        try daemon.waitForHTTP()
         let ourURL = "http://127.0.0.1:\(port)/live"
         let ours = { try IcecastStatusTests.stats(port: port) }
         // Icecast 2.4's XSL writes no valid JSON for a server without sources: its text is looked at.
