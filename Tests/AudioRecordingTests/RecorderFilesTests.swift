@@ -13,18 +13,7 @@ import Testing
         let first = Fixtures.directory.appendingPathComponent("record/cbr.mp3").path
         // No Xing frame, no LAME tag: no PacketTableInfo.
         let second = Fixtures.directory.appendingPathComponent("l3-noxing.mp3").path
-        let recorder = StreamRecorder(
-            settings: RecordingSettings(template: try PieceNameTemplate(folder.path + "/{n}.mp3"), stream: "s"),
-            clockOrigin: 0)
-        var pieces: [RecordedPiece] = []
-        recorder.finished = { pieces.append($0) }
-        recorder.failed = { Issue.record("\($0)") }
-        let stream = try AudioFileStream(fileTypeHint: nil) { recorder.handle($0) }
-        try stream.parse(Array(try Data(contentsOf: URL(fileURLWithPath: first))))
-        try stream.markNewFile()
-        try stream.parse(Array(try Data(contentsOf: URL(fileURLWithPath: second))))
-        try stream.finish()
-        recorder.finish()
+        let pieces = try Self.record(first, then: second, into: folder, asNewSource: false)
         try #require(pieces.count == 1)
         let expected = (try Self.ffprobePackets(first), try Self.ffprobePackets(second))
         #expect(pieces[0].packets == expected.0 + expected.1, "\(pieces[0].packets) for \(expected)")
@@ -42,6 +31,19 @@ import Testing
     @Test func aNewSourceStartsAPieceWithItsOwnTags() throws {
         let folder = try makeTemporaryFolder("recorder-source")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let pieces = try Self.record(Fixtures.directory.appendingPathComponent("tags-id3v24.mp3").path,
+                                     then: Fixtures.directory.appendingPathComponent("l3-noxing.mp3").path,
+                                     into: folder, asNewSource: true)
+        try #require(pieces.count == 2, "\(pieces.map { ($0.path, $0.packets, $0.duration) })")
+        #expect(try Self.ffprobeTags(pieces[0].path)["album"] != nil)
+        let tags = try Self.ffprobeTags(pieces[1].path)
+        #expect(tags["title"] == nil && tags["album"] == nil && tags["artist"] == nil, "\(tags)")
+    }
+
+    /// The pieces of a recording of the file at `first`, then, as a new file (of a new source: told as the daemon
+    /// tells it, once the first file has ended), the one at `second`.
+    static func record(_ first: String, then second: String, into folder: URL, asNewSource: Bool) throws
+        -> [RecordedPiece] {
         let recorder = StreamRecorder(
             settings: RecordingSettings(template: try PieceNameTemplate(folder.path + "/{n}.mp3"), stream: "s"),
             clockOrigin: 0)
@@ -49,17 +51,13 @@ import Testing
         recorder.finished = { pieces.append($0) }
         recorder.failed = { Issue.record("\($0)") }
         let stream = try AudioFileStream(fileTypeHint: nil) { recorder.handle($0) }
-        try stream.parse(Array(try Data(contentsOf: Fixtures.directory.appendingPathComponent("tags-id3v24.mp3"))))
-        // As the daemon tells it: once the last file has ended.
+        try stream.parse(Array(try Data(contentsOf: URL(fileURLWithPath: first))))
         try stream.markNewFile()
-        recorder.beginSource()
-        try stream.parse(Array(try Data(contentsOf: Fixtures.directory.appendingPathComponent("l3-noxing.mp3"))))
+        if asNewSource { recorder.beginSource() }
+        try stream.parse(Array(try Data(contentsOf: URL(fileURLWithPath: second))))
         try stream.finish()
         recorder.finish()
-        try #require(pieces.count == 2, "\(pieces.map { ($0.path, $0.packets, $0.duration) })")
-        #expect(try Self.ffprobeTags(pieces[0].path)["album"] != nil)
-        let tags = try Self.ffprobeTags(pieces[1].path)
-        #expect(tags["title"] == nil && tags["album"] == nil && tags["artist"] == nil, "\(tags)")
+        return pieces
     }
 
     /// ffprobe's format tags of `path`, by lowercased key.
