@@ -52,6 +52,9 @@ struct LeadInWindow {
         return leadIn.firstPacketDecodesToNothing ? frames - slots[first].frames : frames
     }
 
+    /// The packets kept, oldest first, as an array.
+    var packets: [Packet] { (0..<count).map { slots[(first + $0) % slots.count] } }
+
     /// The packets kept, oldest first.
     func forEach(_ body: (Packet) throws -> Void) rethrows {
         for offset in 0..<count { try body(slots[(first + offset) % slots.count]) }

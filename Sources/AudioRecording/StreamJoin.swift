@@ -6,8 +6,10 @@ import AudioFileWriting
 ///
 /// Ogg Opus and Vorbis make each stream a chain link with its own pre-skip or start trim and end granule, so the
 /// join is gapless. Any other container holds one run of packets: the first stream's start trim and the last
-/// one's end trim are stated, and the trims between them (an MP3 encoder's padding and priming) stay in the
-/// audio, which `Result.joins` counts. FLAC and PCM have none, so their joins are exact.
+/// one's end trim are stated. Where a stream begins with the lead-in that the one before ends with (two cuts or
+/// two archive pieces of one stream), that copy is dropped and the join is exact (`JoinOverlap`); else the trims
+/// between them (an MP3 encoder's padding and priming) stay in the audio, which `Result.joins` counts. FLAC and
+/// PCM have none, so their joins are exact.
 ///
 /// Takes each stream's parser events in order (`handle`), `endStream` after each, then `finish`. Not for sharing
 /// between threads.
@@ -28,6 +30,7 @@ public final class StreamJoin {
     private var timeline = StreamTimeline()
     private var streamTags = NormalizedTags()
     private var piece: OpenPiece?
+    private var overlap = JoinOverlap()
     private var joins: [Int64?] = []
     /// The end trim of the stream before, for the join that follows it, when it states one.
     private var previousRemainder: Int64?
@@ -78,6 +81,7 @@ public final class StreamJoin {
     /// Ends the stream under way: a chain link is finished with its end trim at the next one's start.
     public func endStream() throws {
         guard timeline.track != nil else { throw WriteError.input("\(name): no audio") }
+        try writeHeld()
         previousRemainder = timeline.table.map { _ in timeline.trims.trailingTrim(pieceEnd: timeline.position) }
     }
 
@@ -115,8 +119,22 @@ public final class StreamJoin {
     }
 
     private func append(_ packet: AudioPacket) throws {
-        try piece?.append(packet)
-        timeline.pass(packet)
+        defer { timeline.pass(packet) }
+        switch overlap.take(packet) {
+        case .write: try piece?.append(packet)
+        case .hold: break
+        case .dropHeld: joins[joins.count - 1] = 0
+        case .writeHeld: try writeHeld()
+        }
+    }
+
+    /// Writes the packets held at the stream's start that did not repeat the stream before.
+    private func writeHeld() throws {
+        for packet in overlap.takeHeld() {
+            try packet.bytes.withUnsafeBytes {
+                try piece?.append(AudioPacket(bytes: $0, frames: packet.frames, offset: 0))
+            }
+        }
     }
 
     /// The stream's first packet: it must match the first stream; the file, a chain link or an edit begins.
@@ -135,6 +153,7 @@ public final class StreamJoin {
         // the join.
         let heldInJoin = previousRemainder.flatMap { remainder in priming.map { remainder + $0 } }
         joins.append(joining != .run || DecoderLeadIn.of(track.format) == DecoderLeadIn() ? 0 : heldInJoin)
+        if joining == .run { overlap.beginFile(trimmedFrames: heldInJoin) }
         switch joining {
         case .chain:
             try piece.chain(track: track, tags: tags ?? first.tags, leadingTrim: priming ?? 0,
@@ -152,6 +171,7 @@ public final class StreamJoin {
         do {
             piece = try OpenPiece(container: try Container.chosen(requested, for: track.format), timeline: timeline,
                                   tags: tags ?? streamTags, start: 0, file: file)
+            overlap.reset(for: DecoderLeadIn.of(track.format))
         } catch {
             file.discard()
             throw error

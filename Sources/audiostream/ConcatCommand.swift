@@ -10,9 +10,11 @@ struct ConcatCommand: ParsableCommand {
         abstract: "Join files of one codec and one set of parameters into one file, without re-encoding.",
         discussion: """
             OUT's extension chooses the container. FLAC and PCM join exactly; Ogg Opus and Vorbis make each \
-            input a chain link with its own trims. Other containers keep the trims between the inputs (an MP3 \
-            encoder's padding and priming) in the audio: standard error gives their frames at each join. Tags \
-            come from the first input, unless --set names them.
+            input a chain link with its own trims. Cuts and archive pieces of one stream join exactly in any \
+            container: the lead-in an input begins with, which repeats the end of the one before, is dropped. \
+            Other inputs keep the trims between them (an MP3 encoder's padding and priming) in the audio: \
+            standard error gives their frames at each join. Tags come from the first input, unless --set names \
+            them.
             """)
 
     @Argument(help: "The files to join, in order.")

@@ -2,8 +2,9 @@ import FixtureSupport
 import Foundation
 import Testing
 
-/// `audiostream concat`: two cuts of a 12 s fixture, [0, 7) and [7, end), joined back, decode to the whole (or,
-/// for MP3, the whole with the padding and priming the note reports at the join).
+/// `audiostream concat`: two cuts of a 12 s fixture, [0, 7) and [7, end), joined back, decode to the whole: the
+/// lead-in the second begins with repeats the end of the first, and is dropped. Files that do not follow each
+/// other keep the padding and priming the note reports at the join.
 @Suite struct ConcatCommandTests {
     struct Case: Sendable, CustomTestStringConvertible {
         enum Match: Sendable {
@@ -13,8 +14,6 @@ import Testing
             case oggdec
             /// libopus' decode (opusdec, at 48 kHz) of the join is within 1e-6 of its decode of the whole.
             case opusdec
-            /// The whole, with the frames the note reports at the join.
-            case reportedJoin
         }
 
         let fixture: String
@@ -28,12 +27,15 @@ import Testing
         Case(fixture: "aac.m4a", match: .whole),
         Case(fixture: "vorbis.ogg", match: .oggdec),
         Case(fixture: "opus.opus", match: .opusdec),
-        Case(fixture: "cbr.mp3", match: .reportedJoin),
-        Case(fixture: "vbr.mp3", match: .reportedJoin),
+        Case(fixture: "cbr.mp3", match: .whole),
+        Case(fixture: "vbr.mp3", match: .whole),
+        // Cut in whole packets, the two share the one holding 7 s.
+        Case(fixture: "aac.aac", match: .whole),
+        Case(fixture: "l2.mp2", match: .whole),
     ]
 
-    @Test func casesCoverEveryGaplessCodec() {
-        #expect(Self.cases.count == 7)
+    @Test func casesCoverEveryCodecAndContainer() {
+        #expect(Self.cases.count == 9)
     }
 
     @Test(arguments: cases)
@@ -50,7 +52,7 @@ import Testing
         }
         let result = try AudiostreamRunner.run(["concat", first, second, "-o", joined])
         try #require(result.status == 0, "\(result.standardError)")
-        if test.match != .reportedJoin { #expect(result.standardError.isEmpty, "\(result.standardError)") }
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
         switch test.match {
         case .whole:
             #expect(try FFmpegTool.decode(joined) == FFmpegTool.decode(source))
@@ -61,18 +63,50 @@ import Testing
             let (decoded, whole) = (try Self.opusdec(joined), try Self.opusdec(source))
             try #require(decoded.count == whole.count)
             #expect(zip(decoded, whole).map { abs($0 - $1) }.max()! <= 1e-6)
-        case .reportedJoin:
-            let note = try #require(result.standardError.firstMatch(of: #/concat: (\d+) frames of encoder padding/#))
-            let frames = Int(note.output.1)!
-            let channels = try FFmpegTool.channels(source)
-            let (decoded, whole) = (try FFmpegTool.decode(joined), try FFmpegTool.decode(source))
-            let extra = frames * channels
-            #expect(frames > 0 && decoded.count == whole.count + extra)
-            let before: Int = 7 * (try FFmpegTool.sampleRate(source)) * channels
-            let after: Int = whole.count - before
-            #expect(Array(decoded.prefix(before)) == Array(whole.prefix(before)))
-            #expect(Array(decoded.suffix(after)) == Array(whole.suffix(after)))
         }
+    }
+
+    /// An archive's pieces (split every 3 s) joined back decode to the whole.
+    @Test(arguments: ["cbr.mp3", "vbr.mp3", "aac.aac"])
+    func piecesJoinBackIntoTheWhole(_ fixture: String) throws {
+        let folder = try makeTemporaryFolder("concat-pieces")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = RecordCommandTests.fixture(fixture)
+        let ext = String(fixture.split(separator: ".").last!)
+        let record = try AudiostreamRunner.run(["record", source, "-o", folder.path + "/{n}.\(ext)", "--every", "3",
+                                                "--start-time", "1"])
+        try #require(record.status == 0, "\(record.standardError)")
+        let pieces = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            .map { folder.path + "/" + $0 }
+        try #require(pieces.count == 5)
+        let joined = folder.path + "/joined.\(ext)"
+        let result = try AudiostreamRunner.run(["concat"] + pieces + ["-o", joined])
+        try #require(result.status == 0, "\(result.standardError)")
+        #expect(try FFmpegTool.decode(joined) == FFmpegTool.decode(source))
+    }
+
+    /// Cuts that do not meet, [0, 7) and [8, end), keep the first's padding and the second's priming at the join,
+    /// as many frames as the note says.
+    @Test(arguments: ["cbr.mp3", "vbr.mp3"])
+    func filesThatDoNotMeetKeepTheReportedJoin(_ fixture: String) throws {
+        let folder = try makeTemporaryFolder("concat-gap")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = RecordCommandTests.fixture(fixture)
+        let (first, second, joined) = (folder.path + "/a.mp3", folder.path + "/b.mp3", folder.path + "/j.mp3")
+        for (options, path) in [(["--to", "7"], first), (["--from", "8"], second)] {
+            let cut = try AudiostreamRunner.run(["cut", source] + options + ["-o", path])
+            try #require(cut.status == 0, "\(cut.standardError)")
+        }
+        let result = try AudiostreamRunner.run(["concat", first, second, "-o", joined])
+        try #require(result.status == 0, "\(result.standardError)")
+        let note = try #require(result.standardError.firstMatch(of: #/concat: (\d+) frames of encoder padding/#))
+        let frames = Int(note.output.1)!
+        let (channels, rate) = (try FFmpegTool.channels(source), try FFmpegTool.sampleRate(source))
+        let (decoded, whole) = (try FFmpegTool.decode(joined), try FFmpegTool.decode(source))
+        let (before, after) = (7 * rate * channels, whole.count - 8 * rate * channels)
+        #expect(frames > 0 && decoded.count == before + frames * channels + after)
+        #expect(Array(decoded.prefix(before)) == Array(whole.prefix(before)))
+        #expect(Array(decoded.suffix(after)) == Array(whole.suffix(after)))
     }
 
     /// OUT takes the first input's tags, or those --set names instead.
