@@ -43,33 +43,9 @@ extension AudioFileStream {
     /// is), or once the whole input has been parsed; otherwise from the byte count and bit rate.
     ///
     /// Durations are gapless where the stream states its priming and remainder (a packet table): its valid frames,
-    /// without them.
+    /// without them. A stream of several files or chain links lasts their sum, each at its own rate.
     public var duration: (seconds: Double, isEstimated: Bool)? {
-        guard let format = dataFormat, format.sampleRate > 0 else { return nil }
-        let table: PacketTableInfo? = if case .packetTableInfo(let table) = output.properties[.packetTableInfo] {
-            table
-        } else {
-            nil
-        }
-        // No valid frames is a start whose end is not known yet: an Ogg stream's first page states its priming.
-        if let table, table.validFrames > 0 {
-            return (Double(table.validFrames) / format.sampleRate, false)
-        }
-        // A count is a duration only with constant frames a packet (not ALAC's or Vorbis's 0), and a damaged
-        // Xing tag may count 0 packets before a stream of them.
-        if case .uint64(let packets) = output.properties[.audioDataPacketCount], packets > 0,
-           format.framesPerPacket > 0
-        {
-            return (Double(packets) * Double(format.framesPerPacket) / format.sampleRate, false)
-        }
-        if isFinished {
-            let trimmed = Int64(table?.primingFrames ?? 0) + Int64(table?.remainderFrames ?? 0)
-            return (Double(max(output.index.frameCount - trimmed, 0)) / format.sampleRate, false)
-        }
-        guard case .uint32(let bitRate) = output.properties[.bitRate], bitRate > 0 else { return nil }
-        let bytes: UInt64 = if case .uint64(let count) = output.properties[.audioDataByteCount] { count }
-            else { UInt64(output.index.byteCount) }
-        return (Double(bytes) * 8 / Double(bitRate), true)
+        output.duration.duration(properties: output.properties, index: output.index, isFinished: isFinished)
     }
 
     /// Core Audio's InfoDictionary: the tags read so far and what the stream says of itself, under the

@@ -17,6 +17,8 @@ final class ParserOutput {
     var measuresBitRate = false
     /// Set once a reader met what it cannot read; the stream throws it and reads nothing more.
     private(set) var failure: AudioFileStreamFailure?
+    /// The lengths of the stream's segments so far.
+    private(set) var duration = StreamDuration()
     /// InfoDictionary as the stream computes it (tags, bit rate, duration), announced with the measurements.
     var infoDictionary: () -> [String: String] = { [:] }
 
@@ -146,6 +148,7 @@ final class ParserOutput {
 
     /// Stores a property and announces it when it is new or changed, or always when `force` is set.
     func announce(_ id: AudioFileStreamPropertyID, _ value: AudioFileStreamPropertyValue, force: Bool = false) {
+        duration.announcing(id, properties: properties, index: ledger.index)
         guard force || properties[id] != value else { return }
         flush()
         properties[id] = value
@@ -158,6 +161,12 @@ final class ParserOutput {
         flush()
         tags.merge(metadata.tags)
         handler(.metadata(MetadataEvent(offset: offset, metadata: metadata)))
+    }
+
+    /// The stream's segment under way (a file, a chain link) has ended: what is announced from now on states the
+    /// next one's length (`StreamDuration`).
+    func endSegment() {
+        duration.endSegment(properties: properties, index: ledger.index)
     }
 
     /// Reports a fault that cost no audio bytes.
@@ -175,6 +184,7 @@ final class ParserOutput {
     /// Bytes were dropped before stream offset `offset`; the next packets do not follow the previous ones.
     func discontinuity(at offset: Int64, skippedBytes: Int64, reason: Discontinuity.Reason) {
         flush()
+        if [.input, .newSegment, .reconnect].contains(reason) { endSegment() }
         nextBatchFollowsDiscontinuity = true
         handler(.discontinuity(Discontinuity(offset: offset, skippedBytes: skippedBytes, reason: reason)))
     }

@@ -58,7 +58,10 @@ struct MPEGAudioFormat: SyncFormat {
         if let information = StreamSegment(frame: frame, header: header) {
             // Once the stream is ready, a new segment's counts are announced at once. Before this reader's first
             // audio frame (the stream's, or a new file's) its average bit rate is the one that frame's format states.
-            if output.isReady { information.announce(to: output) }
+            if output.isReady {
+                output.endSegment()
+                information.announce(to: output)
+            }
             if announced == nil { segment = information }
             return .streamInformation
         }

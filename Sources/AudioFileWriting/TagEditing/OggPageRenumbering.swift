@@ -28,6 +28,23 @@ enum OggPageRenumbering {
         try target.append(UnsafeRawBufferPointer(rebasing: bytes.base[copied..<bytes.endIndex]))
     }
 
+    /// Where the next link of a chain begins in `bytes`: its first page, one that begins a logical stream (RFC 3533
+    /// §6, header type 0x02) other than `serial`. Bytes that are no page are passed over as readers pass them.
+    static func nextLink(in bytes: Slice<UnsafeRawBufferPointer>, after serial: UInt32) -> Int? {
+        var offset = bytes.startIndex
+        while offset + 27 <= bytes.endIndex {
+            guard let length = pageLength(bytes, at: offset), crcHolds(bytes.base[offset..<offset + length]) else {
+                offset += 1
+                continue
+            }
+            if bytes.base[offset + 5] & 0x02 != 0, bytes.base.loadLittleEndian(at: offset + 14) != serial {
+                return offset
+            }
+            offset += length
+        }
+        return nil
+    }
+
     /// Whether `page`'s CRC is the one its bytes give.
     static func crcHolds(_ page: Slice<UnsafeRawBufferPointer>) -> Bool {
         var stamped = Array(page)

@@ -1,13 +1,37 @@
 import AudioFileStream
 
-/// Edits the comment header of an Ogg file's first logical stream (Opus' OpusTags, Vorbis' comment header, the
-/// VORBIS_COMMENT block of FLAC in Ogg): its header packets are paged anew, and the pages after them copied with
-/// their sequence numbers shifted by the pages the header gained or lost. Audio pages keep their packets and
-/// granule positions; later links of a chain are copied as they are.
+/// Edits the comment header of every link of an Ogg file (Opus' OpusTags, Vorbis' comment header, the
+/// VORBIS_COMMENT block of FLAC in Ogg), as a chain's reader shows each link's own: its header packets are paged
+/// anew, and the link's pages after them copied with their sequence numbers shifted by the pages the header
+/// gained or lost. Audio pages keep their packets and granule positions.
 enum OggTagEdit {
     static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
         try edits.checkRawKeys(allowed: [.vorbis], in: "Ogg")
-        let headers = try OggHeaderPackets(bytes)
+        var pieces: [EditedFile.Piece] = []
+        var start = 0
+        repeat {
+            let headers = try OggHeaderPackets(bytes, at: start)
+            let pages = try editedHeaderPages(headers, current: current, edits: edits)
+            let newPages = pages.withUnsafeBytes { pages in
+                var count: UInt32 = 0
+                var offset = 0
+                while let length = OggPageRenumbering.pageLength(pages[...], at: offset) {
+                    count += 1
+                    offset += length
+                }
+                return count
+            }
+            let end = OggPageRenumbering.nextLink(in: bytes[headers.end...], after: headers.serial) ?? bytes.count
+            pieces += [.bytes(pages),
+                       .oggPages(headers.end..<end, serial: headers.serial, shift: newPages &- headers.nextSequence)]
+            start = end
+        } while start < bytes.count
+        return EditedFile(pieces: pieces)
+    }
+
+    /// The pages of a link's header packets with its comments edited.
+    private static func editedHeaderPages(_ headers: OggHeaderPackets, current: NormalizedTags,
+                                          edits: TagEdits) throws -> [UInt8] {
         var packets = headers.packets
         let comment = packets[1]
         let prefixLength: Int
@@ -33,24 +57,12 @@ enum OggTagEdit {
         packets[0].withUnsafeBytes { writer.append($0, granulePosition: 0, to: &pages) }
         for packet in packets.dropFirst() { packet.withUnsafeBytes { writer.add($0, granulePosition: 0, to: &pages) } }
         writer.endPage(to: &pages)
-        let newPages = pages.withUnsafeBytes { pages in
-            var count: UInt32 = 0
-            var offset = 0
-            while let length = OggPageRenumbering.pageLength(pages[...], at: offset) {
-                count += 1
-                offset += length
-            }
-            return count
-        }
-        return EditedFile(pieces: [
-            .bytes(pages),
-            .oggPages(headers.end..<bytes.count, serial: headers.serial, shift: newPages &- headers.nextSequence),
-        ])
+        return pages
     }
 }
 
-/// The header packets of an Ogg file's first logical stream, which must end a page (RFC 7845 §3, Vorbis I
-/// §A.2, the FLAC-in-Ogg mapping all ask for it).
+/// The header packets of a link of an Ogg file, which must end a page (RFC 7845 §3, Vorbis I §A.2, the
+/// FLAC-in-Ogg mapping all ask for it).
 struct OggHeaderPackets {
     enum Codec { case opus, vorbis, flac }
 
@@ -62,14 +74,18 @@ struct OggHeaderPackets {
     /// The sequence number of that page.
     var nextSequence: UInt32 = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) throws {
+    /// Reads the headers of the link whose first page is at `start`.
+    init(_ bytes: UnsafeRawBufferPointer, at start: Int) throws {
         let all = bytes[...]
-        guard OggPageRenumbering.pageLength(all, at: 0) != nil else { throw TagEditError.damaged("the file does not start with an Ogg page") }
-        serial = bytes.loadLittleEndian(at: 14)
+        guard OggPageRenumbering.pageLength(all, at: start) != nil else {
+            throw TagEditError.damaged(start == 0 ? "the file does not start with an Ogg page"
+                                                  : "the chain's link at \(start) does not start with an Ogg page")
+        }
+        serial = bytes.loadLittleEndian(at: start + 14)
         var wanted = 1
         var packet: [UInt8] = []
         var codec: Codec?
-        var offset = 0
+        var offset = start
         while packets.count < wanted {
             guard let length = OggPageRenumbering.pageLength(all, at: offset) else {
                 throw TagEditError.damaged("the Ogg headers end before their last packet")
