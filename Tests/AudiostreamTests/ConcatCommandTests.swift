@@ -66,6 +66,28 @@ import Testing
         }
     }
 
+    /// The join of two M4A cuts has an edit per part; our reader plays each edit exactly: `probe` says the length
+    /// ffprobe says, and `decode` gives ffmpeg's samples for that length.
+    @Test func ourReaderPlaysEveryEditOfAnM4AJoin() throws {
+        let folder = try makeTemporaryFolder("concat-edits")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = RecordCommandTests.fixture("aac.m4a")
+        let paths = ["a", "b", "joined"].map { folder.appendingPathComponent("\($0).m4a").path }
+        for (options, path) in [(["--to", "7"], paths[0]), (["--from", "7"], paths[1])] {
+            try #require(try AudiostreamRunner.run(["cut", source] + options + ["-o", path]).status == 0)
+        }
+        try #require(try AudiostreamRunner.run(["concat", paths[0], paths[1], "-o", paths[2]]).status == 0)
+        let (rate, channels) = (try FFmpegTool.sampleRate(paths[2]), try FFmpegTool.channels(paths[2]))
+        let stated = try FFmpegTool.duration(paths[2])
+        let probe = try AudiostreamRunner.run(["probe", paths[2]])
+        #expect(abs(try #require(probe.object["duration"] as? Double) - stated) < 0.5 / Double(rate))
+        let decoded = try AudiostreamRunner.runBinary(["decode", "--raw", "--format", "f32", paths[2]]).output
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(decoded.count == Int((stated * Double(rate)).rounded()) * channels)
+        // ffmpeg rounds its edit's end up to a whole packet: ours is its decode up to the stated end.
+        #expect(try decoded[...] == FFmpegTool.decode(paths[2]).prefix(decoded.count))
+    }
+
     /// An archive's pieces (split every 3 s) joined back decode to the whole.
     @Test(arguments: ["cbr.mp3", "vbr.mp3", "aac.aac"])
     func piecesJoinBackIntoTheWhole(_ fixture: String) throws {

@@ -113,27 +113,32 @@ struct MP4Movie {
         }
     }
 
-    /// The packet table of `track`: iTunes' gapless comment when there is one, else the track's edit list.
-    func packetTable(of track: MP4Track) -> PacketTableInfo? {
+    /// The gapless segments of `track`, each a run of samples with its packet table: iTunes' gapless comment
+    /// when there is one, else one segment per edit of the track's edit list. Empty when nothing states trims.
+    func segments(of track: MP4Track) -> [MP4EditSegment] {
         let comment = metadata.lazy.map(\.metadata).filter { $0.source == .itunes }.flatMap(\.raw)
             .first { $0.key == ITunesGaplessInfo.key }
         if case .text(let values)? = comment?.value, let table = values.first.flatMap(ITunesGaplessInfo.packetTable) {
-            return table
+            return [MP4EditSegment(firstSample: 0, table: table)]
         }
-        guard let format = track.format else { return nil }
-        let frames = format.hasConstantFrames
-            ? Int64(track.table.sampleCount) * Int64(format.format.framesPerPacket) : track.table.totalDuration
+        guard let format = track.format else { return [] }
+        // Frames count at the format's rate where packets hold a constant count, else in the track's durations.
+        let samples: [(count: Int, frames: Int64)] = format.hasConstantFrames
+            ? [(track.table.sampleCount, Int64(format.format.framesPerPacket))]
+            : track.table.durationRuns.map { ($0.count, Int64($0.duration)) }
         let rate = format.hasConstantFrames ? Int(format.format.sampleRate) : track.timescale
-        guard frames > 0 else { return nil }
+        guard track.table.sampleCount > 0 else { return [] }
         if let editList = track.editList {
-            return editList.packetTable(totalFrames: frames, sampleRate: rate, movieTimescale: timescale,
-                                        mediaTimescale: track.timescale)
+            return editList.segments(samples: samples, sampleRate: rate, movieTimescale: timescale,
+                                     mediaTimescale: track.timescale) ?? []
         }
         // Without an edit list, packets of varying frames (ALAC) state the length in their durations alone: it is
         // the stream's length even when the media is cut short, as AVAsset's duration is.
-        guard !format.hasConstantFrames, track.timescale > 0 else { return nil }
+        let frames = track.table.totalDuration
+        guard !format.hasConstantFrames, track.timescale > 0, frames > 0 else { return [] }
         let (scaled, overflows) = frames.multipliedReportingOverflow(by: Int64(format.format.sampleRate))
-        guard !overflows else { return nil }
-        return PacketTableInfo(validFrames: scaled / Int64(track.timescale), primingFrames: 0, remainderFrames: 0)
+        guard !overflows else { return [] }
+        return [MP4EditSegment(firstSample: 0, table: PacketTableInfo(
+            validFrames: scaled / Int64(track.timescale), primingFrames: 0, remainderFrames: 0))]
     }
 }

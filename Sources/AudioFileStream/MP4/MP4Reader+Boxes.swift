@@ -20,15 +20,18 @@ extension MP4Reader {
             table = followed.table.moved(by: input.fileStart)
             cursor = MP4SampleCursor(over: table)
             constantFrames = format.hasConstantFrames ? Int(format.format.framesPerPacket) : 0
-            announce(format, of: followed, in: movie, output: output)
+            let segments = movie.segments(of: followed)
+            announce(format, of: followed, table: segments.first?.table, output: output)
+            laterSegments = segments.dropFirst()
         }
         for (position, metadata) in movie.metadata {
             output.metadata(metadata, at: input.offset + Int64(position))
         }
     }
 
-    /// The followed track's header properties: format, cookie, layout, and the totals its table states.
-    private func announce(_ format: MP4AudioFormat, of track: MP4Track, in movie: MP4Movie, output: ParserOutput) {
+    /// The followed track's header properties: format, cookie, layout, the totals its table states and the packet
+    /// table of its first segment.
+    private func announce(_ format: MP4AudioFormat, of track: MP4Track, table: PacketTableInfo?, output: ParserOutput) {
         output.announce(.dataFormat, .format(format.format))
         if let layout = format.channelLayout {
             output.announce(.formatList, .formatList(format.extensionLayers
@@ -44,7 +47,17 @@ extension MP4Reader {
             output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
             output.announce(.packetSizeUpperBound, .uint32(UInt32(sizes.sizes.max().map(Int.init) ?? sizes.constantSize)))
         }
-        if let table = movie.packetTable(of: track) { output.announce(.packetTableInfo, .packetTableInfo(table)) }
+        if let table { output.announce(.packetTableInfo, .packetTableInfo(table)) }
+    }
+
+    /// The sample under the cursor begins a later edit's segment: the format is announced again, as a chain's
+    /// next link does, so that decoders start afresh, and the segment's packet table after it.
+    mutating func startSegment(output: ParserOutput) {
+        var segment = laterSegments.removeFirst()
+        while let next = laterSegments.first, next.firstSample <= cursor.sample { segment = laterSegments.removeFirst() }
+        guard case .format(let format)? = output.properties[.dataFormat] else { return }
+        output.announce(.dataFormat, .format(format), force: true)
+        output.announce(.packetTableInfo, .packetTableInfo(segment.table), force: true)
     }
 
     /// Reads a movie fragment box whole: its samples of the followed track are the next to give.

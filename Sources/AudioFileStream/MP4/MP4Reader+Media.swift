@@ -33,6 +33,7 @@ extension MP4Reader {
                 let consumed = min(cursor.offset, inputEnd) - input.offset
                 return ReadProgress(consumed: Int(consumed), needed: cursor.offset < inputEnd ? cursor.size : 0)
             }
+            if let next = laterSegments.first, cursor.sample >= next.firstSample { startSegment(output: output) }
             if cursor.size > 0 {
                 output.announceReady(dataOffset: cursor.offset)
                 output.packet(at: Int(cursor.offset - input.offset), size: cursor.size,

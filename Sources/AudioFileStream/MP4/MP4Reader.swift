@@ -46,6 +46,8 @@ struct MP4Reader: FormatReader {
     var cursor = MP4SampleCursor(over: MP4SampleTable())
     /// Frames of every packet when the codec's count is constant; 0 when each packet's comes from the table.
     var constantFrames = 0
+    /// The gapless segments of the track's edits after the first, each announced at its first sample.
+    var laterSegments: ArraySlice<MP4EditSegment> = []
 
     init(limits: MetadataLimits) {
         self.limits = limits
