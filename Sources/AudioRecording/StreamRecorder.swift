@@ -31,6 +31,8 @@ public final class StreamRecorder {
     private var retryPosition: Int64?
     /// Whether packets went unrecorded since the last piece began.
     private var lostPackets = false
+    /// The source whose title change ended the last piece: the next one begins with it.
+    private var titleSource: TrackTags.Source?
 
     /// - Parameter clockOrigin: the wall-clock time of the stream's first frame, in seconds since 1970.
     public init(settings: RecordingSettings, clockOrigin: Double) {
@@ -60,13 +62,13 @@ public final class StreamRecorder {
 
     /// Tags a source said beside its audio (an ICY title), to apply from the packet at stream offset `offset`.
     public func noteTags(_ tags: NormalizedTags, at offset: Int64) {
-        self.tags.note(tags, at: offset)
+        self.tags.note(tags, at: offset, from: .beside)
     }
 
     public func handle(_ event: AudioFileStreamEvent) {
         switch timeline.take(event) {
         case .track: if piece != nil { trackChanged = true }
-        case .metadata(let metadata): noteTags(metadata.metadata.tags, at: metadata.offset)
+        case .metadata(let metadata): tags.note(metadata.metadata.tags, at: metadata.offset, from: .inBand)
         case .packets(let batch): record(batch)
         case .discontinuity, .none: break
         }
@@ -128,7 +130,7 @@ public final class StreamRecorder {
     }
 
     private func record(_ packet: AudioPacket) {
-        applyTags(upTo: packet.offset)
+        if let source = tags.apply(upTo: packet.offset), settings.splitOnTitle { titleChanged(by: source) }
         let position = timeline.position
         // A packet wholly past the source's audio end holds only its encoder's padding: no piece is cut or begun
         // there, and a piece that states trims ends before it, so that its end trim stays within its last packet
@@ -137,13 +139,10 @@ public final class StreamRecorder {
         if let piece, let split = piece.clockSplit, position >= split, !isPadding { splitOnClock(piece) }
         if piece != nil, trackChanged { finishPiece(trailingTrim: 0) }
         trackChanged = false
-        if piece == nil, !isPadding, retryPosition.map({ position >= $0 }) ?? true { startPiece() }
+        if piece == nil, !isPadding, retryPosition.map({ position >= $0 }) ?? true { startPiece(on: timeline) }
         if let piece {
             do {
-                if !(isPadding && piece.file.statesTrims) {
-                    try self.piece?.file.append(packet)
-                    self.piece?.end = position + packet.frames
-                }
+                if !(isPadding && piece.file.statesTrims) { try append(packet) }
             } catch {
                 fail(error)
             }
@@ -164,13 +163,50 @@ public final class StreamRecorder {
         finishPiece(trailingTrim: 0)
     }
 
-    /// Applies the tags found up to `offset`; a new title ends the piece under way when pieces split on titles.
-    private func applyTags(upTo offset: Int64) {
-        tags.apply(upTo: offset) {
-            guard settings.splitOnTitle, let piece, piece.file.packets > piece.file.leadInPackets else { return }
-            finishPiece(trailingTrim: 0)
+    /// Writes `packet` into the piece under way, kept for a replay within its first seconds.
+    private func append(_ packet: AudioPacket) throws {
+        try piece?.file.append(packet)
+        piece?.end = timeline.position + packet.frames
+        guard let piece, piece.replay != nil else { return }
+        if timeline.seconds(piece.end - piece.file.keptStart) > Self.sameChangeWindow {
+            self.piece?.replay = nil
+        } else {
+            self.piece?.replay?.packets.append(LeadInWindow.Packet(bytes: Array(packet.bytes), frames: packet.frames))
         }
     }
+
+    /// The track's title changed, told by `source`: the piece under way ends. A piece that a change told by the
+    /// other source began within `sameChangeWindow` heard the same change twice (a scanner feed's ICY title and
+    /// in-band ID3 tag): it is begun again with the fuller tags instead.
+    private func titleChanged(by source: TrackTags.Source) {
+        guard let piece else { return }
+        if let replay = piece.replay, replay.source != source { return retitle(piece, replay) }
+        guard piece.file.packets > piece.file.leadInPackets else { return }
+        finishPiece(trailingTrim: 0)
+        titleSource = source
+    }
+
+    /// Begins `piece` again, under its number, with the fuller tags of the change it began with.
+    private func retitle(_ piece: RecordingPiece, _ replay: RecordingPiece.Replay) {
+        tags.settle(with: piece.tags)
+        self.piece.take()?.file.discard()
+        number = replay.number - 1
+        lostPackets = piece.followsLoss
+        startPiece(on: replay.timeline)
+        do {
+            for packet in replay.packets {
+                try packet.bytes.withUnsafeBytes { bytes in
+                    try self.piece?.file.append(AudioPacket(bytes: bytes, frames: packet.frames, offset: 0))
+                }
+            }
+            self.piece?.end = piece.end
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Seconds within which a title change told by both sources of a stream is one change.
+    static let sameChangeWindow = 2.0
 
     /// Whether `piece` holds enough audio to end on a split of the clock: no piece shorter than `shortestPiece`
     /// is cut by the clock.
@@ -188,7 +224,8 @@ public final class StreamRecorder {
 
     // MARK: Pieces
 
-    private func startPiece() {
+    /// Begins a piece at the next packet of `timeline` (the stream's own, unless begun again).
+    private func startPiece(on timeline: StreamTimeline) {
         guard let track = timeline.track, track.format.sampleRate > 0 else { return }
         let named = settings.template.container
         let container = named.flatMap { $0.canHold(track.format) ? $0 : nil } ?? Container.natural(for: track.format)
@@ -214,18 +251,20 @@ public final class StreamRecorder {
             return fail(error)
         }
         do {
-            let opened = try OpenPiece(container: container, timeline: timeline,
-                                       tags: tags.forPiece(start: start, dated: settings.datesPieces),
+            let pieceTags = tags.forPiece(start: start, dated: settings.datesPieces)
+            let opened = try OpenPiece(container: container, timeline: timeline, tags: pieceTags,
                                        start: timeline.position, file: file)
             piece = RecordingPiece(
                 file: opened, start: start, title: title,
                 clockSplit: clock.split(after: start, every: settings.every, rate: track.format.sampleRate),
-                followsLoss: lostPackets, end: timeline.position)
+                followsLoss: lostPackets, end: timeline.position, tags: tags.current,
+                replay: titleSource.map { RecordingPiece.Replay(source: $0, timeline: timeline, number: number) })
         } catch {
             file.abandon()
             return fail(error)
         }
         lostPackets = false
+        titleSource = nil
         retryPosition = nil
     }
 

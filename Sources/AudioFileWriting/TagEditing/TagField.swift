@@ -96,7 +96,7 @@ extension TagEdits {
 
 extension CommonTagKey {
     /// This key's value in `tags`, as text.
-    func value(in tags: NormalizedTags) -> String? {
+    package func value(in tags: NormalizedTags) -> String? {
         switch self {
         case .title: tags.title
         case .artist: tags.artist
