@@ -2,7 +2,9 @@ import AudioFileStream
 
 /// Edits the tags of a file of chunks: WAVE's `LIST/INFO` and `id3 ` chunks (RIFF, little-endian sizes) or
 /// AIFF's `ID3 ` chunk (big-endian). Every other chunk is copied as it is; a tag chunk the file lacks is added
-/// after the last chunk, and one left empty is dropped. A file with several chunks of one kind has each edited, so
+/// before the sound chunk (`data`, `SSND`), where a reader of a stream meets it before the audio and where a
+/// sound chunk that runs to the end of the file (a size of 0, as a pipe writer leaves it) cannot take it for
+/// samples, else after the last chunk; one left empty is dropped. A file with several chunks of one kind has each edited, so
 /// that the tags of every one are kept.
 enum ChunkTagEdit {
     static func edit(_ bytes: UnsafeRawBufferPointer, current: NormalizedTags, edits: TagEdits) throws -> EditedFile {
@@ -17,6 +19,7 @@ enum ChunkTagEdit {
         /// Where each tag chunk was among the pieces, and its body.
         var id3: [(index: Int, body: UnsafeRawBufferPointer)] = []
         var info: [(index: Int, body: UnsafeRawBufferPointer)] = []
+        var soundIndex: Int?
         // Chunks that fill the form to the end its size states end it: what follows (an ID3v1 tag some taggers
         // append) is no chunk, and is copied after it as it is. A size that lies is passed, as readers do.
         let formSize: UInt32 = bytes.loadLittleEndian(at: 4)
@@ -38,6 +41,7 @@ enum ChunkTagEdit {
                 info.append((pieces.count, body))
                 pieces.append(.bytes([]))
             } else {
+                if soundIndex == nil, id == (isWAVE ? "data" : "SSND") { soundIndex = pieces.count }
                 pieces.append(.copy(offset..<bodyStart + size))
                 if size % 2 == 1 { pieces.append(.bytes([0])) }
             }
@@ -54,9 +58,9 @@ enum ChunkTagEdit {
             let edited = try edits.apply(to: fields, in: RIFFInfoSpace(), current: current)
             tagChunks.append((found?.index, edited.isEmpty ? [] : chunk("LIST", Array("INFO".utf8) + edited.flatMap(\.bytes), isWAVE: true)))
         }
-        for (index, chunk) in tagChunks.reversed() {
-            if let index { pieces[index] = .bytes(chunk) } else { pieces.append(.bytes(chunk)) }
-        }
+        for case (let index?, let chunk) in tagChunks { pieces[index] = .bytes(chunk) }
+        let added = tagChunks.filter { $0.index == nil }.map { EditedFile.Piece.bytes($0.chunk) }
+        pieces.insert(contentsOf: added, at: soundIndex ?? pieces.count)
         let total = 4 + length(of: pieces)
         guard total <= UInt32.max else { throw TagEditError.unsupportedFile("the file would pass the 4 GiB a \(magic) size can say") }
         return EditedFile(pieces: [.bytes(Array(bytes[0..<4]) + size(total, isWAVE: isWAVE) + bytes[8..<12])] + pieces
