@@ -133,6 +133,19 @@ import FixtureSupport
         #expect(try PCMRecording.parse(file).failure?.error == .notOptimized)
     }
 
+    /// COMM states the frames (IMA4's packets), announced as it is read: the length of a file without its samples
+    /// (exiftool's AIFF.aif), and the length, as mutagen and ffprobe read it, when SSND holds more.
+    @Test func theCommonChunkStatesTheLength() throws {
+        let bare = try PCMRecording.parse(ChunkFile.aiff([ChunkFile.common(frames: 10)]))
+        #expect(bare.batches.isEmpty && bare.failure == nil)
+        #expect(bare.properties[.audioDataPacketCount] == .uint64(10))
+        #expect(bare.stream?.duration?.seconds == 10.0 / 44100)
+        let longer = try PCMRecording.parse(ChunkFile.aiff([ChunkFile.common(frames: 10),
+                                                            ChunkFile.sound([UInt8](repeating: 1, count: 48))]))
+        #expect(longer.byteCount == 48 && longer.properties[.audioDataPacketCount] == .uint64(10))
+        #expect(longer.properties[.audioDataByteCount] == .uint64(48))
+    }
+
     /// An SSND too short for its offset and block size is invalid; one whose size runs past the input ends there.
     @Test func soundSizesThatLie() throws {
         let short = ChunkFile.aiff([ChunkFile.common(), ChunkFile.chunk("SSND", [0, 0, 0, 0], bigEndian: true)])
