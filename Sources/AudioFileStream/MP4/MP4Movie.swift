@@ -121,9 +121,12 @@ struct MP4Movie {
             return table
         }
         guard let format = track.format else { return nil }
-        let frames = format.hasConstantFrames
+        // Constant frames a packet are counted by the sample sizes; the durations tell the frames otherwise, and
+        // when the sizes are lost (a damaged table).
+        let countsPackets = format.hasConstantFrames && track.table.sampleCount > 0
+        let frames = countsPackets
             ? Int64(track.table.sampleCount) * Int64(format.format.framesPerPacket) : track.table.totalDuration
-        let rate = format.hasConstantFrames ? Int(format.format.sampleRate) : track.timescale
+        let rate = countsPackets ? Int(format.format.sampleRate) : track.timescale
         guard frames > 0 else { return nil }
         if let editList = track.editList {
             return editList.packetTable(totalFrames: frames, sampleRate: rate, movieTimescale: timescale,
