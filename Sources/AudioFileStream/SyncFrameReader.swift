@@ -72,7 +72,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 return ReadProgress(consumed: position, needed: 0, skip: tag)
             }
         }
-        if input.isEndOfInput { skip.report(resumingAt: input.offset + Int64(position), to: output) }
+        if input.isEndOfInput {
+            skip.report(resumingAt: input.offset + Int64(position), to: output)
+            format.endOfInput(into: output)
+        }
         return ReadProgress(consumed: position, needed: 0)
     }
 
