@@ -29,7 +29,8 @@ struct FormatSniffer {
     /// without its signature is read by its reader, which looks for its structures past junk; a container that
     /// may follow an ID3v2 tag (FLAC) is known by its signature past a leading one. Sync-word formats are told apart by the first chain
     /// of `SyncFormatEntry.chainLength` headers past a leading ID3v2 tag (ADTS and MPEG audio share a sync word; their layer
-    /// bits differ; AC-3 and E-AC-3 start 0x0B77), never by one header: a mislabelled stream is read as what it is. Without a chain, the
+    /// bits differ; AC-3 and E-AC-3 start 0x0B77), never by one header but for a frame that is all the input (past the
+    /// tag): a mislabelled stream is read as what it is. Without a chain, the
     /// hinted format is assumed, or MPEG audio, whose reader skips junk.
     mutating func reader(sniffing bytes: UnsafeRawBufferPointer, isEndOfInput: Bool,
                          limits: MetadataLimits) throws -> (any FormatReader)? {
@@ -53,8 +54,10 @@ struct FormatSniffer {
         resumePosition = max(resumePosition, start)
         while resumePosition < min(bytes.count, start + Self.searchLength) {
             var waits = false
+            let end: SyncFormatEntry.InputEnd = !isEndOfInput ? .open
+                : resumePosition == start ? .reachedFromStart : .reached
             for entry in SyncFormatEntry.all {
-                switch entry.chain(bytes, resumePosition, isEndOfInput) {
+                switch entry.chain(bytes, resumePosition, end) {
                 case .found: return entry.reader(limits)
                 case .needMore: waits = true
                 case .none: break

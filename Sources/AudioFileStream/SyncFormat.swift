@@ -78,6 +78,10 @@ protocol SyncFormat: Sendable {
 
     /// The bytes that follow do not follow the previous ones: forget what described the stream so far.
     mutating func resetForDiscontinuity()
+
+    /// The input ends (or a run of it, before a discontinuity): announce what was learned and not announced yet.
+    /// The default announces nothing.
+    mutating func endOfInput(into output: ParserOutput)
 }
 
 /// A frame header that decodes itself from the bytes at a position, or finds none there.
@@ -104,6 +108,8 @@ enum FrameEnd {
 
 extension SyncFormat {
     static var shortestHeaderLength: Int { headerLength }
+
+    func endOfInput(into output: ParserOutput) {}
 
     /// Two, as GStreamer's mpegaudioparse asks: bytes inside other data pass for one header often enough, for
     /// three in a row almost never.

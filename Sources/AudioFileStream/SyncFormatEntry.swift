@@ -17,6 +17,17 @@ struct SyncFormatEntry: Sendable {
         SyncFormatEntry(MPEGAudioFormat(), fileTypes: [.mp1, .mp2, .mp3]),
     ]
 
+    /// Where the bytes searched for a chain end.
+    enum InputEnd: Equatable {
+        /// More bytes may follow.
+        case open
+        /// The input ends with the bytes.
+        case reached
+        /// The input ends with the bytes, and the search starts where the input does (or where a leading tag
+        /// ends): one frame that fills them all is a chain, as a file of one frame is.
+        case reachedFromStart
+    }
+
     /// What a search for a chain of headers at a position found.
     enum ChainSearch: Equatable {
         case found
@@ -28,15 +39,15 @@ struct SyncFormatEntry: Sendable {
     let fileTypes: Set<AudioFileType>
     /// Whether `byte` may start a frame of this format.
     let mayStartFrame: @Sendable (UInt8) -> Bool
-    /// Whether a chain of `chainLength` headers starts at a position of the bytes; the flag is the end of input.
-    let chain: @Sendable (UnsafeRawBufferPointer, Int, Bool) -> ChainSearch
+    /// Whether a chain of `chainLength` headers starts at a position of the bytes, which end as the third says.
+    let chain: @Sendable (UnsafeRawBufferPointer, Int, InputEnd) -> ChainSearch
     let reader: @Sendable (MetadataLimits) -> any FormatReader
     private let formatType: ObjectIdentifier
 
     private init<Format: SyncFormat>(_ format: Format, fileTypes: Set<AudioFileType>) {
         self.fileTypes = fileTypes
         mayStartFrame = { Format.mayStartFrame($0) }
-        chain = { Self.chain(of: format, in: $0, at: $1, isEndOfInput: $2) }
+        chain = { Self.chain(of: format, in: $0, at: $1, end: $2) }
         reader = { SyncFrameReader(format, limits: $0) }
         formatType = ObjectIdentifier(Format.self)
     }
@@ -47,9 +58,11 @@ struct SyncFormatEntry: Sendable {
     }
 
     /// Whether `chainLength` compatible headers of `format`, each where the last one's length says, start at
-    /// `position`; a chain cut by the end of the input counts once it has two links.
+    /// `position`; a chain cut by the end of the input counts once it has two links, or with one frame that runs
+    /// exactly from the start of the input to its end.
     private static func chain<Format: SyncFormat>(of format: Format, in bytes: UnsafeRawBufferPointer,
-                                                  at position: Int, isEndOfInput: Bool) -> ChainSearch {
+                                                  at position: Int, end inputEnd: InputEnd) -> ChainSearch {
+        let isEndOfInput = inputEnd != .open
         guard position + Format.headerLength <= bytes.count else {
             return isEndOfInput ? .none : .needMore(Format.headerLength)
         }
@@ -64,7 +77,9 @@ struct SyncFormatEntry: Sendable {
                 return isEndOfInput || searchEnd - position > longestChain ? .none : .needMore(searchEnd - position)
             }
             guard next + Format.headerLength <= bytes.count else {
-                if isEndOfInput { return link > 1 ? .found : .none }
+                if isEndOfInput {
+                    return link > 1 || (inputEnd == .reachedFromStart && next == bytes.count) ? .found : .none
+                }
                 return .needMore(next + Format.headerLength - position)
             }
             guard let following = format.header(in: bytes, at: next), format.isCompatible(following, with: previous)

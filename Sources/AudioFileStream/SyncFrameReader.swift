@@ -72,7 +72,10 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
                 return ReadProgress(consumed: position, needed: 0, skip: tag)
             }
         }
-        if input.isEndOfInput { skip.report(resumingAt: input.offset + Int64(position), to: output) }
+        if input.isEndOfInput {
+            skip.report(resumingAt: input.offset + Int64(position), to: output)
+            format.endOfInput(into: output)
+        }
         return ReadProgress(consumed: position, needed: 0)
     }
 
@@ -125,7 +128,7 @@ struct SyncFrameReader<Format: SyncFormat>: FormatReader {
     private mutating func otherFormat(at position: Int, in input: ReaderInput, output: ParserOutput) -> Step? {
         let byte = input.bytes[position]
         for entry in SyncFormatEntry.all where !entry.reads(Format.self) && entry.mayStartFrame(byte) {
-            switch entry.chain(input.bytes, position, input.isEndOfInput) {
+            switch entry.chain(input.bytes, position, input.isEndOfInput ? .reached : .open) {
             case .found:
                 skip.report(resumingAt: input.offset + Int64(position), to: output)
                 replacement = entry.reader(limits)

@@ -5,19 +5,26 @@ import AudioFileStream
 
 /// The order to read a seekable file whose index follows its audio: an MP4 file whose movie box (`moov`)
 /// follows its media data (`mdat`), or a CAF file whose packet table (`pakt`) follows its `data` chunk, as
-/// ffmpeg writes both. A stream must see the index first (the parser fails such a stream as not optimized), and
-/// a regular file can be read out of order. Found from the top-level box or chunk headers alone.
+/// ffmpeg writes both; a WAVE or AIFF file whose format chunk (`fmt `, `COMM`) follows its samples (`data`,
+/// `SSND`), as some writers leave it. A stream must see the index first (the parser fails such a stream as not
+/// optimized), and a regular file can be read out of order. Found from the top-level box or chunk headers alone.
 enum IndexFirstOrder {
-    /// The ranges of the file to read, in order: what precedes the audio, the index, then from the audio up to
-    /// the index; what follows the index holds no audio and is left out. Nil when `descriptor` is not a regular
-    /// file, not an MP4 or CAF file, or its index already comes first.
+    /// The ranges of the file to read, in order: what precedes the audio, the index, from the audio up to the
+    /// index, then what follows the index (tags, as a WAVE or AIFF file's chunks may hold). Nil when `descriptor`
+    /// is not a regular file, not one of those formats, or its index already comes first.
     static func ranges(of descriptor: Int32) -> [Range<Int64>]? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let fileSize = Int64(status.st_size)
         let layout: (audio: String, index: String, first: Int64, header: (Int64) -> Part?)
-        switch String(decoding: read(4, at: 0, of: descriptor), as: UTF8.self) {
+        let start = read(12, at: 0, of: descriptor)
+        let form = String(decoding: start.suffix(4), as: UTF8.self)
+        switch String(decoding: start.prefix(4), as: UTF8.self) {
         case "caff": layout = ("data", "pakt", 8, { cafChunk(at: $0, of: descriptor, fileSize: fileSize) })
+        case "RIFF" where form == "WAVE":
+            layout = ("data", "fmt ", 12, { riffChunk(at: $0, of: descriptor, fileSize: fileSize, isBigEndian: false) })
+        case "FORM" where form == "AIFF" || form == "AIFC":
+            layout = ("SSND", "COMM", 12, { riffChunk(at: $0, of: descriptor, fileSize: fileSize, isBigEndian: true) })
         default: layout = ("mdat", "moov", 0, { mp4Box(at: $0, of: descriptor, fileSize: fileSize) })
         }
         var parts: [Part] = []
@@ -30,7 +37,7 @@ enum IndexFirstOrder {
               let audio = parts.first(where: { $0.type == layout.audio })?.range,
               let index = parts.first(where: { $0.type == layout.index })?.range, index.lowerBound > audio.lowerBound
         else { return nil }
-        return [0..<audio.lowerBound, index, audio.lowerBound..<index.lowerBound]
+        return [0..<audio.lowerBound, index, audio.lowerBound..<index.lowerBound, index.upperBound..<fileSize]
     }
 
     /// A top-level box or chunk: its type and extent.
@@ -56,6 +63,20 @@ enum IndexFirstOrder {
         let size = Int64(bitPattern: bytes.withUnsafeBytes { $0.bigEndianUInt64(at: 4) })
         guard size >= 0, size <= fileSize - position - 12 else { return nil }
         return (String(decoding: bytes[0..<4], as: UTF8.self), position..<position + 12 + size)
+    }
+
+    /// The RIFF or IFF chunk whose header is at `position` (a type and a 32-bit size, little-endian in RIFF,
+    /// big-endian in IFF; a body of odd size is followed by a pad byte), or nil when the header cannot be read or
+    /// its size does not fit in the file.
+    private static func riffChunk(at position: Int64, of descriptor: Int32, fileSize: Int64,
+                                  isBigEndian: Bool) -> Part? {
+        let bytes = read(8, at: position, of: descriptor)
+        guard bytes.count == 8 else { return nil }
+        let size = Int64(bytes.withUnsafeBytes {
+            isBigEndian ? $0.bigEndianUInt32(at: 4) : $0.littleEndianUInt32(at: 4)
+        })
+        guard size <= fileSize - position - 8 else { return nil }
+        return (String(decoding: bytes[0..<4], as: UTF8.self), position..<min(position + 8 + size + size % 2, fileSize))
     }
 
     /// Up to `count` bytes of the file from `position`.

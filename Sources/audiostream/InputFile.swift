@@ -20,8 +20,8 @@ struct InputFile {
     }
 
     /// Calls `body` with each chunk, sized by `sizes`, and the input offset of its first byte, until the end. A
-    /// regular MP4 or CAF file whose index (`moov`, `pakt`) follows its audio is read index first
-    /// (`IndexFirstOrder`), so offsets then jump: give them to the parser.
+    /// regular MP4, CAF, WAVE or AIFF file whose index (`moov`, `pakt`, `fmt `, `COMM`) follows its audio is read
+    /// index first (`IndexFirstOrder`), so offsets then jump: give them to the parser.
     func forEachChunk(sizes: inout ChunkSizes,
                       _ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }

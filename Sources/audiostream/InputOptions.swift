@@ -59,14 +59,20 @@ struct InputOptions: ParsableArguments {
     ///     before it.
     ///   - eachChunk: called after each chunk is parsed.
     ///   - limits: what the parser keeps of the tags.
+    ///   - madeStream: takes the parser once it is made, so that what it read stays at hand when it fails.
     /// - Returns: the finished parser, for its properties.
     @discardableResult
     func parse(
         limits: MetadataLimits = MetadataLimits(), handler: @escaping AudioFileStream.EventHandler,
-        metadata: @escaping (SourceMetadata, Int64) -> Void = { _, _ in }, eachChunk: @escaping () throws -> Void = {}
+        metadata: @escaping (SourceMetadata, Int64) -> Void = { _, _ in }, eachChunk: @escaping () throws -> Void = {},
+        madeStream: (AudioFileStream) -> Void = { _ in }
     ) throws -> AudioFileStream {
-        if isNetwork { return try parseNetwork(limits: limits, handler: handler, metadata: metadata, eachChunk: eachChunk) }
+        if isNetwork {
+            return try parseNetwork(limits: limits, handler: handler, metadata: metadata, eachChunk: eachChunk,
+                                    madeStream: madeStream)
+        }
         let stream = try AudioFileStream(fileTypeHint: hint.flatMap(AudioFileType.init(hint:)), limits: limits, handler: handler)
+        madeStream(stream)
         var chunks: ChunkSizes = randomChunks.map { .random(SplitMix64(seed: $0)) } ?? .fixed(chunkSize)
         let reader = try InputFile(path: input)
         if let icyMetaint {
@@ -99,7 +105,7 @@ struct InputOptions: ParsableArguments {
     /// content type, which serves as the type hint unless `--hint` gives one.
     private func parseNetwork(
         limits: MetadataLimits, handler: @escaping AudioFileStream.EventHandler, metadata: @escaping (SourceMetadata, Int64) -> Void,
-        eachChunk: @escaping () throws -> Void
+        eachChunk: @escaping () throws -> Void, madeStream: (AudioFileStream) -> Void
     ) throws -> AudioFileStream {
         var stream: AudioFileStream?
         var audioBytes: Int64 = 0
@@ -108,6 +114,7 @@ struct InputOptions: ParsableArguments {
             case .connected(let info):
                 let type = hint.flatMap(AudioFileType.init(hint:)) ?? info.contentType.flatMap(AudioFileType.init(hint:))
                 stream = try AudioFileStream(fileTypeHint: type, limits: limits, handler: handler)
+                stream.map(madeStream)
                 metadata(.station(info), audioBytes)
             case .audio(let bytes):
                 try stream?.parse(bytes)

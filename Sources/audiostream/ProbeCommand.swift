@@ -4,8 +4,8 @@ import AudioStreamProtocol
 
 /// `audiostream probe INPUT`: the stream's properties after parsing all of it, as one JSON object: `dataFormat`
 /// is the last one the stream announced, `formats` every one in order (a stream may change its format), and
-/// `decodedFormat` what the last one's first packets decode to. Without a whole packet, it prints what the
-/// headers said and fails saying so.
+/// `decodedFormat` what the last one's first packets decode to. Without a whole packet, or when the stream fails
+/// (a damaged sample table), it prints what the headers said and fails saying so.
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
@@ -16,10 +16,17 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         var formats: [JSON] = []
         let decoded = DecodedFormatProbe()
-        let stream = try input.parse { event in
-            if case .property(.dataFormat, let format) = event { formats.append(EventJSON.value(format)) }
-            decoded.consume(event)
+        var made: AudioFileStream?
+        var failure: AudioFileStreamFailure?
+        do {
+            try input.parse(handler: { event in
+                if case .property(.dataFormat, let format) = event { formats.append(EventJSON.value(format)) }
+                decoded.consume(event)
+            }, madeStream: { made = $0 })
+        } catch let streamFailure as AudioFileStreamFailure {
+            failure = streamFailure
         }
+        guard let stream = made else { throw CommandFailure.noPacket(in: input.input) }
         func value(_ id: AudioFileStreamPropertyID) -> JSON {
             (try? stream.property(id)).map(EventJSON.value) ?? .null
         }
@@ -48,6 +55,7 @@ struct ProbeCommand: ParsableCommand {
             ])),
         ]).text)
         try out.flush()
+        if let failure { throw failure }
         guard counted.packets > 0 else { throw CommandFailure.noPacket(in: input.input) }
     }
 }

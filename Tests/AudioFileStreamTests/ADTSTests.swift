@@ -55,6 +55,21 @@ import FixtureSupport
         }
     }
 
+    /// One frame that is all the input (exiftool's AAC.aac is one) is ADTS, though no header follows to confirm
+    /// it: its chain runs from the start of the input to its end. With a byte after it, it is one header alone.
+    @Test func oneFrameThatIsAllTheInputIsRead() throws {
+        let fixture = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!
+        let first = try #require(fixture.expectedPacketsWithFrames.first)
+        let start = Int64(fixture.facts!["firstFrameOffset"] as! Int)
+        let frame = Array(fixture.bytes[Int(start)..<Int(first[0] + first[1])])
+        for chunking in [Chunking.whole, .fixed(1)] {
+            let (packets, stream) = try Self.parsePackets(frame, chunking: chunking)
+            #expect(packets == [[first[0] - start, first[1], first[2]]], "\(chunking)")
+            #expect(try stream.property(.fileFormat) == .fileType(.adts))
+        }
+        #expect(try Self.parsePackets(frame + [0]).packets.isEmpty)
+    }
+
     /// A stream joined mid-frame, as every radio connection is: the packets wholly after the cut.
     @Test func aStreamCutAnywhereGivesExactlyTheFollowingPackets() throws {
         let fixture = Fixtures.codecs.first { $0.name == "adts-lc-44k-stereo.aac" }!

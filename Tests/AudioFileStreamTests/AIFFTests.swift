@@ -133,6 +133,37 @@ import FixtureSupport
         #expect(try PCMRecording.parse(file).failure?.error == .notOptimized)
     }
 
+    /// Such a file (audiotools' aiff-misordered.aiff) given out of order, as a reader that can seek gives it: the
+    /// jumps from between chunks land on chunk headers, COMM's and then SSND's, and the chunk after them is read.
+    @Test(arguments: [Chunking.whole, .fixed(1), .fixed(5)])
+    func soundBeforeItsFormatReadFormatFirstGivesItsFrames(chunking: Chunking) throws {
+        let samples = (0..<40).map { UInt8($0) }
+        let sound = ChunkFile.sound(samples)
+        let common = ChunkFile.common(frames: 10)
+        let file = ChunkFile.aiff([sound, common, ChunkFile.chunk("NAME", Array("odd".utf8), bigEndian: true)])
+        let commonStart = 12 + sound.count
+        let recording = try PCMRecording.parse(file, chunking: chunking, inOrder: [
+            0..<12, commonStart..<commonStart + common.count, 12..<commonStart, commonStart + common.count..<file.count,
+        ])
+        #expect(recording.failure == nil && recording.byteCount == 40 && recording.skippedBytes == 0)
+        #expect(recording.batchesAreContiguous(from: 12 + 16))
+        #expect(recording.properties[.dataOffset] == .int64(12 + 16))
+        #expect(recording.tags.map(\.offset) == [Int64(commonStart + common.count)])
+    }
+
+    /// COMM states the frames (IMA4's packets), announced as it is read: the length of a file without its samples
+    /// (exiftool's AIFF.aif), and the length, as mutagen and ffprobe read it, when SSND holds more.
+    @Test func theCommonChunkStatesTheLength() throws {
+        let bare = try PCMRecording.parse(ChunkFile.aiff([ChunkFile.common(frames: 10)]))
+        #expect(bare.batches.isEmpty && bare.failure == nil)
+        #expect(bare.properties[.audioDataPacketCount] == .uint64(10))
+        #expect(bare.stream?.duration?.seconds == 10.0 / 44100)
+        let longer = try PCMRecording.parse(ChunkFile.aiff([ChunkFile.common(frames: 10),
+                                                            ChunkFile.sound([UInt8](repeating: 1, count: 48))]))
+        #expect(longer.byteCount == 48 && longer.properties[.audioDataPacketCount] == .uint64(10))
+        #expect(longer.properties[.audioDataByteCount] == .uint64(48))
+    }
+
     /// An SSND too short for its offset and block size is invalid; one whose size runs past the input ends there.
     @Test func soundSizesThatLie() throws {
         let short = ChunkFile.aiff([ChunkFile.common(), ChunkFile.chunk("SSND", [0, 0, 0, 0], bigEndian: true)])

@@ -164,24 +164,9 @@ import FixtureSupport
                              Int64(frames)])
             }
         }
-        var random = TestRandom(seed: 113)
         do {
-            for (index, range) in [0..<data, table..<fixture.bytes.count, data..<table].enumerated() {
-                var position = range.lowerBound
-                while position < range.upperBound {
-                    let size = switch chunking {
-                    case .whole: range.count
-                    case .fixed(let size): size
-                    case .random: Int(random.next() % 8192) + 1
-                    }
-                    let end = min(position + size, range.upperBound)
-                    let jumps = index > 0 && position == range.lowerBound
-                    try parser.parse(Array(fixture.bytes[position..<end]), discontinuity: jumps,
-                                     offset: jumps ? Int64(position) : nil)
-                    position = end
-                }
-            }
-            try parser.finish()
+            try feed(fixture.bytes, inOrder: [0..<data, table..<fixture.bytes.count, data..<table], to: parser,
+                     chunking: chunking)
         } catch let failure as AudioFileStreamFailure {
             errors.append(failure.error)
         }

@@ -310,4 +310,17 @@ import FixtureSupport
         let (packets, _) = try ADTSTests.parsePackets(bytes, hint: .flac)
         #expect(packets.isEmpty)
     }
+
+    /// A PICTURE block whose header says 0 bytes (a tagger's, as in mutagen's 106-short-picture-block-size.flac)
+    /// turns the blocks after it into garbage, so no frame is found: the stream is still what STREAMINFO states,
+    /// and lasts as long as mutagen says (the duration fixture's record).
+    @Test func blocksThatLieAfterStreamInfoKeepItsLength() throws {
+        let file = Fixtures.directory.appendingPathComponent("duration/flac-short-picture.flac")
+        let record = Fixtures.expected.appendingPathComponent("duration/flac-short-picture.json")
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])
+        let (events, stream) = try parse([UInt8](try Data(contentsOf: file)))
+        #expect(events.packets.isEmpty)
+        #expect(stream.dataFormat?.formatID == AudioFormatID.flac)
+        #expect(stream.duration?.seconds == facts["mutagen"] as? Double)
+    }
 }

@@ -95,6 +95,28 @@ import FixtureSupport
         #expect(result.failure.error == .invalidFile && result.failure.reason.contains("claims 2147483648 entries"))
     }
 
+    /// Before that failure the moov's format and length are announced, as mutagen and AVAsset read them (infloop.m4a
+    /// and nero-chapters.m4b have such tables): the edit list over the durations stts gives, as over the sizes (the
+    /// remainder alone differs: stts gives the last packet the frames it holds, the sizes count whole packets).
+    @Test func aBrokenSampleTableStillStatesTheFormatAndLength() throws {
+        let intact = try parse(Self.faststart).stream
+        let stsz = Self.position(of: "stsz", in: Self.faststart)
+        let stream = try AudioFileStream { event in
+            #expect(!{ if case .packets = event { true } else { false } }(), "no packet")
+        }
+        #expect(throws: AudioFileStreamFailure.self) {
+            try feed(Self.patched(Self.faststart, at: stsz + 16, 1 << 31), to: stream)
+        }
+        #expect(stream.dataFormat == intact.dataFormat)
+        guard case .packetTableInfo(let table) = try stream.property(.packetTableInfo),
+              case .packetTableInfo(let intactTable) = try intact.property(.packetTableInfo) else {
+            Issue.record("no packet table")
+            return
+        }
+        #expect(table.validFrames == intactTable.validFrames && table.primingFrames == intactTable.primingFrames)
+        #expect(stream.duration?.seconds == intact.duration?.seconds)
+    }
+
     /// A moov above `MP4Reader.largestMovie` fails at its header, before any of it is held.
     @Test func aMoovAboveTheCapIsInvalid() throws {
         var held = 0

@@ -72,6 +72,19 @@ import FixtureSupport
         #expect(!events.packets.contains { $0.offset < stream.dataOffset! }, "the Xing frame is not a packet")
     }
 
+    /// A file cut right after its Xing frame (mutagen's bad-POPM-frame.mp3 is one) still states the stream: the
+    /// frame's format and counts, and no packet.
+    @Test(arguments: withXing)
+    func aXingFrameAloneStatesTheStream(fixture: Fixtures.Fixture) throws {
+        let xing = fixture.facts!["xing"] as! [String: Any]
+        let whole = try parse(fixture.bytes).stream
+        let (events, stream) = try parse(Array(fixture.bytes[..<(Int(try #require(whole.dataOffset)) + 21)]))
+        #expect(events.packets.isEmpty)
+        #expect(stream.dataFormat == whole.dataFormat)
+        #expect(try stream.property(.audioDataPacketCount) == .uint64(UInt64(xing["frames"] as! Int)))
+        #expect(stream.duration?.seconds == whole.duration?.seconds)
+    }
+
     @Test(arguments: withLAMETag)
     func lameTagGivesGaplessPacketTable(fixture: Fixtures.Fixture) throws {
         let facts = fixture.facts!

@@ -29,13 +29,8 @@ public func feed(_ bytes: [UInt8], to stream: AudioFileStream, chunking: Chunkin
             resumesAfterSkip = true
             continue
         }
-        let size: Int = switch chunking {
-        case .whole: bytes.count
-        case .fixed(let size): size
-        case .random: Int(generator.next() % 8192) + 1
-        }
         let nextSkip = skips.map(\.lowerBound).filter { $0 > position }.min() ?? bytes.count
-        let end = min(position + size, nextSkip, bytes.count)
+        let end = min(position + chunking.nextSize(bytes.count, &generator), nextSkip, bytes.count)
         try bytes[position..<end].withUnsafeBytes { chunk in
             try stream.parse(chunk, discontinuity: resumesAfterSkip, offset: resumesAfterSkip ? Int64(position) : nil)
         }
@@ -43,6 +38,37 @@ public func feed(_ bytes: [UInt8], to stream: AudioFileStream, chunking: Chunkin
         position = end
     }
     try stream.finish()
+}
+
+/// Feeds the `ranges` of `bytes` to `stream` in the order given, as a reader that can seek gives a file out of
+/// order (its index first): each range after the first with the discontinuity flag and its absolute offset, in
+/// chunks as the chunking says. Then finishes the stream.
+public func feed(_ bytes: [UInt8], inOrder ranges: [Range<Int>], to stream: AudioFileStream,
+                 chunking: Chunking = .whole) throws {
+    var generator = TestRandom(seed: { if case .random(let seed) = chunking { seed } else { 0 } }())
+    for (index, range) in ranges.enumerated() {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let end = min(position + chunking.nextSize(range.count, &generator), range.upperBound)
+            let jumps = index > 0 && position == range.lowerBound
+            try bytes[position..<end].withUnsafeBytes { chunk in
+                try stream.parse(chunk, discontinuity: jumps, offset: jumps ? Int64(position) : nil)
+            }
+            position = end
+        }
+    }
+    try stream.finish()
+}
+
+extension Chunking {
+    /// The size of the next chunk, `whole` being the size of everything to feed.
+    func nextSize(_ whole: Int, _ generator: inout TestRandom) -> Int {
+        switch self {
+        case .whole: whole
+        case .fixed(let size): size
+        case .random: Int(generator.next() % 8192) + 1
+        }
+    }
 }
 
 /// Feeds `bytes` to `stream` in 64 KiB chunks, then finishes it; returns the most bytes the stream held between

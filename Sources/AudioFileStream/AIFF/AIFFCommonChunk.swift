@@ -1,5 +1,6 @@
-/// An AIFF or AIFC `COMM` chunk as the samples it describes: channels, sample size, the 80-bit sample rate,
-/// and in AIFC the compression type, of which the uncompressed ones, G.711 and Apple's IMA4 are read.
+/// An AIFF or AIFC `COMM` chunk as the samples it describes: channels, frames (IMA4's packets), sample size, the
+/// 80-bit sample rate, and in AIFC the compression type, of which the uncompressed ones, G.711 and Apple's IMA4
+/// are read.
 enum AIFFCommonChunk {
     /// numChannels, numSampleFrames, sampleSize, sampleRate: AIFF's COMM.
     static let aiffLength = 18
@@ -65,6 +66,7 @@ enum AIFFCommonChunk {
                 + "(NONE, twos, sowt, raw , fl32, fl64), µ-law, A-law and IMA4 are")
         }
         let layout = AudioChannelLayout(impliedByCount: channels)
+        var sound: PCMSound
         switch encoding {
         case .integer, .unsigned:
             guard bits > 0 else { throw invalid("states a sample size of 0 bits") }
@@ -74,20 +76,24 @@ enum AIFFCommonChunk {
             }
             let isBigEndian = if case .integer(let isBigEndian) = encoding { isBigEndian } else { true }
             let isSigned = if case .integer = encoding { true } else { false }
-            return PCMSound(format: .linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: bits,
-                                               bytesPerSample: (bits + 7) / 8, isFloat: false,
-                                               isBigEndian: isBigEndian, isSigned: isSigned), layout: layout)
+            sound = PCMSound(format: .linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: bits,
+                                              bytesPerSample: (bits + 7) / 8, isFloat: false,
+                                              isBigEndian: isBigEndian, isSigned: isSigned), layout: layout)
         case .float(let bytes):
-            return PCMSound(format: .linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: bytes * 8,
-                                               bytesPerSample: bytes, isFloat: true, isBigEndian: true,
-                                               isSigned: true), layout: layout)
+            sound = PCMSound(format: .linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: bytes * 8,
+                                              bytesPerSample: bytes, isFloat: true, isBigEndian: true,
+                                              isSigned: true), layout: layout)
         case .companded(let formatID):
-            return PCMSound(format: .interleaved(formatID, sampleRate: rate, channels: channels), layout: layout)
+            sound = PCMSound(format: .interleaved(formatID, sampleRate: rate, channels: channels), layout: layout)
         case .ima4:
             // Compressed: no bytes or bits per frame, as CAF's `desc` of IMA4 states it.
-            return PCMSound(format: AudioStreamBasicDescription(
+            sound = PCMSound(format: AudioStreamBasicDescription(
                 sampleRate: rate, formatID: AudioFormatID.appleIMA4, bytesPerPacket: ima4BytesPerChannel * channels,
                 framesPerPacket: ima4FramesPerPacket, channelsPerFrame: channels), layout: layout)
         }
+        // IMA4's frames are its packets, as Apple's writers and ffmpeg count them.
+        let frames = body.bigEndianUInt32(at: 2)
+        sound.statedPacketCount = frames > 0 ? UInt64(frames) : nil
+        return sound
     }
 }

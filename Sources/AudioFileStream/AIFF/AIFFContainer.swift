@@ -5,12 +5,13 @@ struct AIFFReader: ChunkedReader {
 
 /// AIFF and AIFF-C (Apple's "Audio Interchange File Format" 1.3 and its AIFF-C draft) for `ChunkWalker`.
 ///
-/// `COMM` gives the samples (`AIFFCommonChunk`); `SSND` holds them after its offset and block size fields, the
-/// offset saying how many bytes come before the first frame. `ID3 `/`id3 ` chunks are ID3v2 tags; `NAME`,
-/// `AUTH`, `(c) ` and `ANNO` are text, each reported as a tag of source `aiffText` whose raw key is the chunk
-/// id; every other chunk streams past. An `SSND` size of 0 or 0xFFFFFFFF, as a writer to a pipe leaves it,
-/// means the samples run to the end of the input. An `SSND` before `COMM` cannot be read as it streams and
-/// is refused (`notOptimized`). The samples are delivered as `PCMFrames`.
+/// `COMM` gives the samples (`AIFFCommonChunk`) and their length, announced as it is read; `SSND` holds them
+/// after its offset and block size fields, the offset saying how many bytes come before the first frame.
+/// `ID3 `/`id3 ` chunks are ID3v2 tags; `NAME`, `AUTH`, `(c) ` and `ANNO` are text, each reported as a tag of
+/// source `aiffText` whose raw key is the chunk id; every other chunk streams past. An `SSND` size of 0 or
+/// 0xFFFFFFFF, as a writer to a pipe leaves it, means the samples run to the end of the input. An `SSND` before
+/// `COMM` cannot be read as it streams and is refused (`notOptimized`). The samples are delivered as
+/// `PCMFrames`.
 struct AIFFContainer: ChunkedContainer {
     static let name = "AIFF"
     static let layout = ChunkLayout.iff
@@ -70,7 +71,10 @@ struct AIFFContainer: ChunkedContainer {
                        into output: ParserOutput) throws(AudioFileStreamFailure)
     {
         guard chunk.id != "COMM" else {
-            sound = try AIFFCommonChunk.sound(body, isCompressible: isCompressible, at: offset)
+            let sound = try AIFFCommonChunk.sound(body, isCompressible: isCompressible, at: offset)
+            // COMM states the length, which a file cut before its samples (or stripped of them) tells too.
+            sound.announce(into: output)
+            self.sound = sound
             return
         }
         guard let field = ChunkText.field(chunk.id, body, size: chunk.size, limits: limits) else { return }

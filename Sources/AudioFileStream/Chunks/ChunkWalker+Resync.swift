@@ -5,6 +5,9 @@ extension ChunkWalker {
         repositions = true
         switch Container.resync {
         case .restart:
+            // Between chunks before the sound chunk, a jump lands on a chunk header, as CAF's does: a file given out
+            // of order, its format chunk first.
+            if audio == nil, !isRestarting, case .chunkHeader = state, offset == position { return }
             guard audio != nil, !isRestarting else {
                 state = .failed
                 return output.fail(.discontinuityCantRecover, at: offset, "the \(Container.name) header is cut at "
@@ -20,7 +23,8 @@ extension ChunkWalker {
 
     /// The bytes after a discontinuity go on at `offset`: with `ChunkResync.reposition`, inside the audio at the
     /// first packet that starts there or after, or between chunks before the audio at a chunk header; elsewhere
-    /// nowhere. With `.restart`, `resume` decides from the bytes.
+    /// nowhere. With `.restart`, before the sound chunk, at the chunk header the caller jumps to (a file read out
+    /// of order, its format chunk before its samples); after it, `resume` decides from the bytes.
     mutating func place(at offset: Int64) {
         repositions = false
         guard Container.resync == .reposition else { return }

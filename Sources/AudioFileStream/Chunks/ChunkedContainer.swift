@@ -14,9 +14,10 @@ enum ChunkPlan: Equatable {
 
 /// How a container's walk goes on after a cut: a discontinuity, or the end of the input inside a structure.
 enum ChunkResync {
-    /// RIFF and IFF: a cut before the audio loses the chunks after it, and the stream fails; a cut in or after the
-    /// audio goes on with a restarted file, when the bytes start one, or with more audio. A structure the input
-    /// ends inside streams past unreported.
+    /// RIFF and IFF: a cut before the audio loses the chunks after it, and the stream fails, unless it falls
+    /// between chunks and the bytes jump to another chunk's header (a file given out of order, its format chunk
+    /// first); a cut in or after the audio goes on with a restarted file, when the bytes start one, or with more
+    /// audio. A structure the input ends inside streams past unreported.
     case restart
     /// CAF: the walk goes on where a cut lands when that can be placed: at a chunk header between chunks before
     /// the audio (a file given out of order, its packet table first), or inside the audio at its next packet.

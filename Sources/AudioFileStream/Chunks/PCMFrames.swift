@@ -1,7 +1,18 @@
-/// The samples a RIFF or IFF container holds: their format and channel layout.
+/// The samples a RIFF or IFF container holds: their format and channel layout, and the packets its format chunk
+/// says there are (AIFF's COMM does; nil when it does not, or states 0 as a writer to a pipe leaves it).
 struct PCMSound: Equatable {
     var format: AudioStreamBasicDescription
     var layout: AudioChannelLayout
+    var statedPacketCount: UInt64? = nil
+
+    /// Announces the format, and the length when the format chunk states it: what the file says it holds before
+    /// its sound chunk comes, or when none does (a file cut short, or stripped of its samples).
+    func announce(into output: ParserOutput) {
+        output.announce(.dataFormat, .format(format))
+        output.announce(.formatList, .formatList([AudioFormatListItem(format: format, channelLayoutTag: layout.tag)]))
+        output.announce(.channelLayout, .channelLayout(layout))
+        if let statedPacketCount { output.announce(.audioDataPacketCount, .uint64(statedPacketCount)) }
+    }
 }
 
 /// The interleaved samples of a RIFF or IFF sound chunk (WAVE's `data`, AIFF's `SSND`), delivered in whole frames,
@@ -39,20 +50,21 @@ struct PCMFrames: ChunkAudio {
     }
 
     /// The frames of `sound` start `skipping` bytes into the sound chunk's body at `bodyStart`, of `size` bytes
-    /// (nil: up to the end of the input): the format, totals, data offset and readiness are announced.
+    /// (nil: up to the end of the input): the format, totals, data offset and readiness are announced. A packet
+    /// count the format chunk states is the length, as mutagen, ffprobe and AVAsset read it, whatever the sound
+    /// chunk holds.
     init(_ sound: PCMSound, bodyStart: Int64, size: Int64?, skipping: Int, into output: ParserOutput) {
         bytesPerPacket = Int(sound.format.bytesPerPacket)
         start = bodyStart + Int64(skipping)
         end = size.map { [start] in max(bodyStart + $0, start) }
         packetsPerBatch = max(1, Self.largestBatchFrames / Int(sound.format.framesPerPacket))
-        output.announce(.dataFormat, .format(sound.format))
-        output.announce(.formatList, .formatList([AudioFormatListItem(format: sound.format,
-                                                                      channelLayoutTag: sound.layout.tag)]))
-        output.announce(.channelLayout, .channelLayout(sound.layout))
+        sound.announce(into: output)
         if let end {
             let byteCount = end - start
             output.announce(.audioDataByteCount, .uint64(UInt64(byteCount)))
-            output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerPacket))))
+            if sound.statedPacketCount == nil {
+                output.announce(.audioDataPacketCount, .uint64(UInt64(byteCount / Int64(bytesPerPacket))))
+            }
         }
         // A restarted source's frames are numbered on from the first file's DataOffset, as the stream's offsets go on.
         output.announceReady(dataOffset: start)

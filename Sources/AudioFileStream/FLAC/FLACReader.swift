@@ -179,11 +179,14 @@ struct FLACReader: FormatReader {
     }
 
     /// Asks for `count` bytes from `position`; at the end of the input, reports the block it ends inside as
-    /// skipped and consumes everything.
+    /// skipped, announces what STREAMINFO states, and consumes everything.
     private mutating func needMore(_ count: Int, consumed position: Int, input: ReaderInput,
                                    output: ParserOutput) -> ReadProgress {
         guard input.isEndOfInput else { return ReadProgress(consumed: position, needed: count) }
         reportMetadata(output: output)
+        // The frames were never reached (a block cut short, or one whose size lies, as a tagger's short PICTURE
+        // block does): the stream is still the one STREAMINFO states.
+        announceStreamInfo(output: output)
         let end = input.offset + Int64(input.bytes.count)
         if case .start = state {} else if end > blockOffset {
             output.discontinuity(at: end, skippedBytes: end - blockOffset, reason: .resync)
@@ -196,9 +199,16 @@ struct FLACReader: FormatReader {
     /// The header ends at `position`: the tags are reported and the frames' reader goes on from there.
     private mutating func handOver(consumed position: Int, output: ParserOutput) -> ReadProgress {
         reportMetadata(output: output)
+        return ReadProgress(consumed: position, needed: 0,
+                            replacement: SyncFrameReader(announceStreamInfo(output: output), limits: limits))
+    }
+
+    /// Announces the format and totals STREAMINFO states; returns the frames' format, which starts from them.
+    @discardableResult
+    private func announceStreamInfo(output: ParserOutput) -> FLACFormat {
         var format = FLACFormat(streamInfo: streamInfo)
         format.announceStreamInfo(into: output)
-        return ReadProgress(consumed: position, needed: 0, replacement: SyncFrameReader(format, limits: limits))
+        return format
     }
 
     private mutating func reportMetadata(output: ParserOutput) {

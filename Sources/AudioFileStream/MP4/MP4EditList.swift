@@ -43,6 +43,7 @@ struct MP4EditList: Equatable {
                   mediaTimescale: Int) -> [MP4EditSegment]? {
         guard movieTimescale > 0, mediaTimescale > 0 else { return nil }
         var walk = SampleWalk(samples)
+        guard walk.totalFrames > 0 else { return nil }
         var segments: [MP4EditSegment] = []
         for (index, edit) in edits.enumerated() {
             let (firstSample, runStart) = (walk.sample, walk.frames)

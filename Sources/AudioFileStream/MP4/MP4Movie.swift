@@ -122,12 +122,13 @@ struct MP4Movie {
             return [MP4EditSegment(firstSample: 0, table: table)]
         }
         guard let format = track.format else { return [] }
-        // Frames count at the format's rate where packets hold a constant count, else in the track's durations.
-        let samples: [(count: Int, frames: Int64)] = format.hasConstantFrames
+        // Constant frames a packet are counted by the sample sizes, at the format's rate; the durations tell the
+        // frames otherwise, and when the sizes are lost (a damaged table), in the track's timescale.
+        let countsPackets = format.hasConstantFrames && track.table.sampleCount > 0
+        let samples: [(count: Int, frames: Int64)] = countsPackets
             ? [(track.table.sampleCount, Int64(format.format.framesPerPacket))]
             : track.table.durationRuns.map { ($0.count, Int64($0.duration)) }
-        let rate = format.hasConstantFrames ? Int(format.format.sampleRate) : track.timescale
-        guard track.table.sampleCount > 0 else { return [] }
+        let rate = countsPackets ? Int(format.format.sampleRate) : track.timescale
         if let editList = track.editList {
             return editList.segments(samples: samples, sampleRate: rate, movieTimescale: timescale,
                                      mediaTimescale: track.timescale) ?? []

@@ -1,7 +1,8 @@
 extension MP4Reader {
     /// Reads the movie box whole: follows its first audio track, announces what the stream is and its tags,
     /// and reports the tracks not followed.
-    /// - Throws: `MP4Invalid` when the box or the followed track's sample table is broken.
+    /// - Throws: `MP4Invalid` when the box or the followed track's sample table is broken; the track's format and
+    ///   length are announced before a broken table fails the stream.
     mutating func takeMovie(_ moov: MP4Box, in input: ReaderInput, output: ParserOutput) throws(MP4Invalid) {
         let movie = try MP4Movie(moov, in: input.bytes, limits: limits)
         let offset = input.offset + Int64(moov.start)
@@ -15,13 +16,15 @@ extension MP4Reader {
                     ?? "it is not audio this parser reads"))
         }
         if let followed, let format = followed.format {
+            // What the moov states is announced even when its sample table cannot place a packet.
+            let segments = movie.segments(of: followed)
+            announce(format, of: followed, table: segments.first?.table, output: output)
+            if let damage = followed.tableDamage { throw damage }
             try followed.table.validate(startingAtOrAfter: 0)
             track = followed
             table = followed.table.moved(by: input.fileStart)
             cursor = MP4SampleCursor(over: table)
             constantFrames = format.hasConstantFrames ? Int(format.format.framesPerPacket) : 0
-            let segments = movie.segments(of: followed)
-            announce(format, of: followed, table: segments.first?.table, output: output)
             laterSegments = segments.dropFirst()
         }
         for (position, metadata) in movie.metadata {

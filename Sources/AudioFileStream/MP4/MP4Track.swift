@@ -10,13 +10,17 @@ struct MP4Track {
     var codecName = "unknown"
     var format: MP4AudioFormat?
     var table = MP4SampleTable()
+    /// Why the sample table cannot place the samples, when one of its boxes is cut short or its counts lie: the
+    /// format and length the other boxes state still hold, as mutagen and AVAsset read them.
+    var tableDamage: MP4Invalid?
     var editList: MP4EditList?
 
     /// True for an audio track this library frames.
     var isReadableAudio: Bool { handler == "soun" && format != nil && timescale > 0 }
 
-    /// Reads one of a track's leaf boxes; others are left alone.
-    /// - Throws: `MP4Invalid` when the box is cut short or its counts lie.
+    /// Reads one of a track's leaf boxes; others are left alone. A sample table box that is cut short or whose
+    /// counts lie is kept as `tableDamage`.
+    /// - Throws: `MP4Invalid` when another box is cut short or its counts lie.
     mutating func read(_ box: MP4Box, in bytes: UnsafeRawBufferPointer, depth: Int) throws(MP4Invalid) {
         var fields = MP4FieldReader(box, in: bytes)
         switch box.type {
@@ -43,7 +47,11 @@ struct MP4Track {
         case "elst":
             editList = try MP4EditList(box, in: bytes)
         default:
-            try table.read(box, in: bytes)
+            do {
+                try table.read(box, in: bytes)
+            } catch {
+                tableDamage = tableDamage ?? error
+            }
         }
     }
 }

@@ -9,8 +9,9 @@ struct MPEGAudioFormat: SyncFormat {
     private var announced: MPEGFrameHeader?
     /// For free-format streams, the frame length without padding, found from the distance between syncs.
     private var freeFormatLength: Int?
-    /// Stream information from a Xing/Info/VBRI frame, announced with the next audio frame's format.
-    private var segment: StreamSegment?
+    /// Stream information from a Xing/Info/VBRI frame, announced with the next audio frame's format, and that
+    /// frame's own header and length.
+    private var segment: (information: StreamSegment, header: MPEGFrameHeader, frameLength: Int)?
     /// True once a Xing/VBRI frame stated the stream's average bit rate.
     private var statesAverageBitRate = false
 
@@ -62,7 +63,7 @@ struct MPEGAudioFormat: SyncFormat {
                 output.endSegment()
                 information.announce(to: output)
             }
-            if announced == nil { segment = information }
+            if announced == nil { segment = (information, header, frame.count) }
             return .streamInformation
         }
         if let announced, header.hasSameFormat(as: announced) {
@@ -84,19 +85,27 @@ struct MPEGAudioFormat: SyncFormat {
         segment = nil
     }
 
+    /// A Xing/VBRI frame that no audio frame followed (a file cut short after it) still states the stream: its own
+    /// header's format and the counts it holds, as AVAsset and mutagen read such a file's length.
+    mutating func endOfInput(into output: ParserOutput) {
+        guard announced == nil, let segment else { return }
+        announceFormat(of: segment.header, frameLength: segment.frameLength, output: output)
+        announced = segment.header
+    }
+
     /// Announces the format of `header`; at the reader's first frame, with the average bit rate of a Xing/VBRI
     /// frame before it, and its other information when the stream is not ready yet.
     private mutating func announceFormat(of header: MPEGFrameHeader, frameLength: Int, output: ParserOutput) {
         var format = MPEGStreamFormat(header: header, frameLength: frameLength)
-        if let averageBitRate = segment?.averageBitRate(header: header) {
+        if let averageBitRate = segment?.information.averageBitRate(header: header) {
             format.bitRate = averageBitRate
             statesAverageBitRate = true
         }
         format.announce(to: output)
         defer { self.segment = nil }
-        guard !output.isReady, let segment else { return }
-        segment.announce(to: output)
-        output.seekTable = segment.seekTable
+        guard !output.isReady, let information = segment?.information else { return }
+        information.announce(to: output)
+        output.seekTable = information.seekTable
     }
 }
 

@@ -21,9 +21,11 @@ struct PCMRecording {
     var failure: AudioFileStreamFailure?
 
     /// Parses `bytes` as the chunking says, leaving out `skips` (fed again with the discontinuity flag and their
-    /// end offset), and records what the stream reported; a failure ends the parse and is recorded.
+    /// end offset), or as the ranges `inOrder` (each after the first at its offset), and records what the stream
+    /// reported; a failure ends the parse and is recorded.
     static func parse(_ bytes: [UInt8], chunking: Chunking = .whole, skips: [Range<Int>] = [],
-                      hint: AudioFileType? = nil, limits: MetadataLimits = MetadataLimits()) throws -> PCMRecording {
+                      inOrder ranges: [Range<Int>]? = nil, hint: AudioFileType? = nil,
+                      limits: MetadataLimits = MetadataLimits()) throws -> PCMRecording {
         var recording = PCMRecording()
         let stream = try AudioFileStream(fileTypeHint: hint, limits: limits) { event in
             switch event {
@@ -39,7 +41,11 @@ struct PCMRecording {
             }
         }
         do {
-            try feed(bytes, to: stream, chunking: chunking, skips: skips)
+            if let ranges {
+                try feed(bytes, inOrder: ranges, to: stream, chunking: chunking)
+            } else {
+                try feed(bytes, to: stream, chunking: chunking, skips: skips)
+            }
         } catch let failure as AudioFileStreamFailure {
             recording.failure = failure
         }
