@@ -38,6 +38,9 @@ extension AudioFileStream {
         (output.index.parsedPackets, output.index.frameCount, output.index.byteCount)
     }
 
+    /// The stream offset just past the last packet delivered so far: where the audio ends, as the parser read it.
+    package var audioEnd: Int64 { output.index.endOffset }
+
     /// The stream's duration in seconds and whether it is an estimate: exact from a packet table or packet count
     /// in the header (what the header says, even when the audio that follows is cut short, as AVAsset's duration
     /// is), or once the whole input has been parsed; otherwise from the byte count and bit rate.

@@ -44,7 +44,8 @@ extension TagsCommand {
         defer { close(descriptor) }
         guard let mapping = FileMapping(descriptor: descriptor) else { throw CommandFailure("\(input): not a regular file") }
         defer { mapping.unmap() }
-        let edited = try TagEditor.edit(mapping.bytes, fileType: fileType, current: Self.commonTags(of: found), edits: edits)
+        let edited = try TagEditor.edit(mapping.bytes, fileType: fileType, current: Self.commonTags(of: found),
+                                        audioEnd: Int(stream.audioEnd), edits: edits)
         Interrupt.install()
         var file = try OutputFile.open(output)
         do {

@@ -34,7 +34,8 @@ public enum TagEditInvariants {
         let edited: EditedFile
         do {
             edited = try input.withUnsafeBytes {
-                try TagEditor.edit($0, fileType: fileType, current: NormalizedTags(), edits: edits(for: fileType))
+                try TagEditor.edit($0, fileType: fileType, current: NormalizedTags(), audioEnd: original.end,
+                                   edits: edits(for: fileType))
             }
         } catch {
             // A refusal with a reason is what bad input may get.
@@ -50,15 +51,16 @@ public enum TagEditInvariants {
         }
     }
 
-    /// The file type, packet sizes and packet bytes our parser reads from `bytes`; nil when it refuses them.
-    static func read(_ bytes: [UInt8]) -> (fileType: AudioFileType?, sizes: [Int], audio: [UInt8])? {
+    /// The file type, packet sizes and packet bytes our parser reads from `bytes`, and where its last packet ends;
+    /// nil when it refuses them.
+    static func read(_ bytes: [UInt8]) -> (fileType: AudioFileType?, sizes: [Int], audio: [UInt8], end: Int)? {
         let packets = PacketCollector()
         do {
             let stream = try AudioFileStream(fileTypeHint: nil) { packets.take($0) }
             try stream.parse(bytes)
             try stream.finish()
             guard case .fileType(let fileType)? = try? stream.property(.fileFormat) else { return nil }
-            return (fileType, packets.sizes, packets.audio)
+            return (fileType, packets.sizes, packets.audio, Int(stream.audioEnd))
         } catch {
             return nil
         }

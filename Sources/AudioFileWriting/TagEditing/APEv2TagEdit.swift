@@ -4,9 +4,9 @@ import AudioFileStream
 /// tag as the ID3v1 trailer is: the items of every common key the edit names go, so that readers take a key set
 /// from the ID3v2 tag, and a key removed is gone from both. Its other items are kept byte for byte.
 enum APEv2TagEdit {
-    /// The tag ending at `end` of `bytes` (after `start`) with `edits` applied, and where it lies; nil when no tag
-    /// ends there.
-    /// - Throws: `TagEditError.damaged` when its size or items run past it.
+    /// The tag ending at `end` of `bytes` with `edits` applied, and where it lies; nil when no tag ends there.
+    /// - Throws: `TagEditError.damaged` when its size reaches before `start` (into the audio or a leading tag), or
+    ///   its items run past it.
     static func edited(_ bytes: UnsafeRawBufferPointer, endingAt end: Int, from start: Int, edits: TagEdits) throws
         -> (range: Range<Int>, tag: [UInt8])? {
         let length = APEv2Header.length
@@ -17,7 +17,7 @@ enum APEv2TagEdit {
         // Bit 31: the tag has a header too, before its items.
         let tagStart = footer.flags & 1 << 31 != 0 ? itemsStart - length : itemsStart
         guard footer.size >= length, tagStart >= start else {
-            throw TagEditError.damaged("the APEv2 tag runs past the start of the file")
+            throw TagEditError.damaged("the APEv2 tag's size runs into the audio before it")
         }
         let named = (edits.set.map(\.key) + edits.remove).compactMap { key -> CommonTagKey? in
             if case .common(let common) = key { common } else { nil }
