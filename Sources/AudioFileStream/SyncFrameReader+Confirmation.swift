@@ -63,13 +63,16 @@ extension SyncFrameReader {
                 // Alone, it must continue the stream right after its last frame (past junk, a header in the tail
                 // of a frame cut short fits as often as not), or be all the input (a file of one frame) or all
                 // that follows a tag.
-                let startsInput = (position == 0 && skip.isEmpty) || input.offset + Int64(position) == endOfLastTag
                 let continuesStream = input.offset + Int64(position) == endOfLastFrame
                     && current.map { format.isCompatible(header, with: $0) } ?? false
-                return next <= bytes.count && (continuesStream || startsInput) ? .confirmed : .refuted
+                return next <= bytes.count && (continuesStream || startsInput(position, in: input))
+                    ? .confirmed : .refuted
             }
             guard Format.mayStartFrame(bytes[next]), let following = format.header(in: bytes, at: next) else {
                 if let confirmation = tagFollows(at: next, frameAt: position, in: input) { return confirmation }
+                // A chain of frames from the start of the input is a short file, which padding or a cut may end
+                // as well as a tag does.
+                if depth > 0, startsInput(position, in: input) { return .confirmed }
                 // Its header confirmed the frame before and states its length: junk after it does not refute it.
                 guard depth == 0, continuesStream, input.offset + Int64(position) == endOfLastFrame,
                       case .exact = format.frameLength(of: header) else { return .refuted }
@@ -93,6 +96,11 @@ extension SyncFrameReader {
             }
         }
         return .confirmed
+    }
+
+    /// Whether the frame at `position` starts the input or follows a tag right away: nothing before it was junk.
+    private func startsInput(_ position: Int, in input: ReaderInput) -> Bool {
+        (position == 0 && skip.isEmpty) || input.offset + Int64(position) == endOfLastTag
     }
 
     /// Where a frame in the chain that confirms a resync ends: one whose length only the next sync tells (MPEG
