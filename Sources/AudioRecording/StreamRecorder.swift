@@ -119,7 +119,7 @@ public final class StreamRecorder {
     /// Whole packets from `offset` before the next split the clock or a title makes, if one is in view.
     private func packetsBeforeSplit(at offset: Int64, bytesPerPacket: Int, framesPerPacket: Int64) -> Int? {
         var packets: Int?
-        if let piece, let split = piece.clockSplit, framesPerPacket > 0 {
+        if let split = piece?.clockSplit, framesPerPacket > 0 {
             packets = Int((split - timeline.position + framesPerPacket - 1) / framesPerPacket)
         }
         if let tagsOffset = tags.nextOffset, tagsOffset > offset {
@@ -136,13 +136,15 @@ public final class StreamRecorder {
         // there, and a piece that states trims ends before it, so that its end trim stays within its last packet
         // (a LAME tag holds 12 bits).
         let isPadding = timeline.trims.audioEnd.map { position >= $0 } == true
-        if let piece, let split = piece.clockSplit, position >= split, !isPadding { splitOnClock(piece) }
-        if piece != nil, trackChanged { finishPiece(trailingTrim: 0) }
+        // The piece's fields are read in place, never the piece as a whole: a copy of it on every packet (its
+        // writer's, tags' and replay's references retained and released) cost more than writing the packet.
+        if let split = piece?.clockSplit, position >= split, !isPadding { splitOnClock() }
+        if trackChanged, isWriting { finishPiece(trailingTrim: 0) }
         trackChanged = false
-        if piece == nil, !isPadding, retryPosition.map({ position >= $0 }) ?? true { startPiece(on: timeline) }
-        if let piece {
+        if !isWriting, !isPadding, retryPosition.map({ position >= $0 }) ?? true { startPiece(on: timeline) }
+        if let statesTrims = piece?.file.statesTrims {
             do {
-                if !(isPadding && piece.file.statesTrims) { try append(packet) }
+                if !(isPadding && statesTrims) { try append(packet) }
             } catch {
                 fail(error)
             }
@@ -152,10 +154,13 @@ public final class StreamRecorder {
         timeline.pass(packet)
     }
 
+    /// Whether a piece is under way.
+    private var isWriting: Bool { piece?.end != nil }
+
     /// The clock's split is reached: the piece ends, unless it would be shorter than `shortestPiece` (a boundary
     /// 1 ms after the start), and then runs on to the next split.
-    private func splitOnClock(_ piece: RecordingPiece) {
-        guard holdsShortestPiece(piece) else {
+    private func splitOnClock() {
+        guard let piece, holdsShortestPiece(piece) else {
             self.piece?.clockSplit = clock.split(after: clock.origin + timeline.seconds(timeline.position),
                                                  every: settings.every, rate: timeline.track?.format.sampleRate ?? 0)
             return
@@ -167,8 +172,8 @@ public final class StreamRecorder {
     private func append(_ packet: AudioPacket) throws {
         try piece?.file.append(packet)
         piece?.end = timeline.position + packet.frames
-        guard let piece, piece.replay != nil else { return }
-        if timeline.seconds(piece.end - piece.file.keptStart) > Self.sameChangeWindow {
+        guard piece?.replay != nil, let end = piece?.end, let keptStart = piece?.file.keptStart else { return }
+        if timeline.seconds(end - keptStart) > Self.sameChangeWindow {
             self.piece?.replay = nil
         } else {
             self.piece?.replay?.packets.append(LeadInWindow.Packet(bytes: Array(packet.bytes), frames: packet.frames))
