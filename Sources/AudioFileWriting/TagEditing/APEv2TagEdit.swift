@@ -4,21 +4,22 @@ import AudioFileStream
 /// tag as the ID3v1 trailer is: the items of every common key the edit names go, so that readers take a key set
 /// from the ID3v2 tag, and a key removed is gone from both. Its other items are kept byte for byte.
 enum APEv2TagEdit {
-    /// The tag ending at `end` of `bytes` with `edits` applied, and where it lies; nil when no tag ends there.
-    /// - Throws: `TagEditError.damaged` when its size reaches before `start` (into the audio or a leading tag), or
-    ///   its items run past it.
+    /// The tag ending at `end` of `bytes` with `edits` applied, and where it lies; nil when no tag the parser
+    /// reads ends there. The parser reads an APEv2 tag from its header, so a footer alone, or one whose header is
+    /// not where its size puts it (before `start`, in the audio or a leading tag, or nowhere), is left as it is:
+    /// rewriting bytes the parser reads as junk could make packets of them.
+    /// - Throws: `TagEditError.damaged` when its items run past it.
     static func edited(_ bytes: UnsafeRawBufferPointer, endingAt end: Int, from start: Int, edits: TagEdits) throws
         -> (range: Range<Int>, tag: [UInt8])? {
         let length = APEv2Header.length
         guard end - length >= start,
-              let footer = APEv2Header(UnsafeRawBufferPointer(rebasing: bytes[end - length..<end])), !footer.isHeader
+              let footer = APEv2Header(UnsafeRawBufferPointer(rebasing: bytes[end - length..<end])), !footer.isHeader,
+              footer.size >= length, footer.size <= end - start - length
         else { return nil }
         let itemsStart = end - footer.size
-        // Bit 31: the tag has a header too, before its items.
-        let tagStart = footer.flags & 1 << 31 != 0 ? itemsStart - length : itemsStart
-        guard footer.size >= length, tagStart >= start else {
-            throw TagEditError.damaged("the APEv2 tag's size runs into the audio before it")
-        }
+        let tagStart = itemsStart - length
+        guard let header = APEv2Header(UnsafeRawBufferPointer(rebasing: bytes[tagStart..<itemsStart])), header.isHeader,
+              header.size == footer.size, header.itemCount == footer.itemCount else { return nil }
         let named = (edits.set.map(\.key) + edits.remove).compactMap { key -> CommonTagKey? in
             if case .common(let common) = key { common } else { nil }
         }
@@ -48,8 +49,7 @@ enum APEv2TagEdit {
             edge.append(littleEndian: UInt64(isHeader ? footer.flags | 1 << 29 : footer.flags & ~(1 << 29)), count: 4)
             return edge + [UInt8](repeating: 0, count: 8)
         }
-        let header = tagStart < itemsStart ? edges(true) : []
-        return (tagStart..<end, header + items + edges(false))
+        return (tagStart..<end, edges(true) + items + edges(false))
     }
 
     /// Whether readers take the item `key` for one of `keys`: by the parser's own table of keys.
