@@ -49,10 +49,10 @@ struct JoinOverlap {
     /// A packet of the file, in order.
     mutating func take(_ packet: AudioPacket) -> Step {
         guard isDeciding else {
-            tail.keep(packet.bytes, frames: packet.frames)
+            tail.keep(packet)
             return .write
         }
-        held.append(LeadInWindow.Packet(bytes: Array(packet.bytes), frames: packet.frames))
+        held.append(LeadInWindow.Packet(packet))
         heldFrames += packet.frames
         let isComplete = repeatedFrames.map { heldFrames >= $0 } ?? true
         guard isComplete else { return .hold }
@@ -68,7 +68,7 @@ struct JoinOverlap {
     mutating func takeHeld() -> [LeadInWindow.Packet] {
         isDeciding = false
         defer { held.removeAll() }
-        for packet in held { packet.bytes.withUnsafeBytes { tail.keep($0, frames: packet.frames) } }
+        for packet in held { packet.withPacket { tail.keep($0) } }
         return held
     }
 

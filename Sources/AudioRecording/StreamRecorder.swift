@@ -176,7 +176,7 @@ public final class StreamRecorder {
         if timeline.seconds(end - keptStart) > Self.sameChangeWindow {
             self.piece?.replay = nil
         } else {
-            self.piece?.replay?.packets.append(LeadInWindow.Packet(bytes: Array(packet.bytes), frames: packet.frames))
+            self.piece?.replay?.packets.append(LeadInWindow.Packet(packet))
         }
     }
 
@@ -200,9 +200,7 @@ public final class StreamRecorder {
         startPiece(on: replay.timeline)
         do {
             for packet in replay.packets {
-                try packet.bytes.withUnsafeBytes { bytes in
-                    try self.piece?.file.append(AudioPacket(bytes: bytes, frames: packet.frames, offset: 0))
-                }
+                try packet.withPacket { try self.piece?.file.append($0) }
             }
             self.piece?.end = piece.end
         } catch {

@@ -70,7 +70,7 @@ struct StreamTimeline {
 
     /// Moves past `packet`, which the lead-in of a later piece may need.
     mutating func pass(_ packet: AudioPacket) {
-        window.keep(packet.bytes, frames: packet.frames)
+        window.keep(packet)
         position += packet.frames
         passedPackets = true
     }

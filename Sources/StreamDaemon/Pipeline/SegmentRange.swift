@@ -1,5 +1,6 @@
 import AudioFileStream
 import AudioFileWriting
+import AudioRecording
 
 /// Cuts one segment of a composition out of its file's parser events: the packets from the first that holds the
 /// segment's start to the one that holds its end, after as many earlier ones as the codec's decoder needs to
@@ -21,8 +22,8 @@ struct SegmentRange {
     private var fileTable: PacketTableInfo?
     /// Frames of the file's packets so far.
     private var position: Int64 = 0
-    /// Packets before the start, kept for the decoder's lead-in.
-    private var leadIn = LeadInPackets()
+    /// Packets before the start, kept for the decoder's lead-in, from the first of them.
+    private var leadIn: LeadInWindow?
     /// The table stated for the segment, once its first packet went out.
     private var stated: PacketTableInfo?
     /// Where the segment starts in the file, and where it ends when known.
@@ -69,12 +70,13 @@ struct SegmentRange {
                     return
                 }
                 guard position > start else {
-                    leadIn.keep(packets[index], index: batch.firstPacketIndex + Int64(index),
-                                for: DecoderLeadIn.of(batch.format))
+                    if leadIn == nil { leadIn = LeadInWindow(for: DecoderLeadIn.of(batch.format)) }
+                    leadIn?.keep(packets[index])
                     runStart = index + 1
                     continue
                 }
-                begin(at: start, packetStart: packetStart, format: batch.format, output: output)
+                begin(at: start, packetStart: packetStart, packetIndex: batch.firstPacketIndex + Int64(index),
+                      format: batch.format, output: output)
             }
             guard let end, position >= end else { continue }
             // The packet that holds the end: a remainder not known before (packets of varying frames) is stated
@@ -97,11 +99,11 @@ struct SegmentRange {
         fileTable.flatMap { $0.validFrames > 0 ? Int64($0.primingFrames) + $0.validFrames : nil }
     }
 
-    /// States the table of a segment that starts at `start`, in the packet at `packetStart`, and gives the
-    /// lead-in's packets.
-    private mutating func begin(at start: Int64, packetStart: Int64, format: AudioStreamBasicDescription,
-                                output: (Output) -> Void) {
-        let decodedFrom = packetStart - leadIn.decodedFrames
+    /// States the table of a segment that starts at `start`, in the packet at `packetStart` (packet number
+    /// `packetIndex`), and gives the lead-in's packets, a batch each.
+    private mutating func begin(at start: Int64, packetStart: Int64, packetIndex: Int64,
+                                format: AudioStreamBasicDescription, output: (Output) -> Void) {
+        let decodedFrom = packetStart - (leadIn?.decodedFrames ?? 0)
         var end = item.to.map { Self.frame(of: $0, in: format) + Int64(fileTable?.primingFrames ?? 0) }
         if let fileEnd, end.map({ $0 >= fileEnd }) ?? true { end = fileEnd }
         (self.start, self.end) = (start, end)
@@ -118,7 +120,13 @@ struct SegmentRange {
                                     remainderFrames: Int32(clamping: remainder))
         stated = table
         output(.table(table, startsSegment: true))
-        leadIn.give(format: format, output: output)
+        // The lead-in's packets are the ones right before the segment's first.
+        var index = packetIndex - Int64(leadIn?.count ?? 0)
+        leadIn?.forEach { packet in
+            packet.withPacket { PacketBatch.withPacket($0, format: format, index: index) { output(.packets($0)) } }
+            index += 1
+        }
+        leadIn = nil
     }
 
     /// Gives the batch's packets in `range`, as a batch of their own unless they are all of it.
