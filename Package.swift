@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AudioStreamProtocol", targets: ["AudioStreamProtocol"]),
         .library(name: "AudioFileWriting", targets: ["AudioFileWriting"]),
         .library(name: "AudioRecording", targets: ["AudioRecording"]),
+        .library(name: "AudioHLS", targets: ["AudioHLS"]),
         .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
         .executable(name: "audiostreamd", targets: ["audiostreamd"]),
@@ -40,6 +41,9 @@ let package = Package(
         .target(name: "AudioFileWriting", dependencies: ["AudioFileStream"]),
         // Recordings: a stream's packets into files of its own codec, split by time or title, crash-safe.
         .target(name: "AudioRecording", dependencies: ["AudioFileStream", "AudioFileWriting", "AudioDecoding"]),
+        // HTTP Live Streaming: a stream's packets cut into segments and parts of packed audio or CMAF, and the
+        // playlists over them, without sockets: the daemon serves what it makes, the tool writes it to a folder.
+        .target(name: "AudioHLS", dependencies: ["AudioFileStream", "AudioFileWriting", "AudioRecording"]),
         // The wire protocol of docs/protocol.md and its events' JSON, with a blocking client, and what a network
         // source says beside the audio (ICY blocks, station headers): what the daemon, the tool and any Swift
         // subscriber share, without NIO.
@@ -71,6 +75,7 @@ let package = Package(
                 "AudioDecoding",
                 "AudioFileWriting",
                 "AudioRecording",
+                "AudioHLS",
                 "AudioStreamProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -112,6 +117,7 @@ let package = Package(
         ),
         .testTarget(name: "AudioFileWritingTests", dependencies: ["AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudioRecordingTests", dependencies: ["AudioRecording", "AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
+        .testTarget(name: "AudioHLSTests", dependencies: ["AudioHLS", "AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",

@@ -12,7 +12,7 @@ extension [UInt8] {
     }
 
     /// The bytes of `value`, most significant first.
-    init<Value: FixedWidthInteger>(bigEndian value: Value) {
+    package init<Value: FixedWidthInteger>(bigEndian value: Value) {
         self = []
         append(bigEndian: UInt64(truncatingIfNeeded: value), count: Value.bitWidth / 8)
     }

@@ -1,11 +1,11 @@
 import AudioFileStream
 
 /// The trims a source states for the whole stream (its PacketTableInfo), placed on the stream's timeline.
-struct SourceTrims {
+package struct SourceTrims {
     /// The position where the stream's audio starts, after the encoder's priming.
-    var primingEnd: Int64 = 0
+    package var primingEnd: Int64 = 0
     /// The position where the audio ends, when the source says.
-    var audioEnd: Int64?
+    package var audioEnd: Int64?
 
     init() {}
 

@@ -5,9 +5,9 @@ import AudioFileWriting
 /// the track as last announced, the source's trims placed on the stream's timeline, the position of the next
 /// packet, and the lead-in a piece starting there needs. Each writer keeps only its own rules: when to split,
 /// which range, which inputs.
-struct StreamTimeline {
+package struct StreamTimeline {
     /// What an event means to a writer of pieces.
-    enum Change {
+    package enum Change {
         /// The track changed (its format, setup bytes or channel layout).
         case track(TrackFormat)
         case packets(PacketBatch)
@@ -18,13 +18,13 @@ struct StreamTimeline {
         case none
     }
 
-    private(set) var track: TrackFormat?
+    package private(set) var track: TrackFormat?
     /// The source's trims for the file being read (its PacketTableInfo), on the stream's timeline.
-    private(set) var trims = SourceTrims()
+    package private(set) var trims = SourceTrims()
     /// The source's PacketTableInfo as it states it, if it does.
     private(set) var table: PacketTableInfo?
     /// Frames of the stream before the next packet.
-    private(set) var position: Int64 = 0
+    package private(set) var position: Int64 = 0
     /// The packets before the next one that a decoder starting there needs.
     private(set) var window = LeadInWindow()
     /// Where the file being read began (its DataFormat was announced): its PacketTableInfo counts from there.
@@ -33,8 +33,10 @@ struct StreamTimeline {
     /// before its packets, a new file's start after them.
     private var passedPackets = false
 
+    package init() {}
+
     /// Takes one event, keeping what it says of the track, the trims and the lead-in.
-    mutating func take(_ event: AudioFileStreamEvent) -> Change {
+    package mutating func take(_ event: AudioFileStreamEvent) -> Change {
         if let next = TrackFormat.announced(by: event, over: track) {
             if case .property(.dataFormat, _) = event { fileStart = position }
             guard next != track else { return .none }
@@ -69,7 +71,7 @@ struct StreamTimeline {
     }
 
     /// Moves past `packet`, which the lead-in of a later piece may need.
-    mutating func pass(_ packet: AudioPacket) {
+    package mutating func pass(_ packet: AudioPacket) {
         window.keep(packet)
         position += packet.frames
         passedPackets = true

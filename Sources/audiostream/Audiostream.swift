@@ -12,7 +12,8 @@ struct Audiostream: ParsableCommand {
         version: packageVersion,
         subcommands: [
             PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
-            DecodeCommand.self, RecordCommand.self, CutCommand.self, ConcatCommand.self, SubscribeCommand.self, StatusCommand.self,
+            DecodeCommand.self, RecordCommand.self, CutCommand.self, ConcatCommand.self, HLSCommand.self,
+            SubscribeCommand.self, StatusCommand.self,
         ]
     )
 

@@ -159,7 +159,7 @@ public struct FLACWriter: ContainerWriter {
     }
 
     /// STREAMINFO's body before any frame: the cookie's, or one made from the DataFormat; the totals unknown.
-    private static func streamInfo(of track: TrackFormat) throws -> FLACStreamInfo {
+    package static func streamInfo(of track: TrackFormat) throws -> FLACStreamInfo {
         let body: [UInt8]
         if track.cookie.isEmpty {
             body = try madeStreamInfo(track.format)

@@ -19,44 +19,7 @@ enum M4AMovie {
         var builder = MP4BoxBuilder()
         builder.box("moov") {
             $0.movieHeader(timescale: header.timescale, duration: kept)
-            $0.box("trak") {
-                $0.trackHeader(duration: kept)
-                $0.box("edts") {
-                    $0.fullBox("elst", version: 1) {
-                        $0.uint32(UInt32(edits.count))
-                        for edit in edits {
-                            $0.uint64(UInt64(edit.duration))
-                            $0.uint64(UInt64(edit.mediaTime))
-                            $0.uint32(0x1_0000)  // media rate 1.0
-                        }
-                    }
-                }
-                $0.box("mdia") {
-                    $0.fullBox("mdhd", version: 1) {
-                        $0.zeros(16)  // creation and modification times: unknown
-                        $0.uint32(header.timescale)
-                        $0.uint64(UInt64(total))
-                        $0.uint16(0x55C4)  // language "und"
-                        $0.uint16(0)
-                    }
-                    $0.fullBox("hdlr") {
-                        $0.uint32(0)
-                        $0.fourCC("soun")
-                        $0.zeros(12)
-                        $0.append(Array("SoundHandler".utf8) + [0])
-                    }
-                    $0.box("minf") {
-                        $0.fullBox("smhd") { $0.zeros(4) }
-                        $0.box("dinf") {
-                            $0.fullBox("dref") {
-                                $0.uint32(1)
-                                $0.fullBox("url ", flags: 1) { _ in }  // the media is in this file
-                            }
-                        }
-                        $0.sampleTable(header.sampleEntry, table)
-                    }
-                }
-            }
+            $0.track(header, table, edits: edits, duration: kept)
             var smpb: [UInt8] = []
             if let edit = edits.first, edits.count == 1 {
                 let gapless = gaplessInfo(priming: edit.mediaTime, remainder: total - edit.mediaTime - edit.duration,
@@ -82,7 +45,81 @@ enum M4AMovie {
     }
 }
 
+extension M4AMovie {
+    /// The movie of a fragmented MP4 (ISO/IEC 14496-12 §8.8, as CMAF uses it): no samples of its own, an edit
+    /// that starts `leadingTrim` frames in and lasts as long as the fragments (a duration of 0), and `mvex`
+    /// saying that fragments of track 1 follow. ffmpeg takes no edit of fragments: the priming is said in
+    /// iTunSMPB too, which it reads (with the remainder and the length unknown, 0).
+    static func fragmentedBox(_ header: M4ATrackHeader) -> [UInt8] {
+        var builder = MP4BoxBuilder()
+        builder.box("moov") {
+            $0.movieHeader(timescale: header.timescale, duration: 0)
+            let edits = header.leadingTrim > 0 ? [(mediaTime: header.leadingTrim, duration: Int64(0))] : []
+            $0.track(header, M4ASampleTable(), edits: edits, duration: 0)
+            $0.box("mvex") {
+                $0.fullBox("trex") {
+                    $0.uint32(1)  // track
+                    $0.uint32(1)  // sample description
+                    $0.zeros(12)  // default duration, size and flags: each fragment states its own
+                }
+            }
+            if header.leadingTrim > 0 {
+                let gapless = gaplessInfo(priming: header.leadingTrim, remainder: 0, kept: 0)
+                $0.append(ITunesTagWriter.userData(
+                    items: ITunesTagWriter.freeFormItem(mean: "com.apple.iTunes", name: "iTunSMPB", text: gapless)))
+            }
+        }
+        return builder.bytes
+    }
+}
+
 extension MP4BoxBuilder {
+    /// `trak`: track 1 of `duration` in the movie's timescale, played through `edits` (none: as it is), and
+    /// its media: the clock, the handler, and `table`'s samples.
+    fileprivate mutating func track(_ header: M4ATrackHeader, _ table: M4ASampleTable,
+                                    edits: [(mediaTime: Int64, duration: Int64)], duration: Int64) {
+        box("trak") {
+            $0.trackHeader(duration: duration)
+            if !edits.isEmpty {
+                $0.box("edts") {
+                    $0.fullBox("elst", version: 1) {
+                        $0.uint32(UInt32(edits.count))
+                        for edit in edits {
+                            $0.uint64(UInt64(edit.duration))
+                            $0.uint64(UInt64(edit.mediaTime))
+                            $0.uint32(0x1_0000)  // media rate 1.0
+                        }
+                    }
+                }
+            }
+            $0.box("mdia") {
+                $0.fullBox("mdhd", version: 1) {
+                    $0.zeros(16)  // creation and modification times: unknown
+                    $0.uint32(header.timescale)
+                    $0.uint64(UInt64(table.totalFrames))
+                    $0.uint16(0x55C4)  // language "und"
+                    $0.uint16(0)
+                }
+                $0.fullBox("hdlr") {
+                    $0.uint32(0)
+                    $0.fourCC("soun")
+                    $0.zeros(12)
+                    $0.append(Array("SoundHandler".utf8) + [0])
+                }
+                $0.box("minf") {
+                    $0.fullBox("smhd") { $0.zeros(4) }
+                    $0.box("dinf") {
+                        $0.fullBox("dref") {
+                            $0.uint32(1)
+                            $0.fullBox("url ", flags: 1) { _ in }  // the media is in this file
+                        }
+                    }
+                    $0.sampleTable(header.sampleEntry, table)
+                }
+            }
+        }
+    }
+
     fileprivate mutating func movieHeader(timescale: UInt32, duration: Int64) {
         fullBox("mvhd", version: 1) {
             $0.zeros(16)  // creation and modification times

@@ -1,16 +1,18 @@
 import AudioFileStream
 
-/// The sample entry of an AAC or ALAC track (`stsd`'s child), built from the parser's DataFormat and cookie.
-enum M4ASampleEntry {
+/// The sample entry of a track (`stsd`'s child), built from the parser's DataFormat and cookie: AAC and ALAC,
+/// which an M4A holds, and Opus and FLAC, which fragmented MP4 (CMAF) also carries.
+package enum M4ASampleEntry {
     /// Bytes in an ALACSpecificConfig, the ALAC cookie (Apple's ALAC specification, "Magic Cookie").
     private static let alacConfigLength = 24
     /// An AudioSpecificConfig longer than this is not one (the longest real ones, with a program config
     /// element, are tens of bytes); the descriptor's length field could say more.
     private static let largestAudioSpecificConfig = 1024
 
-    /// `mp4a` with an `esds` around the AudioSpecificConfig, or `alac` with the ALACSpecificConfig.
+    /// `mp4a` with an `esds` around the AudioSpecificConfig, `alac` with the ALACSpecificConfig, `Opus` with a
+    /// `dOps` made from the OpusHead, or `fLaC` with a `dfLa` holding STREAMINFO.
     /// - Throws: `WriteError.unsupportedFormat` for another codec, or a cookie that is not of the codec's form.
-    static func box(for track: TrackFormat) throws -> [UInt8] {
+    package static func box(for track: TrackFormat) throws -> [UInt8] {
         let format = track.format
         var builder = MP4BoxBuilder()
         switch format.formatID {
@@ -31,8 +33,43 @@ enum M4ASampleEntry {
             builder.audioSampleEntry("alac", format: format, bitsPerSample: UInt16(track.cookie[5])) {
                 $0.fullBox("alac") { $0.append(track.cookie) }
             }
+        case AudioFormatID.opus:
+            let config = try opusSpecificBox(head: track.cookie)
+            // Opus is always decoded at 48 kHz, whatever rate the OpusHead says the input had (RFC 7845 §5.1).
+            var opus = format
+            opus.sampleRate = 48000
+            builder.audioSampleEntry("Opus", format: opus, bitsPerSample: 16) { $0.append(config) }
+        case AudioFormatID.flac:
+            let streamInfo = try FLACWriter.streamInfo(of: track)
+            // STREAMINFO as the last metadata block: a native stream's header without `fLaC`.
+            let block = FLACMetadataBlock.streamHeader(streamInfo: streamInfo.bytes, followedBy: []).dropFirst(4)
+            builder.audioSampleEntry("fLaC", format: format, bitsPerSample: UInt16(streamInfo.bitsPerSample)) {
+                $0.fullBox("dfLa") { $0.append(Array(block)) }
+            }
         default:
-            throw WriteError.unsupportedFormat("an M4A cannot hold \(format.codecName) audio")
+            throw WriteError.unsupportedFormat("an MP4 track cannot hold \(format.codecName) audio")
+        }
+        return builder.bytes
+    }
+}
+
+extension M4ASampleEntry {
+    /// The OpusSpecificBox (Encapsulation of Opus in ISO Base Media File Format §4.3.2): the OpusHead's fields
+    /// but its magic, big-endian where the OpusHead's are little-endian (RFC 7845 §5.1).
+    private static func opusSpecificBox(head: [UInt8]) throws -> [UInt8] {
+        guard head.count >= 19, head.starts(with: "OpusHead".utf8), head[8] & 0xF0 == 0, head[9] > 0,
+              head[18] == 0 || head.count >= 21 + Int(head[9]) else {
+            throw WriteError.unsupportedFormat("the Opus cookie is not an OpusHead")
+        }
+        var builder = MP4BoxBuilder()
+        builder.box("dOps") {
+            $0.uint8(0)  // version
+            $0.uint8(head[9])  // output channel count
+            $0.append([head[11], head[10]])  // pre-skip
+            $0.append([head[15], head[14], head[13], head[12]])  // input sample rate
+            $0.append([head[17], head[16]])  // output gain
+            $0.uint8(head[18])  // channel mapping family
+            if head[18] != 0 { $0.append(Array(head[19..<21 + Int(head[9])])) }  // streams, coupled, mapping
         }
         return builder.bytes
     }

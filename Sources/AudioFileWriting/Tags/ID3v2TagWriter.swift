@@ -60,6 +60,13 @@ public struct ID3v2TagWriter: Sendable {
         return frame
     }
 
+    /// A whole PRIV frame: `owner` (its identifier, NUL-terminated) and `data` (ID3v2.4 §4.27).
+    package func privateFrame(owner: [UInt8], data: [UInt8]) -> [UInt8] {
+        var frame: [UInt8] = []
+        appendFrame("PRIV", owner + data, to: &frame)
+        return frame
+    }
+
     /// The text frames and their values, in the order the specification lists them.
     private func textFrames(of tags: NormalizedTags) -> [(String, String)] {
         func position(_ number: Int?, _ count: Int?) -> String? {

@@ -1,0 +1,43 @@
+import AudioFileStream
+import AudioFileWriting
+
+/// Parts of packed audio (RFC 8216bis §3.1.3): an ID3 tag with the first sample's time, then the codec's frames,
+/// AAC's each behind an ADTS header. Every part leads with its time, so that a player may start at any part.
+struct PackedAudioPackager: HLSPackager {
+    private let sampleRate: Double
+    /// For AAC: the header of each access unit.
+    private var adts: ADTSHeader?
+    private var bytes: [UInt8] = []
+
+    var initSection: [UInt8]? { nil }
+
+    /// - Throws: `WriteError.unsupportedFormat` when packed audio cannot carry the format.
+    init(track: TrackFormat) throws {
+        guard HLSContainer.packed.canCarry(track.format) else {
+            throw WriteError.unsupportedFormat("packed audio cannot carry \(track.format.codecName) audio")
+        }
+        sampleRate = track.format.sampleRate
+        adts = track.format.formatID == AudioFormatID.mpeg4AAC ? ADTSHeader(format: track.format) : nil
+    }
+
+    mutating func startPart(at time: Int64) {
+        bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate)
+    }
+
+    mutating func append(_ packet: AudioPacket) throws {
+        if var header = adts {
+            guard header.describe(unitLength: packet.bytes.count) else {
+                throw WriteError.unsupportedFormat("an access unit of \(packet.bytes.count) bytes is longer than ADTS "
+                    + "frames")
+            }
+            bytes += header.bytes
+            adts = header
+        }
+        bytes += packet.bytes
+    }
+
+    mutating func finishPart() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+}

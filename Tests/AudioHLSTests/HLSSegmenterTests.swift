@@ -1,0 +1,187 @@
+import AudioFileStream
+import AudioFileWriting
+import AudioHLS
+import FixtureSupport
+import Foundation
+import Testing
+
+/// The segmenter fed the parser's events of the 12 s record fixtures: segments and parts within their targets,
+/// their durations the frames ffprobe counts, their bytes what the files hold, and every playlist on the way
+/// passing the checker of RFC 8216bis' rules.
+@Suite struct HLSSegmenterTests {
+    /// What a segmenter made of a fixture: each change, and the playlist after each one (full and delta).
+    struct Run {
+        var changes: [HLSChange] = []
+        var playlists: [String] = []
+        var deltas: [String] = []
+        var list: HLSMediaList?
+
+        func bytes(named name: String) -> [UInt8]? {
+            for change in changes {
+                switch change {
+                case .initSection(name, let bytes), .part(name, let bytes), .segment(name, let bytes): return bytes
+                default: continue
+                }
+            }
+            return nil
+        }
+    }
+
+    static func run(_ fixture: String, _ settings: HLSSettings, skips: [Range<Int>] = []) throws -> Run {
+        var run = Run()
+        var segmenter: HLSSegmenter?
+        let made = HLSSegmenter(settings: settings, clock: { 1_780_000_000 }) { change in
+            run.changes.append(change)
+            guard let list = segmenter?.list else { return }
+            run.playlists.append(HLSPlaylistWriter.media(list))
+            run.deltas.append(HLSPlaylistWriter.media(list, HLSPlaylistWriter.Request(skipsOldSegments: true)))
+        }
+        segmenter = made
+        var failure: (any Error)?
+        let stream = try AudioFileStream(fileTypeHint: nil) { event in
+            guard failure == nil else { return }
+            do { try made.handle(event) } catch { failure = error }
+        }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture(fixture))))
+        try feed(bytes, to: stream, chunking: .fixed(4096), skips: skips)
+        if let failure { throw failure }
+        try made.finish()
+        run.list = made.list
+        return run
+    }
+
+    static func fixture(_ name: String) -> String {
+        Fixtures.directory.appendingPathComponent("record/\(name)").path
+    }
+
+    static let live = HLSSettings(segment: 2, part: 0.5, window: 60)
+
+    /// Each fixture, its frames per second, and the frames its packets decode to as ffprobe counts them.
+    static let cases: [(fixture: String, container: String)] = [
+        ("cbr.mp3", "packed"), ("aac.aac", "packed"), ("aac.m4a", "fmp4"), ("opus.opus", "fmp4"),
+        ("flac.flac", "fmp4"),
+    ]
+
+    @Test(arguments: cases.map(\.fixture))
+    func segmentsAndPartsKeepToTheirTargets(_ fixture: String) throws {
+        let container = Self.cases.first { $0.fixture == fixture }!.container
+        let run = try Self.run(fixture, HLSSettings(segment: 2, part: 0.5, window: 60,
+                                                    container: HLSContainer(rawValue: container)))
+        let list = try #require(run.list)
+        #expect(list.isEnded)
+        let segments = list.segments
+        try #require(segments.count >= 6, "12 s in segments of at most 2 s")
+        let rate = segments[0].sampleRate
+        // Parts are within a packet of their target (FLAC's 4,608 frames, 0.105 s, are the longest), segments
+        // within a part of theirs.
+        for segment in segments.dropLast() {
+            #expect(segment.duration <= 2 && segment.duration > 1.5, "\(segment.name): \(segment.duration) s")
+            #expect(segment.parts.reduce(0) { $0 + $1.frames } == segment.frames)
+            for part in segment.parts {
+                #expect(Double(part.frames) / rate <= 0.5 && Double(part.frames) / rate > 0.39,
+                        "\(part.name): \(Double(part.frames) / rate) s")
+            }
+            let joined = segment.parts.flatMap { run.bytes(named: $0.name) ?? [] }
+            #expect(run.bytes(named: segment.name) == joined, "\(segment.name) is not its parts one after another")
+        }
+        // The whole decodes (ffmpeg, with the trims it honours) to the frames the segments state, the end trim
+        // but for MP3's LAME tag, which packed audio cannot state, left in.
+        let decoded = try FFmpegTool.decode(Self.fixture(fixture)).count / FFmpegTool.channels(Self.fixture(fixture))
+        let stated = Int(segments.reduce(0) { $0 + $1.frames })
+        #expect(stated >= decoded && stated - decoded < 4096, "stated \(stated), decoded \(decoded)")
+        for playlist in run.playlists + run.deltas {
+            let checker = PlaylistChecker(playlist)
+            #expect(checker.violations.isEmpty, "\(checker.violations)\n\(playlist)")
+        }
+        for (old, new) in zip(run.playlists, run.playlists.dropFirst()) {
+            let violations = PlaylistChecker.continuity(from: PlaylistChecker(old), to: PlaylistChecker(new))
+            #expect(violations.isEmpty, "\(violations)")
+        }
+    }
+
+    /// RFC 8216bis §3.1.3: every packed segment begins with the ID3 PRIV timestamp of its first sample on the
+    /// 90 kHz clock, as ffprobe reads it.
+    @Test(arguments: ["cbr.mp3", "aac.aac"])
+    func packedSegmentsStateTheirFirstSamplesTime(_ fixture: String) throws {
+        let run = try Self.run(fixture, HLSSettings(segment: 2, part: 0, window: 60))
+        let folder = try makeTemporaryFolder("hls-priv")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var start = 0.0
+        // The last one may hold too few frames for ffprobe to read.
+        for segment in try #require(run.list?.segments).dropLast() {
+            let path = folder.appendingPathComponent(segment.name).path
+            try Data(try #require(run.bytes(named: segment.name))).write(to: URL(fileURLWithPath: path))
+            let json = try FFmpegTool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", path])
+            let text = String(decoding: json.output, as: UTF8.self)
+            let stamp = try #require(Self.timestamp(in: text), "\(segment.name): \(text)")
+            #expect(stamp == Int64((start * 90000).rounded(.down)), "\(segment.name)")
+            start += segment.duration
+        }
+    }
+
+    /// The PRIV data ffprobe prints, escaped byte by byte (`\x00`) where not printable.
+    static func timestamp(in json: String) -> Int64? {
+        guard let key = json.range(of: "transportStreamTimestamp\": \"") else { return nil }
+        var bytes: [UInt8] = []
+        var rest = json[key.upperBound...]
+        while let next = rest.first, next != "\"" {
+            if rest.hasPrefix("\\\\x") {
+                bytes.append(UInt8(rest.dropFirst(3).prefix(2), radix: 16) ?? 0)
+                rest = rest.dropFirst(5)
+            } else {
+                bytes.append(UInt8(ascii: next.unicodeScalars.first!))
+                rest = rest.dropFirst()
+            }
+        }
+        return bytes.count == 8 ? bytes.reduce(0) { $0 << 8 | Int64($1) } : nil
+    }
+
+    /// Segments leave the window oldest first, their parts with them, and the media sequence counts them.
+    @Test func theWindowSlides() throws {
+        let run = try Self.run("cbr.mp3", HLSSettings(segment: 2, part: 0.5, window: 6))
+        let list = try #require(run.list)
+        let removed = run.changes.flatMap { change -> [String] in
+            if case .removed(let names) = change { return names } else { return [] }
+        }
+        #expect(list.mediaSequence == list.segments.first?.sequence)
+        #expect(list.mediaSequence >= 2)
+        #expect(list.segments.reduce(0) { $0 + $1.duration } >= 6)
+        #expect(list.segments.dropFirst().reduce(0) { $0 + $1.duration } < 6)
+        for sequence in 0..<list.mediaSequence {
+            #expect(removed.contains("segment-\(sequence).mp3"))
+            #expect(removed.contains("part-\(sequence).0.mp3"))
+        }
+        #expect(!removed.contains { name in list.segments.contains { $0.name == name } })
+    }
+
+    /// Bytes lost mid-stream start a segment marked as a discontinuity; in fragmented MP4 its parts keep the
+    /// same initialization section when its bytes are the same.
+    @Test(arguments: ["cbr.mp3", "opus.opus"])
+    func aGapIsADiscontinuity(_ fixture: String) throws {
+        let size = try Data(contentsOf: URL(fileURLWithPath: Self.fixture(fixture))).count
+        let run = try Self.run(fixture, HLSSettings(segment: 2, part: 0, window: 60),
+                               skips: [size / 2..<size / 2 + 3000])
+        let segments = try #require(run.list?.segments)
+        #expect(segments.filter(\.isDiscontinuity).count == 1)
+        let playlist = HLSPlaylistWriter.media(try #require(run.list))
+        #expect(playlist.components(separatedBy: "#EXT-X-DISCONTINUITY\n").count == 2, "\(playlist)")
+        #expect(PlaylistChecker(playlist).violations.isEmpty)
+    }
+
+    /// Vorbis has no HLS container: the error says which codecs each one carries.
+    @Test func vorbisIsRefused() throws {
+        let error = try #require(throws: WriteError.self) { _ = try Self.run("vorbis.ogg", Self.live) }
+        #expect("\(error)".contains("Vorbis"), "\(error)")
+        #expect("\(error)".contains("fmp4 AAC, ALAC, Opus and FLAC"), "\(error)")
+    }
+
+    /// Requested containers that cannot carry the codec are refused before the first segment.
+    @Test func aContainerThatCannotCarryTheCodecIsRefused() {
+        #expect(throws: WriteError.self) {
+            _ = try Self.run("opus.opus", HLSSettings(segment: 2, part: 0, window: 60, container: .packed))
+        }
+        #expect(throws: WriteError.self) {
+            _ = try Self.run("cbr.mp3", HLSSettings(segment: 2, part: 0, window: 60, container: .fmp4))
+        }
+    }
+}
