@@ -56,6 +56,7 @@ let package = Package(
                 "AudioDecoding",
                 "AudioStreamProtocol",
                 "AudioRecording",
+                "AudioHLS",
                 "CMalloc",
                 "CSendRing",
                 .product(name: "NIOCore", package: "swift-nio"),

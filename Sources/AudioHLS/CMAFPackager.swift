@@ -18,7 +18,7 @@ struct CMAFPackager: HLSPackager {
         initSection = try FragmentedMP4Header.bytes(track: track, leadingTrim: leadingTrim)
     }
 
-    mutating func startPart(at time: Int64) {
+    mutating func startPart(at time: Int64, startsSegment: Bool) {
         self.time = time
     }
 

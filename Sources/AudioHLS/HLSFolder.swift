@@ -9,7 +9,7 @@ import AudioRecording
 ///
 /// A folder others can write may hold names planted to lead the bytes elsewhere: every file is written as a new
 /// one and renamed only over a regular file (`PieceFile`).
-public struct HLSFolder {
+public struct HLSFolder: Sendable {
     public let path: String
 
     /// The folder at `path`, made with the folders above it when the first file is written.

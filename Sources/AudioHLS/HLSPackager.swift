@@ -5,8 +5,9 @@ import AudioFileStream
 protocol HLSPackager {
     /// The initialization section (`EXT-X-MAP`) the parts need; nil when they need none.
     var initSection: [UInt8]? { get }
-    /// Starts a part whose first packet decodes `time` frames into the media's timeline.
-    mutating func startPart(at time: Int64)
+    /// Starts a part whose first packet decodes `time` frames into the media's timeline; `startsSegment` when
+    /// it is its segment's first.
+    mutating func startPart(at time: Int64, startsSegment: Bool)
     /// Adds a packet to the part under way.
     /// - Throws: `WriteError.unsupportedFormat` when the kind cannot carry the packet.
     mutating func append(_ packet: AudioPacket) throws

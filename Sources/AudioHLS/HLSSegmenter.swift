@@ -19,6 +19,10 @@ import AudioRecording
 public final class HLSSegmenter {
     public let settings: HLSSettings
     public private(set) var list: HLSMediaList
+    /// The highest bit rate of a segment so far, in bits per second (a variant's `BANDWIDTH`).
+    public private(set) var peakBitRate = 0
+    /// The codec of the track being cut as a variant's `CODECS` names it; nil before its first packet.
+    public var codecs: String? { cutting != nil ? timeline.track.flatMap(HLSCodecs.name) : nil }
     private let publish: (HLSChange) throws -> Void
     private let clock: () -> Double
     private var timeline = StreamTimeline()
@@ -93,7 +97,7 @@ public final class HLSSegmenter {
         }
         if list.segments.last?.isComplete != false { openSegment(at: position, cutting) }
         if !isPartOpen {
-            packager?.startPart(at: position - cutting.timeBase)
+            packager?.startPart(at: position - cutting.timeBase, startsSegment: partBytes.isEmpty)
             isPartOpen = true
         }
         try packager?.append(packet)
@@ -111,9 +115,9 @@ public final class HLSSegmenter {
             return
         }
         guard partFrames + kept > cutting.partTarget else { return }
-        let lastPart = partFrames
+        // Another part like this one would carry the segment past its target: the hint names the next one's.
+        if segmentFrames + partFrames > cutting.segmentTarget { return try endSegment() }
         try endPart()
-        if segmentFrames + lastPart > cutting.segmentTarget { try endSegment() }
     }
 
     private func startCutting(_ track: TrackFormat) throws -> HLSCutting {
@@ -155,7 +159,9 @@ public final class HLSSegmenter {
         "part-\(sequence).\(index).\(cutting.fileExtension)"
     }
 
-    private func endPart() throws {
+    /// Ends the part under way; the next part is the segment's next, or the next segment's first when
+    /// `endsSegment`.
+    private func endPart(endsSegment: Bool = false) throws {
         guard isPartOpen, let cutting, let bytes = packager?.finishPart() else { return }
         isPartOpen = false
         partBytes.append(bytes)
@@ -165,16 +171,19 @@ public final class HLSSegmenter {
         let sequence = list.segments[last].sequence
         let name = partName(sequence: sequence, index: list.segments[last].parts.count, cutting)
         list.segments[last].parts.append(HLSPartEntry(name: name, frames: partFrames))
-        list.nextPart = partName(sequence: sequence, index: list.segments[last].parts.count, cutting)
+        list.nextPart = endsSegment ? partName(sequence: nextSequence, index: 0, cutting)
+            : partName(sequence: sequence, index: list.segments[last].parts.count, cutting)
         try publish(.part(name: name, bytes: bytes))
     }
 
     private func endSegment() throws {
-        try endPart()
+        try endPart(endsSegment: true)
         guard let last = list.segments.indices.last, !list.segments[last].isComplete else { return }
         list.segments[last].isComplete = true
         let bytes = partBytes.count == 1 ? partBytes[0] : Array(partBytes.joined())
         partBytes.removeAll()
+        let duration = list.segments[last].duration
+        if duration > 0 { peakBitRate = max(peakBitRate, Int((Double(bytes.count * 8) / duration).rounded(.up))) }
         if makesParts, let cutting { list.nextPart = partName(sequence: nextSequence, index: 0, cutting) }
         try publish(.segment(name: list.segments[last].name, bytes: bytes))
         try slideWindow()

@@ -1,8 +1,9 @@
 import AudioFileStream
 import AudioFileWriting
 
-/// Parts of packed audio (RFC 8216bis §3.1.3): an ID3 tag with the first sample's time, then the codec's frames,
-/// AAC's each behind an ADTS header. Every part leads with its time, so that a player may start at any part.
+/// Parts of packed audio (RFC 8216bis §3.1.3): the codec's frames, AAC's each behind an ADTS header, a segment's
+/// first part led by an ID3 tag with its first sample's time. The parts after it carry no tag: an ID3 tag amid
+/// MPEG audio costs the frame after it in ffmpeg's reading of a segment.
 struct PackedAudioPackager: HLSPackager {
     private let sampleRate: Double
     /// For AAC: the header of each access unit.
@@ -20,8 +21,8 @@ struct PackedAudioPackager: HLSPackager {
         adts = track.format.formatID == AudioFormatID.mpeg4AAC ? ADTSHeader(format: track.format) : nil
     }
 
-    mutating func startPart(at time: Int64) {
-        bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate)
+    mutating func startPart(at time: Int64, startsSegment: Bool) {
+        if startsSegment { bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate) }
     }
 
     mutating func append(_ packet: AudioPacket) throws {

@@ -46,8 +46,9 @@ final class StreamCore {
         self.onEnd = onEnd
         let recording = config.record.map { RecordingWorker(config: $0, stream: config.name, logger: logger) }
         self.recording = recording
+        let hls = config.hls.map { HLSOrigin(config: $0, stream: config.name, eventLoop: eventLoop, logger: logger) }
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
-                                  metrics: metrics, recording: recording)
+                                  metrics: metrics, recording: recording, hls: hls)
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }

@@ -18,6 +18,8 @@ final class StreamService: Sendable {
     let deadAir: DeadAir
     /// The password of a push stream's source clients, which Icecast also takes for the mount's title.
     let sourcePassword: String?
+    /// How the stream is served as HTTP Live Streaming, if it is.
+    let hls: HLSConfig?
     private let core: NIOLoopBoundBox<StreamCore>
 
     /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
@@ -27,6 +29,7 @@ final class StreamService: Sendable {
          deadAirTimeout: Double? = nil, onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         name = config.name
         sourcePassword = config.source.pushPassword
+        hls = config.hls
         eventLoop = group.next()
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"
@@ -117,6 +120,20 @@ final class StreamService: Sendable {
     func setTitle(_ title: String) -> EventLoopFuture<Void> {
         let metadata = ICYMetadata(fields: [(key: "StreamTitle", value: title)])
         return eventLoop.submit { [core] in core.value.setTitle(metadata) }
+    }
+
+    /// The answer to an HLS request, on the stream's loop: at once, or once what it waits for exists.
+    /// - Fails with `HLSRefusal` when the stream has no such file or cannot answer.
+    func answer(_ request: HLSRequest) -> EventLoopFuture<HLSAnswer> {
+        eventLoop.flatSubmit { [core, eventLoop] in
+            core.value.pipeline.hls?.answer(request)
+                ?? eventLoop.makeFailedFuture(HLSRefusal.notFound("the stream has no HLS"))
+        }
+    }
+
+    /// What the stream's group's multivariant playlist says of it; nil until it has a segment.
+    func hlsVariant() -> EventLoopFuture<HLSGroupPlaylist.Variant?> {
+        eventLoop.submit { [core, name] in core.value.pipeline.hls?.variant(name: name) }
     }
 
     /// Sets the stream's gauges (subscribers, listeners, their lag) for a metrics reader.

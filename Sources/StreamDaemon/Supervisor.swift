@@ -113,6 +113,8 @@ final class Supervisor: Sendable {
             }
         }
         state.config = newConfig
+        // An ended stream's HLS stays served while the configuration that ended it does.
+        state.endedHLS = state.endedHLS.filter { wanted[$0.key] != nil && wanted[$0.key] == state.endedStreams[$0.key] }
         EventLoopFuture.andAllComplete(changes, on: eventLoop).flatMap { [self] () -> EventLoopFuture<Void> in
             let state = self.state.value
             guard !state.stopping else { return eventLoop.makeSucceededVoidFuture() }
@@ -180,10 +182,12 @@ final class Supervisor: Sendable {
     /// Serves each running stream that HTTP should serve at its mount, as the configuration has it now.
     private func updateMounts() {
         let state = self.state.value
-        httpServer?.mounts.replace(with: state.config.streams.compactMap { stream in
+        let served = state.config.streams.compactMap { stream -> (mount: String, service: StreamService)? in
             guard stream.http, let service = state.streams[stream.name] else { return nil }
             return (stream.mount, service)
-        })
+        }
+        let hls = served.map(\.service).filter { $0.hls != nil } + state.endedHLS.values
+        httpServer?.mounts.replace(with: served, hls: hls)
     }
 
     /// The HTTP server's `/status.json`: the served streams and their listeners.
@@ -218,6 +222,7 @@ final class Supervisor: Sendable {
         let service = StreamService(config: stream, group: group, sendRings: sendRings, inherited: systemd.sockets,
                                     deadAirTimeout: httpServer?.config.deadAirTimeout, onEnd: ended)
         state.value.streams[stream.name] = service
+        state.value.endedHLS[stream.name] = nil
         return service.start().hop(to: eventLoop).map { [self] in
             updateMounts()
         }.flatMapErrorThrowing { [self] error in
@@ -231,6 +236,9 @@ final class Supervisor: Sendable {
         let state = self.state.value
         guard state.streams[service.name] === service else { return }
         state.streams[service.name] = nil
+        if service.hls != nil, state.config.streams.first(where: { $0.name == service.name })?.http == true {
+            state.endedHLS[service.name] = service
+        }
         updateMounts()
         state.endedStreams[service.name] = state.config.streams.first { $0.name == service.name }
         if failure != nil { state.streamsFailed += 1 }
@@ -275,6 +283,9 @@ extension Supervisor {
         var streams: [String: StreamService] = [:]
         /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
         var endedStreams: [String: StreamConfig] = [:]
+        /// Those of them with HLS: their playlist, ended, and its files stay served until a reload starts or
+        /// removes them.
+        var endedHLS: [String: StreamService] = [:]
         var control: (socket: SocketConfig, listener: ListeningSocket)?
         /// Event loops asked by the last health check, or nil before the first.
         var asked: Int?

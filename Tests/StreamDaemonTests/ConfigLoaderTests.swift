@@ -674,7 +674,8 @@ import Testing
         #expect(error.problem.contains("larger than 16 MiB"))
     }
 
-    @Test(arguments: refusals + recordRefusals + PushSourceConfigTests.refusals + PlaylistConfigTests.refusals)
+    @Test(arguments: refusals + recordRefusals + PushSourceConfigTests.refusals + PlaylistConfigTests.refusals
+                     + HLSConfigTests.refusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
         let file = try ConfigFile(refusal.yaml)
         let error = try #require(throws: ConfigError.self) { try file.load() }
@@ -808,7 +809,7 @@ import Testing
 }
 
 /// A configuration file in a fresh folder of its own, removed with it.
-private final class ConfigFile {
+final class ConfigFile {
     let folder: URL
 
     init(_ yaml: String) throws {

@@ -6,7 +6,7 @@ extension ConfigLoader {
     static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
         "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs", "record",
-        "sourcePassword", "codec", "fallback",
+        "sourcePassword", "codec", "fallback", "hls",
     ]
     static let fileKeys = ["pace", "loop"]
     static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -17,8 +17,7 @@ extension ConfigLoader {
         let name = attempt { () throws -> String in
             let nameNode = try required(fields, "name", in: node, key: key)
             let name = try string(nameNode, key: "\(key).name")
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
-            else { throw error(nameNode, "\(key).name", "use letters, digits, '-', '_' or '.' (got '\(name)')") }
+            guard Self.isPathSegment(name) else { throw error(nameNode, "\(key).name", "use letters, digits, '-', '_' or '.' (got '\(name)')") }
             return name
         }
         let source = attempt { try self.source(fields, in: node, key: key) }
@@ -45,8 +44,16 @@ extension ConfigLoader {
             }
             return record
         }
+        let hls = attempt { () throws -> HLSConfig? in
+            guard let hlsNode = fields["hls"] else { return nil }
+            let hls = try self.hls(hlsNode, key: "\(key).hls")
+            for source in [source, fallback ?? nil].compactMap({ $0 }) {
+                try checkSegmentable(source, by: hls, node: hlsNode, key: "\(key).hls")
+            }
+            return hls
+        }
         guard let name, let source, let fallback, let socket, let queueSeconds, let disconnectAfter,
-              let historySeconds, let writeInterval, let mount, let http, let outputs, let record
+              let historySeconds, let writeInterval, let mount, let http, let outputs, let record, let hls
         else { return nil }
         let limits = SubscriberLimits(
             queueSeconds: queueSeconds ?? defaults.queueSeconds,
@@ -54,7 +61,7 @@ extension ConfigLoader {
             historySeconds: historySeconds ?? defaults.historySeconds,
             writeInterval: writeInterval ?? defaults.writeInterval)
         return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
-                            outputs: outputs ?? [], record: record, fallback: fallback)
+                            outputs: outputs ?? [], record: record, fallback: fallback, hls: hls)
     }
 
     static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]

@@ -50,10 +50,12 @@ public struct StreamConfig: Equatable, Sendable {
     public var record: RecordConfig?
     /// What plays while the source is lost, if anything.
     public var fallback: SourceConfig?
+    /// How the stream is served as HTTP Live Streaming, if it is.
+    public var hls: HLSConfig?
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
                 mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
-                record: RecordConfig? = nil, fallback: SourceConfig? = nil) {
+                record: RecordConfig? = nil, fallback: SourceConfig? = nil, hls: HLSConfig? = nil) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -63,6 +65,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.outputs = outputs
         self.record = record
         self.fallback = fallback
+        self.hls = hls
     }
 }
 

@@ -4,6 +4,8 @@ import NIOConcurrencyHelpers
 /// streams start, stop or are reloaded.
 final class HTTPMounts: Sendable {
     private let streams = NIOLockedValueBox<[String: StreamService]>([:])
+    /// The streams whose HLS is served, by name: those served with `hls:`, and ended ones whose playlist stays.
+    private let hlsStreams = NIOLockedValueBox<[String: StreamService]>([:])
 
     /// The stream served at `path`, if any.
     func stream(at path: String) -> StreamService? {
@@ -18,9 +20,21 @@ final class HTTPMounts: Sendable {
         streams.withLockedValue { table in table.keys.sorted().map { table[$0]! } }
     }
 
-    /// Serves exactly `services` from now on, each at its mount.
-    func replace(with services: [(mount: String, service: StreamService)]) {
+    /// The stream called `name` whose HLS is served, if any.
+    func hlsStream(named name: String) -> StreamService? {
+        hlsStreams.withLockedValue { $0[name] }
+    }
+
+    /// The streams of HLS group `group`.
+    func hlsGroup(_ group: String) -> [StreamService] {
+        hlsStreams.withLockedValue { $0.values.filter { $0.hls?.group == group } }
+    }
+
+    /// Serves exactly `services` from now on, each at its mount, and the HLS of `hls`.
+    func replace(with services: [(mount: String, service: StreamService)], hls: [StreamService] = []) {
         let table = Dictionary(services.map { ($0.mount, $0.service) }) { first, _ in first }
         streams.withLockedValue { $0 = table }
+        let hlsTable = Dictionary(hls.map { ($0.name, $0) }) { first, _ in first }
+        hlsStreams.withLockedValue { $0 = hlsTable }
     }
 }

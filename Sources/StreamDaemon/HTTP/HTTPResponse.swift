@@ -26,6 +26,18 @@ enum HTTPResponse {
         return buffer
     }
 
+    /// A 200 answer of `body` bytes; for a HEAD request (`headOnly`), its head alone. Web players on other
+    /// origins may read it.
+    static func body(_ body: ByteBuffer, http11: Bool, contentType: String, cacheControl: String,
+                     headOnly: Bool) -> ByteBuffer {
+        var buffer = head(.ok, http11: http11, fields: [
+            ("Content-Type", contentType), ("Content-Length", String(body.readableBytes)),
+            ("Cache-Control", cacheControl), ("Access-Control-Allow-Origin", "*"),
+        ])
+        if !headOnly { buffer.writeImmutableBuffer(body) }
+        return buffer
+    }
+
     /// A refusal: the status, and why as plain text.
     static func refusal(_ status: HTTPResponseStatus, http11: Bool, reason: String,
                         fields: [(String, String)] = []) -> ByteBuffer {

@@ -19,6 +19,10 @@ enum HTTPRoute {
     case playlist(StreamService, mount: String, MountPlaylist.Kind)
     /// `PUT`, or Icecast's legacy `SOURCE`, to a stream's mount: an Icecast source client pushing to it.
     case source(StreamService)
+    /// `GET /hls/NAME/FILE`: a stream's HLS media playlist, segment, part or initialization section.
+    case hls(StreamService, HLSRequest)
+    /// `GET /hls/GROUP/master.m3u8`: the multivariant playlist over the streams of an HLS group.
+    case hlsGroup([StreamService])
 
     /// The route of `request` among the server's own paths and `mounts`.
     /// - Throws: `HTTPRefusal`: 405 for a method the server does not take, 404 for a path with nothing at it.
@@ -33,7 +37,9 @@ enum HTTPRoute {
         guard request.head.method == .GET || request.isHead else {
             throw HTTPRefusal(.methodNotAllowed, "only GET and HEAD are served", fields: [("Allow", "GET, HEAD")])
         }
-        if request.path == "/status.json" {
+        if request.path.hasPrefix(Self.hlsPrefix) {
+            self = try Self.hlsRoute(request, mounts: mounts)
+        } else if request.path == "/status.json" {
             self = .status
         } else if request.path == "/admin/streamlist.txt" {
             self = .streamList
@@ -52,7 +58,7 @@ enum HTTPRoute {
     var needsPassword: Bool {
         switch self {
         case .streamList, .adminMetadata, .admin, .source: true
-        case .status, .mount, .statusPage, .icecastStatus, .playlist: false
+        case .status, .mount, .statusPage, .icecastStatus, .playlist, .hls, .hlsGroup: false
         }
     }
 
@@ -69,5 +75,31 @@ enum HTTPRoute {
     /// Paths the server answers itself, which no stream's mount may take.
     static func isReserved(_ path: String) -> Bool {
         path == "/status.json" || path == "/admin" || path.hasPrefix("/admin/") || icecastRoute(path) != nil
+            || path == "/hls" || path.hasPrefix(hlsPrefix)
+    }
+
+    private static let hlsPrefix = "/hls/"
+    /// The multivariant playlist's name in a group's folder.
+    static let hlsGroupPlaylist = "master.m3u8"
+
+    /// `/hls/NAME/FILE` of a stream with `hls:`, or `/hls/GROUP/master.m3u8`.
+    private static func hlsRoute(_ request: HTTPRequest, mounts: HTTPMounts) throws(HTTPRefusal) -> HTTPRoute {
+        let parts = request.path.dropFirst(hlsPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw HTTPRefusal(.notFound, "no HLS at \(request.path)", http11: request.isHTTP11)
+        }
+        let (name, file) = (String(parts[0]), String(parts[1]))
+        if file == hlsGroupPlaylist {
+            let group = mounts.hlsGroup(name)
+            if !group.isEmpty { return .hlsGroup(group) }
+        }
+        guard let stream = mounts.hlsStream(named: name) else {
+            throw HTTPRefusal(.notFound, "no stream with HLS is called \(name)", http11: request.isHTTP11)
+        }
+        do throws(HLSRefusal) {
+            return .hls(stream, try HLSRequest(name: file, query: FormQuery(request.query)))
+        } catch {
+            throw error.refusal(http11: request.isHTTP11)
+        }
     }
 }

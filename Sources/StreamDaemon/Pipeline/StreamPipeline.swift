@@ -40,14 +40,17 @@ final class StreamPipeline {
     }
     /// The stream's recording, if it has one: it gets every event of the parser, a chunk's at a time.
     private var recording: RecordingTap
+    /// The stream's HTTP Live Streaming, if it has it: it cuts every event of the parser as it comes.
+    let hls: HLSOrigin?
     /// The segments of a playlist, cut from the parser's events.
     private var composition = Composition()
     /// Whether the stream is a playlist, whose segments each state a PacketTableInfo.
     private var isComposition = false
 
     init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics,
-         recording: RecordingWorker? = nil) {
+         recording: RecordingWorker? = nil, hls: HLSOrigin? = nil) {
         self.recording = RecordingTap(recording)
+        self.hls = hls
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
         self.eventLoop = eventLoop
@@ -185,6 +188,7 @@ final class StreamPipeline {
             logger.error("cannot parse the end of the stream: \(error)")
         }
         pcm.finish()
+        hls?.finish()
         releaseSourceMetadata(upTo: .max)
         send(listenerAnnouncements.finish(allocator: allocator))
         send(.end(WireEncoding.message(.event, json: EventJSON.end(reason), allocator: allocator)))
@@ -251,6 +255,7 @@ final class StreamPipeline {
     private func route(_ event: AudioFileStreamEvent) {
         defer { pcm.update(with: event, streamTimestamp: timestamp, parser: parser) }
         recording.collect(event)
+        hls?.take(event)
         switch event {
         case .packets(let batch):
             publish(batch)

@@ -1,0 +1,33 @@
+import NIOCore
+
+/// The answers to HTTP Live Streaming clients: a stream's playlist and files, and a group's multivariant playlist.
+extension HTTPConnection {
+    /// Answers `hlsRequest` once the stream has what it asks for, or with its refusal.
+    func answer(_ hlsRequest: HLSRequest, of stream: StreamService, _ request: HTTPRequest,
+                context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        stream.answer(hlsRequest).hop(to: context.eventLoop).whenComplete { result in
+            let (handler, context) = loopBound.value
+            switch result {
+            case .success(let answer):
+                handler.finish(with: HTTPResponse.body(answer.body, http11: request.isHTTP11,
+                                                       contentType: answer.contentType,
+                                                       cacheControl: answer.cacheControl, headOnly: request.isHead),
+                               context: context)
+            case .failure(let refusal as HLSRefusal):
+                handler.finish(with: refusal.refusal(http11: request.isHTTP11).answer, context: context)
+            case .failure(let error):
+                let refusal = HTTPRefusal(.internalServerError, "\(error)", http11: request.isHTTP11)
+                handler.finish(with: refusal.answer, context: context)
+            }
+        }
+    }
+
+    /// `/hls/GROUP/master.m3u8`: the streams of the group as variants.
+    func answerGroup(of streams: [StreamService], _ request: HTTPRequest, context: ChannelHandlerContext) {
+        let variants = streams.map { $0.hlsVariant() }
+        finish(request, after: EventLoopFuture.whenAllSucceed(variants, on: context.eventLoop).map {
+            HLSGroupPlaylist.text(variants: $0.compactMap { $0 })
+        }, contentType: HLSAnswer.contentType(of: HTTPRoute.hlsGroupPlaylist), context: context)
+    }
+}

@@ -1,0 +1,206 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// The daemon as an HLS origin, read by real clients: ffmpeg's HLS demuxer and GStreamer's `hlsdemux2` play each
+/// codec's playlist; blocking playlist reloads, preload hints, delta updates and the refusals of RFC 8216bis
+/// §6.2.5 as curl-like requests see them; a group's multivariant playlist.
+@Suite struct HLSOriginTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let fixture: String
+        var container: String?
+        /// Packed audio cannot state the priming that ffmpeg trims from the file: the file's decode follows it.
+        var afterPriming = false
+        var testDescription: String { fixture + (container.map { " as \($0)" } ?? "") }
+    }
+
+    static let cases = [
+        Case(fixture: "cbr.mp3", afterPriming: true),
+        Case(fixture: "aac.aac"),
+        Case(fixture: "aac.aac", container: "fmp4"),
+        Case(fixture: "opus.opus"),
+        Case(fixture: "flac.flac"),
+    ]
+
+    static func fixture(_ name: String) -> String { Fixtures.directory.appendingPathComponent("record/\(name)").path }
+
+    /// A daemon whose stream `song` plays `fixture` once as fast as it parses, and a stream on standard input
+    /// that keeps the daemon up once it has: the playlist, ended, stays served.
+    static func endedStream(_ test: Case) throws -> (DaemonHarness, UInt16) {
+        let container = test.container.map { ", container: \($0)" } ?? ""
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: song
+              source: file:\(fixture(test.fixture))
+              pace: none
+              socket: song.sock
+              hls: {segment: 2, part: 0.5, window: 60\(container)}
+            - name: keep
+              source: stdin
+              socket: keep.sock
+            """)
+        try daemon.waitUntil("the playlist to end") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
+            return playlist.map { String(decoding: $0.body, as: UTF8.self).contains("#EXT-X-ENDLIST") } ?? false
+        }
+        return (daemon, port)
+    }
+
+    @Test(arguments: cases)
+    func ffmpegDecodesEachCodecsPlaylistToTheFile(_ test: Case) throws {
+        let (daemon, port) = try Self.endedStream(test)
+        let url = "http://127.0.0.1:\(port)/hls/song/live.m3u8"
+        let playlist = String(decoding: try IcecastServer.get(port: port, path: "/hls/song/live.m3u8").body, as: UTF8.self)
+        let checker = PlaylistChecker(playlist)
+        #expect(checker.violations.isEmpty, "\(checker.violations)\n\(playlist)")
+        let source = Self.fixture(test.fixture)
+        let channels = try FFmpegTool.channels(source)
+        let whole = try FFmpegTool.decode(source)
+        let streamed = try FFmpegTool.decode(url)
+        let stated = checker.segments.reduce(0) { $0 + $1.duration } * Double(try FFmpegTool.sampleRate(source))
+        #expect(abs(stated - Double(streamed.count / channels)) < 0.5, "stated \(stated)")
+        let start = test.afterPriming
+            ? try #require((0...4096).first { streamed[$0 * channels..<$0 * channels + 64] == whole[0..<64] }) * channels
+            : 0
+        try #require(streamed.count >= start + whole.count, "\(streamed.count) samples of \(whole.count)")
+        #expect(Array(streamed[start..<start + whole.count]) == whole)
+        _ = daemon
+    }
+
+    @Test(arguments: cases)
+    func gstreamerPlaysEachCodecsPlaylistToItsEnd(_ test: Case) throws {
+        let (daemon, port) = try Self.endedStream(test)
+        let pcm = daemon.folder.appendingPathComponent("decoded.pcm").path
+        let result = try FFmpegTool.runToEnd("gst-launch-1.0", [
+            "-q", "uridecodebin3", "uri=http://127.0.0.1:\(port)/hls/song/live.m3u8", "!", "audioconvert", "!",
+            "audio/x-raw,format=S16LE", "!", "filesink", "location=\(pcm)",
+        ])
+        #expect(result.status == 0 && !result.errors.contains("ERROR"), "\(result.errors)")
+        let source = Self.fixture(test.fixture)
+        let frames = (try FileManager.default.attributesOfItem(atPath: pcm)[.size] as? Int ?? 0) / 2
+            / (try FFmpegTool.channels(source))
+        let decoded = try FFmpegTool.decode(source).count / (try FFmpegTool.channels(source))
+        #expect(abs(frames - decoded) < 4096, "GStreamer decoded \(frames) frames of \(decoded)")
+    }
+
+    /// §6.2.5.2: a reload naming the hinted part is held until the part exists, then lists it; the hinted
+    /// part itself is held too and is the part then listed. A reload too far ahead is 400, a part without its
+    /// segment's number 400, a part that left the window 404. Playlists are cached half a part, files for good,
+    /// and every answer may be read by a page of another origin.
+    @Test func blockingReloadsAndPreloadHints() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: live
+              source: file:\(Self.fixture("cbr.mp3"))
+              loop: true
+              pace: 4
+              socket: live.sock
+              hls: {segment: 1, part: 0.25, window: 8}
+            """)
+        try daemon.waitUntil("segments that left the window") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/live/live.m3u8")
+            return playlist.map { PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).mediaSequence > 1 } ?? false
+        }
+        let first = try IcecastServer.get(port: port, path: "/hls/live/live.m3u8")
+        #expect(first.header("Cache-Control") == "max-age=0")
+        #expect(first.header("Access-Control-Allow-Origin") == "*")
+        #expect(first.header("Content-Type") == "application/vnd.apple.mpegurl")
+        let text = String(decoding: first.body, as: UTF8.self)
+        let hint = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("#EXT-X-PRELOAD-HINT:") })
+        let hinted = try #require(PlaylistChecker.attributes(String(hint.dropFirst(21)))["URI"])
+        // part-MSN.PART.mp3
+        let numbers = hinted.split(separator: "-")[1].split(separator: ".").prefix(2).compactMap { Int($0) }
+        try #require(numbers.count == 2 && !text.contains("URI=\"\(hinted)\",INDEPENDENT"))
+
+        let held = try IcecastServer.get(port: port, path: "/hls/live/live.m3u8?_HLS_msn=\(numbers[0])&_HLS_part=\(numbers[1])")
+        #expect(held.status == 200)
+        let reloaded = String(decoding: held.body, as: UTF8.self)
+        #expect(reloaded.contains("URI=\"\(hinted)\",INDEPENDENT=YES"), "\(reloaded)")
+        #expect(PlaylistChecker(reloaded).violations.isEmpty)
+
+        // The next hint, fetched before it exists.
+        let nextHint = try #require(reloaded.components(separatedBy: "\n").first { $0.hasPrefix("#EXT-X-PRELOAD-HINT:") })
+        let nextName = try #require(PlaylistChecker.attributes(String(nextHint.dropFirst(21)))["URI"])
+        let part = try IcecastServer.get(port: port, path: "/hls/live/\(nextName)")
+        #expect(part.status == 200)
+        #expect(part.header("Cache-Control") == "max-age=31536000, immutable")
+        #expect(part.header("Access-Control-Allow-Origin") == "*")
+        let again = try IcecastServer.get(port: port, path: "/hls/live/\(nextName)")
+        #expect(again.body == part.body && !part.body.isEmpty)
+
+        let checker = PlaylistChecker(reloaded)
+        let last = try #require(checker.segments.last).sequence
+        #expect(try IcecastServer.get(port: port, path: "/hls/live/live.m3u8?_HLS_msn=\(last + 3)").status == 400)
+        #expect(try IcecastServer.get(port: port, path: "/hls/live/live.m3u8?_HLS_part=1").status == 400)
+        #expect(try IcecastServer.get(port: port, path: "/hls/live/part-0.0.mp3").status == 404)
+        #expect(try IcecastServer.get(port: port, path: "/hls/live/segment-0.mp3").status == 404)
+        #expect(try IcecastServer.get(port: port, path: "/hls/live/nothing.mp3").status == 404)
+        #expect(try IcecastServer.get(port: port, path: "/hls/nostream/live.m3u8").status == 404)
+
+        // A delta update leaves out the segments before the skip boundary, six target durations from the end.
+        try daemon.waitUntil("more than six seconds of segments") {
+            let playlist = try IcecastServer.get(port: port, path: "/hls/live/live.m3u8")
+            return PlaylistChecker(String(decoding: playlist.body, as: UTF8.self)).segments
+                .reduce(0) { $0 + $1.duration } > 7.5
+        }
+        let delta = String(decoding: try IcecastServer.get(port: port, path: "/hls/live/live.m3u8?_HLS_skip=YES").body,
+                           as: UTF8.self)
+        let deltaChecker = PlaylistChecker(delta)
+        #expect(deltaChecker.skipped > 0, "\(delta)")
+        #expect(deltaChecker.violations.isEmpty, "\(deltaChecker.violations)")
+    }
+
+    /// A reload for a segment that never comes (the source went quiet) gets 503 after three target durations.
+    @Test func aReloadThatWaitsTooLongGets503() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: radio
+              source: stdin
+              socket: radio.sock
+              hls: {segment: 0.5, part: 0, window: 2}
+            """)
+        daemon.feed(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("cbr.mp3"))).prefix(40_000))
+        try daemon.waitUntil("a segment") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/radio/live.m3u8")
+            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
+        }
+        let playlist = PlaylistChecker(String(decoding: try IcecastServer.get(port: port, path: "/hls/radio/live.m3u8").body,
+                                              as: UTF8.self))
+        let next = try #require(playlist.segments.last).sequence + 2
+        let answer = try IcecastServer.get(port: port, path: "/hls/radio/live.m3u8?_HLS_msn=\(next)", timeout: 10)
+        #expect(answer.status == 503, "\(answer.statusLine)")
+    }
+
+    /// `/hls/GROUP/master.m3u8` lists each stream of the group with its peak bit rate and its codec as RFC 6381
+    /// names it, and ffmpeg plays from it.
+    @Test func aGroupsMultivariantPlaylist() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: high
+              source: file:\(Self.fixture("aac.aac"))
+              loop: true
+              socket: high.sock
+              hls: {segment: 1, part: 0, window: 4, group: station}
+            - name: low
+              source: file:\(Self.fixture("cbr.mp3"))
+              loop: true
+              socket: low.sock
+              hls: {segment: 1, part: 0, window: 4, group: station}
+            """)
+        try daemon.waitUntil("both streams in the playlist") {
+            let master = try? IcecastServer.get(port: port, path: "/hls/station/master.m3u8")
+            return master.map { String(decoding: $0.body, as: UTF8.self).components(separatedBy: "#EXT-X-STREAM-INF").count == 3 }
+                ?? false
+        }
+        let master = String(decoding: try IcecastServer.get(port: port, path: "/hls/station/master.m3u8").body, as: UTF8.self)
+        // ISO/IEC 14496-3 object type 2 is AAC LC, which ffprobe names; MP3 is object type 34 (RFC 6381 §3.3).
+        let profile = try FFmpegTool.streamEntry("profile", of: Self.fixture("aac.aac"))
+        #expect(profile == "LC")
+        #expect(master.contains("CODECS=\"mp4a.40.2\",AUDIO=\"high\""), "\(master)")
+        #expect(master.contains("CODECS=\"mp4a.40.34\",AUDIO=\"low\""), "\(master)")
+        for line in master.components(separatedBy: "\n") where line.hasPrefix("#EXT-X-STREAM-INF:") {
+            let bandwidth = PlaylistChecker.attributes(String(line.dropFirst(18)))["BANDWIDTH"].flatMap { Int($0) } ?? 0
+            #expect(bandwidth > 40_000 && bandwidth < 400_000, "\(line)")
+        }
+        let probe = try FFmpegTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                                                   "http://127.0.0.1:\(port)/hls/station/master.m3u8"])
+        #expect(String(decoding: probe.output, as: UTF8.self).contains("aac"))
+        _ = daemon
+    }
+}
