@@ -3,9 +3,15 @@ import AudioFileWriting
 
 /// Parts of fragmented MP4 as CMAF makes them (ISO/IEC 23000-19 chunks): each a `moof` stating its packets'
 /// sizes and frames from its decode time, then an `mdat` holding them. The initialization section's edit leaves
-/// out the priming.
+/// out the priming. What plays, where it changed, leads the part as an `emsg` holding ID3 ("Carriage of ID3 Timed
+/// Metadata in CMAF", AOM).
 struct CMAFPackager: HLSPackager {
     let initSection: [UInt8]?
+    private let timescale: UInt32
+    private let leadingTrim: Int64
+    /// The `emsg` that leads the part under way, if any, and the number of the last one.
+    private var event: [UInt8] = []
+    private var eventID: UInt32 = 0
     /// `mfhd`'s sequence number, 1 for the first fragment.
     private var sequence: UInt32 = 0
     private var time: Int64 = 0
@@ -16,10 +22,26 @@ struct CMAFPackager: HLSPackager {
     /// - Throws: `WriteError.unsupportedFormat` when an MP4 track cannot hold the codec or its cookie.
     init(track: TrackFormat, leadingTrim: Int64) throws {
         initSection = try FragmentedMP4Header.bytes(track: track, leadingTrim: leadingTrim)
+        timescale = UInt32(track.format.sampleRate)
+        self.leadingTrim = leadingTrim
     }
 
-    mutating func startPart(at time: Int64, startsSegment: Bool) {
+    mutating func startPart(at time: Int64, startsSegment: Bool, nowPlaying: HLSNowPlaying?) {
         self.time = time
+        guard let nowPlaying, let tag = try? ID3v2TagWriter().tag(frames: nowPlaying.id3Frames) else { return }
+        eventID &+= 1
+        var builder = MP4BoxBuilder()
+        builder.fullBox("emsg", version: 1) {
+            $0.uint32(timescale)
+            // On the track's presentation timeline, which the edit starts after the priming.
+            $0.uint64(UInt64(max(0, time - leadingTrim)))
+            $0.uint32(.max)  // lasts until the next
+            $0.uint32(eventID)
+            $0.append(Array("https://aomedia.org/emsg/ID3".utf8) + [0])
+            $0.uint8(0)  // value: empty
+            $0.append(tag)
+        }
+        event = builder.bytes
     }
 
     mutating func append(_ packet: AudioPacket) throws {
@@ -51,10 +73,11 @@ struct CMAFPackager: HLSPackager {
                 }
             }
         }
-        var bytes = builder.bytes
+        var moof = builder.bytes
         // The first sample follows the moof and the mdat's 8-byte header.
-        bytes.replaceSubrange(dataOffsetField..<dataOffsetField + 4, with: [UInt8](bigEndian: UInt32(bytes.count + 8)))
-        bytes += [UInt8](bigEndian: UInt32(8 + data.count)) + Array("mdat".utf8) + data
+        moof.replaceSubrange(dataOffsetField..<dataOffsetField + 4, with: [UInt8](bigEndian: UInt32(moof.count + 8)))
+        let bytes = event + moof + [UInt8](bigEndian: UInt32(8 + data.count)) + Array("mdat".utf8) + data
+        event = []
         data = []
         samples.removeAll(keepingCapacity: true)
         return bytes

@@ -18,6 +18,8 @@ public struct HLSSegmentEntry: Equatable, Sendable {
     public let isDiscontinuity: Bool
     /// The name of the initialization section its parts need (`EXT-X-MAP`); nil for packed audio.
     public let initSection: String?
+    /// What plays from its start, when it changed there (timed ID3 and `EXT-X-DATERANGE`).
+    public let nowPlaying: HLSNowPlaying?
     /// Its parts so far; empty when the stream is cut without parts.
     public internal(set) var parts: [HLSPartEntry] = []
     /// The frames its decoders give, the trims its container states left out.

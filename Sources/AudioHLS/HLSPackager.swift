@@ -6,8 +6,8 @@ protocol HLSPackager {
     /// The initialization section (`EXT-X-MAP`) the parts need; nil when they need none.
     var initSection: [UInt8]? { get }
     /// Starts a part whose first packet decodes `time` frames into the media's timeline; `startsSegment` when
-    /// it is its segment's first.
-    mutating func startPart(at time: Int64, startsSegment: Bool)
+    /// it is its segment's first, whose first packet is where `nowPlaying` took effect when given.
+    mutating func startPart(at time: Int64, startsSegment: Bool, nowPlaying: HLSNowPlaying?)
     /// Adds a packet to the part under way.
     /// - Throws: `WriteError.unsupportedFormat` when the kind cannot carry the packet.
     mutating func append(_ packet: AudioPacket) throws

@@ -45,12 +45,15 @@ public enum HLSPlaylistWriter {
             skipped = ends.prefix { $0 < liveEdge - skipBoundaryDurations * target }.count
             skipped = min(skipped, list.completeSegments.count)
             if skipped > 0 { lines.append("#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)") }
+            // §4.4.5.2: only `_HLS_skip=v2` may leave out date ranges.
+            lines += list.segments.prefix(skipped).compactMap(dateRange(of:))
         }
         var initSection: String?
         // The segment under way is listed once it has a part.
         for (index, segment) in list.segments.enumerated().dropFirst(skipped)
         where segment.isComplete || !segment.parts.isEmpty {
             if segment.isDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+            if let range = dateRange(of: segment) { lines.append(range) }
             if let section = segment.initSection, section != initSection {
                 lines.append("#EXT-X-MAP:URI=\"\(section)\"")
             }
@@ -71,6 +74,23 @@ public enum HLSPlaylistWriter {
         }
         if list.isEnded { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `EXT-X-DATERANGE` (§4.4.5.1) of what plays from `segment`'s start, when it changed there.
+    private static func dateRange(of segment: HLSSegmentEntry) -> String? {
+        guard let playing = segment.nowPlaying else { return nil }
+        var line = "#EXT-X-DATERANGE:ID=\"nowplaying-\(segment.sequence)\",CLASS=\"\(nowPlayingClass)\","
+            + "START-DATE=\"\(WallClock.iso8601(segment.date, milliseconds: true))\",X-TITLE=\"\(quoted(playing.title))\""
+        if let artist = playing.artist { line += ",X-ARTIST=\"\(quoted(artist))\"" }
+        return line
+    }
+
+    /// The `CLASS` of the date ranges that say what plays.
+    public static let nowPlayingClass = "com.audiostream.nowplaying"
+
+    /// `text` as a quoted-string may hold it (§4.2): no double quote, line feed or carriage return.
+    private static func quoted(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0 == "\"" ? "'" : $0 == "\n" || $0 == "\r" ? " " : Character($0) })
     }
 
     /// The lowest version with every tag used: 9 for delta updates and parts, 6 for `EXT-X-MAP` without

@@ -14,6 +14,7 @@ import AudioRecording
 /// comes rather than the next. Durations are frames over the rate: the frames decoders give, without the priming
 /// where the container states it (fragmented MP4). A new format, or any discontinuity of the stream, starts a
 /// segment marked as a discontinuity, and in fragmented MP4 a new initialization section where its bytes differ.
+/// What plays changing starts a segment too, which carries it as timed ID3 at its start.
 ///
 /// Not for sharing between threads.
 public final class HLSSegmenter {
@@ -44,6 +45,8 @@ public final class HLSSegmenter {
     private var isDiscontinuity = false
     /// A date and the stream position it belongs to, from which segments' dates count.
     private var dateAnchor: (date: Double, position: Int64)?
+    /// What plays from the next packet on, when it changed.
+    private var nowPlaying: HLSNowPlaying?
 
     /// A segmenter handing what it makes to `publish`, dating segments by `clock` (seconds since 1970) at the
     /// stream's start and after each discontinuity. `settings` must have no `problems`.
@@ -72,6 +75,11 @@ public final class HLSSegmenter {
         }
     }
 
+    /// What plays changed: the segment the next packet starts says so.
+    public func noteNowPlaying(_ nowPlaying: HLSNowPlaying) {
+        self.nowPlaying = nowPlaying
+    }
+
     /// Ends the last segment and the playlist.
     /// - Throws: what `publish` throws.
     public func finish() throws {
@@ -89,7 +97,7 @@ public final class HLSSegmenter {
         let position = timeline.position
         let kept = cutting.keptFrames(of: packet, at: position)
         if let segment = list.segments.last, !segment.isComplete {
-            if segment.frames > 0, segment.frames + kept > cutting.segmentTarget {
+            if segment.frames > 0, segment.frames + kept > cutting.segmentTarget || nowPlaying != nil {
                 try endSegment()
             } else if makesParts, partFrames > 0, partFrames + kept > cutting.partTarget {
                 try endPart()
@@ -97,7 +105,9 @@ public final class HLSSegmenter {
         }
         if list.segments.last?.isComplete != false { openSegment(at: position, cutting) }
         if !isPartOpen {
-            packager?.startPart(at: position - cutting.timeBase, startsSegment: partBytes.isEmpty)
+            let startsSegment = partBytes.isEmpty
+            packager?.startPart(at: position - cutting.timeBase, startsSegment: startsSegment,
+                                nowPlaying: startsSegment ? list.segments.last?.nowPlaying : nil)
             isPartOpen = true
         }
         try packager?.append(packet)
@@ -150,8 +160,9 @@ public final class HLSSegmenter {
         list.segments.append(HLSSegmentEntry(
             sequence: sequence, name: "segment-\(sequence).\(cutting.fileExtension)", sampleRate: cutting.sampleRate,
             date: anchor.date + Double(position - anchor.position) / cutting.sampleRate,
-            isDiscontinuity: isDiscontinuity, initSection: cutting.initSection))
+            isDiscontinuity: isDiscontinuity, initSection: cutting.initSection, nowPlaying: nowPlaying))
         isDiscontinuity = false
+        nowPlaying = nil
         if makesParts { list.nextPart = partName(sequence: sequence, index: 0, cutting) }
     }
 

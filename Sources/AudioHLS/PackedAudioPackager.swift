@@ -2,8 +2,8 @@ import AudioFileStream
 import AudioFileWriting
 
 /// Parts of packed audio (RFC 8216bis §3.1.3): the codec's frames, AAC's each behind an ADTS header, a segment's
-/// first part led by an ID3 tag with its first sample's time. The parts after it carry no tag: an ID3 tag amid
-/// MPEG audio costs the frame after it in ffmpeg's reading of a segment.
+/// first part led by an ID3 tag with its first sample's time and, where it changed, what plays. The parts after
+/// it carry no tag: an ID3 tag amid MPEG audio costs the frame after it in ffmpeg's reading of a segment.
 struct PackedAudioPackager: HLSPackager {
     private let sampleRate: Double
     /// For AAC: the header of each access unit.
@@ -21,8 +21,8 @@ struct PackedAudioPackager: HLSPackager {
         adts = track.format.formatID == AudioFormatID.mpeg4AAC ? ADTSHeader(format: track.format) : nil
     }
 
-    mutating func startPart(at time: Int64, startsSegment: Bool) {
-        if startsSegment { bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate) }
+    mutating func startPart(at time: Int64, startsSegment: Bool, nowPlaying: HLSNowPlaying?) {
+        if startsSegment { bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate, nowPlaying: nowPlaying) }
     }
 
     mutating func append(_ packet: AudioPacket) throws {

@@ -184,4 +184,35 @@ import Testing
             _ = try Self.run("cbr.mp3", HLSSettings(segment: 2, part: 0, window: 60, container: .fmp4))
         }
     }
+
+    /// A title noted between packets starts a segment there that says it, and its date range stays in a delta
+    /// update that skips the segment (RFC 8216bis §4.4.5.2).
+    @Test func aTitleStartsASegmentThatSaysIt() throws {
+        var packetsBefore: Int64?
+        var packets: Int64 = 0
+        let segmenter = HLSSegmenter(settings: HLSSettings(segment: 0.5, part: 0.25, window: 60),
+                                     clock: { 1_780_000_000 }) { _ in }
+        let stream = try AudioFileStream(fileTypeHint: nil) { event in
+            try? segmenter.handle(event)
+            guard case .packets(let batch) = event else { return }
+            packets += Int64(batch.packets.count)
+            if packetsBefore == nil, packets >= 40 {
+                packetsBefore = packets
+                segmenter.noteNowPlaying(HLSNowPlaying(streamTitle: "The Artist - The Song"))
+            }
+        }
+        try feed([UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("cbr.mp3")))), to: stream,
+                 chunking: .fixed(512))
+        try segmenter.finish()
+        let segments = segmenter.list.segments
+        let index = try #require(segments.firstIndex { $0.nowPlaying != nil })
+        #expect(segments[index].nowPlaying == HLSNowPlaying(artist: "The Artist", title: "The Song"))
+        #expect(segments[..<index].reduce(0) { $0 + $1.frames } == (packetsBefore ?? 0) * 1152)
+        let delta = HLSPlaylistWriter.media(segmenter.list, HLSPlaylistWriter.Request(skipsOldSegments: true))
+        let checker = PlaylistChecker(delta)
+        #expect(checker.skipped > index, "\(delta)")
+        #expect(checker.violations.isEmpty)
+        #expect(delta.contains("#EXT-X-DATERANGE:ID=\"nowplaying-\(segments[index].sequence)\""), "\(delta)")
+        #expect(delta.contains("X-TITLE=\"The Song\",X-ARTIST=\"The Artist\""))
+    }
 }

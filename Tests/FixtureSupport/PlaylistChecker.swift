@@ -40,6 +40,8 @@ public struct PlaylistChecker {
         var hints: [String] = []
         var isVOD = false
         var ended = false
+        var hasDateRange = false
+        var hasDate = false
         for (index, line) in lines.enumerated().dropFirst() {
             if ended { fail("§4.4.3.4: a line after EXT-X-ENDLIST: \(line)") }
             let (tag, value) = Self.split(line)
@@ -71,7 +73,14 @@ public struct PlaylistChecker {
             case "#EXT-X-MAP":
                 hasMap = true
                 if Self.attributes(value)["URI"] == nil { fail("§4.4.4.5: MAP without URI") }
+            case "#EXT-X-DATERANGE":
+                let attributes = Self.attributes(value)
+                guard attributes["ID"] != nil, let start = attributes["START-DATE"], Self.isDateTime(start) else {
+                    fail("§4.4.5.1: DATERANGE without an ID and a START-DATE"); break
+                }
+                hasDateRange = true
             case "#EXT-X-PROGRAM-DATE-TIME":
+                hasDate = true
                 if !Self.isDateTime(value) { fail("§4.4.4.6: PROGRAM-DATE-TIME \(value) is not ISO 8601 with a zone") }
             case "#EXT-X-PART":
                 sawSegment = true
@@ -135,6 +144,7 @@ public struct PlaylistChecker {
             fail("§4.4.3.8: CAN-SKIP-UNTIL is less than six target durations")
         }
         if isVOD, !ended { fail("§4.4.3.5: a VOD playlist without EXT-X-ENDLIST") }
+        if hasDateRange, !hasDate { fail("§4.4.5.1: DATERANGE in a playlist without PROGRAM-DATE-TIME") }
     }
 
     /// What a later playlist of the same stream breaks of §6.2.1 and §6.3.5: the media sequence never goes back,

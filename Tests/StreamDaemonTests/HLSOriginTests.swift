@@ -203,4 +203,79 @@ import Testing
         #expect(String(decoding: probe.output, as: UTF8.self).contains("aac"))
         _ = daemon
     }
+
+    /// A title set by Icecast's admin call starts a segment that says it as timed ID3 (packed audio: in the tag
+    /// that leads it; fmp4: in an `emsg` before its first part's `moof`, at that part's time), which mutagen reads,
+    /// and as a date range starting at the segment's date.
+    @Test(arguments: [Case(fixture: "cbr.mp3"), Case(fixture: "aac.aac", container: "fmp4")])
+    func aTitleSetByTheAdminCallIsTimedMetadata(_ test: Case) throws {
+        let container = test.container.map { ", container: \($0)" } ?? ""
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: song
+              source: file:\(Self.fixture(test.fixture))
+              loop: true
+              socket: song.sock
+              hls: {segment: 1, part: 0.25, window: 8\(container)}
+            """, http: "adminPassword: secret")
+        try daemon.waitUntil("a segment") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
+            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
+        }
+        let call = try ToolProcess.run("curl", [
+            "-sS", "--max-time", "20", "-u", "admin:secret",
+            "http://127.0.0.1:\(port)/admin/metadata?mount=/song&mode=updinfo&song=The%20Artist%20-%20The%20Song",
+        ], folder: daemon.folder, name: "curl-admin")
+        #expect(call.status == 0, "\(call.errors)")
+        var playlist = ""
+        try daemon.waitUntil("the date range") {
+            playlist = String(decoding: try IcecastServer.get(port: port, path: "/hls/song/live.m3u8").body, as: UTF8.self)
+            return playlist.contains("X-TITLE=\"The Song\"")
+        }
+        #expect(PlaylistChecker(playlist).violations.isEmpty)
+        let lines = playlist.components(separatedBy: "\n")
+        let rangeIndex = try #require(lines.firstIndex { $0.hasPrefix("#EXT-X-DATERANGE:") })
+        let range = PlaylistChecker.attributes(String(lines[rangeIndex].dropFirst(17)))
+        #expect(range["X-ARTIST"] == "The Artist")
+        let date = try #require(lines[rangeIndex...].first { $0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") })
+        #expect(range["START-DATE"] == String(date.dropFirst(25)))
+        let partLine = try #require(lines[rangeIndex...].first { $0.hasPrefix("#EXT-X-PART:") })
+        let part = try #require(PlaylistChecker.attributes(String(partLine.dropFirst(13)))["URI"])
+        let bytes = try IcecastServer.get(port: port, path: "/hls/song/\(part)").body
+        let tagFile = daemon.folder.appendingPathComponent("tag.id3")
+        if test.container == "fmp4" {
+            let boxes = Self.boxes([UInt8](bytes))
+            try #require(boxes.first?.type == "emsg", "\(boxes.map(\.type))")
+            let emsg = boxes[0].body
+            #expect(emsg[0] == 1, "emsg version 1")
+            let presentationTime = emsg[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+            let scheme = emsg[24...].prefix { $0 != 0 }
+            #expect(String(decoding: scheme, as: UTF8.self) == "https://aomedia.org/emsg/ID3")
+            // ID3 after the scheme's and the empty value's terminators.
+            try Data(emsg[(24 + scheme.count + 2)...]).write(to: tagFile)
+            let moof = try #require(boxes.first { $0.type == "moof" })
+            let traf = try #require(Self.boxes(moof.body).first { $0.type == "traf" })
+            let tfdt = try #require(Self.boxes(traf.body).first { $0.type == "tfdt" }).body
+            #expect(presentationTime == tfdt[4..<12].reduce(0) { $0 << 8 | UInt64($1) })
+        } else {
+            try bytes.write(to: tagFile)
+        }
+        let read = try FFmpegTool.run("python3", ["-c", """
+            import sys; from mutagen.id3 import ID3; t = ID3(sys.argv[1]); print(t['TIT2'].text[0]); print(t['TPE1'].text[0])
+            """, tagFile.path])
+        #expect(String(decoding: read.output, as: UTF8.self) == "The Song\nThe Artist\n")
+    }
+
+    /// The boxes one after another in `bytes` (ISO/IEC 14496-12 §4.2): their types and bodies.
+    static func boxes(_ bytes: [UInt8]) -> [(type: String, body: [UInt8])] {
+        var boxes: [(type: String, body: [UInt8])] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = Int(bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) })
+            guard size >= 8, offset + size <= bytes.count else { break }
+            boxes.append((String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self),
+                          Array(bytes[offset + 8..<offset + size])))
+            offset += size
+        }
+        return boxes
+    }
 }

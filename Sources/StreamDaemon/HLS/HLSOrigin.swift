@@ -58,6 +58,12 @@ final class HLSOrigin {
         }
     }
 
+    /// What plays changed: the next packet starts a segment that says so.
+    func noteNowPlaying(_ nowPlaying: HLSNowPlaying) {
+        eventLoop.assertInEventLoop()
+        segmenter?.noteNowPlaying(nowPlaying)
+    }
+
     /// The stream ended: the playlist says so, and held requests get it.
     func finish() {
         eventLoop.preconditionInEventLoop()

@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioHLS
 import AudioStreamProtocol
 import Logging
 import NIOCore
@@ -221,10 +222,18 @@ final class StreamPipeline {
         let buffer = WireEncoding.message(.event, json: metadata.json(offset: offset), allocator: allocator)
         if case .icy(let icy) = metadata {
             send(.metadata(source: "icy", buffer))
-            send(listenerAnnouncements.note(NowPlaying(icy)))
+            notePlaying(NowPlaying(icy))
         } else {
             send(.metadata(source: "http", buffer))
         }
+    }
+
+    /// What plays, from any source of metadata: ICY listeners get it when it changed, and so does HLS, from the
+    /// next packet on.
+    private func notePlaying(_ playing: NowPlaying?) {
+        guard let message = listenerAnnouncements.note(playing), let playing else { return }
+        send(message)
+        hls?.noteNowPlaying(HLSNowPlaying(streamTitle: playing.title))
     }
 
     private func send(_ message: HubMessage?) {
@@ -273,7 +282,7 @@ final class StreamPipeline {
             }
         case .metadata(let metadata):
             send(.metadata(source: metadata.metadata.source.rawValue, message(event)))
-            send(listenerAnnouncements.note(NowPlaying(metadata.metadata.tags)))
+            notePlaying(NowPlaying(metadata.metadata.tags))
             listenerAnnouncements.note(metadata.metadata)
             publishArtwork(of: metadata)
         case .discontinuity(let discontinuity):
