@@ -128,6 +128,7 @@ final class StreamCore {
             ("limits", config.limits.json),
             ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
         ] + sources.status + pipeline.statistics.json + [("recording", .optional(recording?.status, \.json))]
+            + [("hlsListeners", .optional(pipeline.hls?.listeners(), JSON.number))]
     }
 
     /// The outputs' part of `audiostream status`.
@@ -145,7 +146,7 @@ final class StreamCore {
     }
 
     func updateMetrics(lags: [(id: Int, seconds: Double, transport: Subscriber.Transport)]) {
-        metrics.update(lags: lags)
+        metrics.update(lags: lags, hlsListeners: pipeline.hls?.listeners())
     }
 
     /// What has the air, and since when.

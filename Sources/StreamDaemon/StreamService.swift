@@ -122,11 +122,12 @@ final class StreamService: Sendable {
         return eventLoop.submit { [core] in core.value.setTitle(metadata) }
     }
 
-    /// The answer to an HLS request, on the stream's loop: at once, or once what it waits for exists.
+    /// The answer to an HLS request of `session` (`HLSSessions.key`), on the stream's loop: at once, or once
+    /// what it waits for exists.
     /// - Fails with `HLSRefusal` when the stream has no such file or cannot answer.
-    func answer(_ request: HLSRequest) -> EventLoopFuture<HLSAnswer> {
+    func answer(_ request: HLSRequest, session: String) -> EventLoopFuture<HLSAnswer> {
         eventLoop.flatSubmit { [core, eventLoop] in
-            core.value.pipeline.hls?.answer(request)
+            core.value.pipeline.hls?.answer(request, session: session)
                 ?? eventLoop.makeFailedFuture(HLSRefusal.notFound("the stream has no HLS"))
         }
     }

@@ -18,12 +18,13 @@ struct StatusSummary {
                 source += connected ? " (connected" : Self.away(stream)
                 source += ", \(Self.number(stream["reconnects"])) reconnect(s))"
             }
-            lines.append([
+            let hls = (stream["hlsListeners"] as? Int).map { ["\($0) HLS listener(s)"] } ?? []
+            lines.append(([
                 "\(stream["name"] ?? "?"): \(stream["state"] ?? "?")", source, format,
                 "\(Self.number(stream["bitRate"]) / 1000) kb/s", "up \(Self.duration(stream["uptimeSeconds"]))",
                 "in \(Self.number(stream["bytesIn"])) B", "out \(Self.number(stream["bytesOut"])) B",
                 "\(subscribers.count) subscriber(s)", "\(listeners.count) HTTP listener(s)",
-            ].joined(separator: ", "))
+            ] + hls).joined(separator: ", "))
             for subscriber in subscribers + listeners {
                 let kinds = subscriber["transport"] as? String == "http"
                     ? "http" : (subscriber["kinds"] as? [String] ?? []).joined(separator: "+")

@@ -265,6 +265,41 @@ import Testing
         #expect(String(decoding: read.output, as: UTF8.self) == "The Song\nThe Artist\n")
     }
 
+    /// HLS sessions are counted by their `session` parameter, else by address and user agent, while they asked
+    /// within two target durations: in `audiostream status`, `/status-json.xsl`, the status page and the metrics.
+    @Test func hlsListenersAreCountedWhereverListenersAre() throws {
+        let (port, metricsPort) = (try FreePort.pick(), try FreePort.pick())
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            metrics: 127.0.0.1:\(metricsPort)
+            http: {listen: "127.0.0.1:\(port)"}
+            streams:
+              - name: song
+                source: file:\(Self.fixture("cbr.mp3"))
+                loop: true
+                socket: song.sock
+                hls: {segment: 1, part: 0, window: 4}
+            """)
+        try daemon.waitUntil("a segment") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
+            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
+        }
+        // Three sessions: `a` (asking twice, once for a segment), `b`, and the one the requests above made, known
+        // by its address and user agent.
+        for path in ["live.m3u8?session=a", "live.m3u8?session=b", "segment-0.mp3?session=a", "live.m3u8"] {
+            _ = try IcecastServer.get(port: port, path: "/hls/song/\(path)")
+        }
+        let status = try #require(try daemon.streamStatus("song"))
+        #expect(status["hlsListeners"] as? Int == 3)
+        let icecast = String(decoding: try IcecastServer.get(port: port, path: "/status-json.xsl").body, as: UTF8.self)
+        #expect(icecast.contains("\"hls_listeners\":3"), "\(icecast)")
+        let page = String(decoding: try IcecastServer.get(port: port, path: "/").body, as: UTF8.self)
+        #expect(page.contains("3 HLS listeners"))
+        #expect(try MetricsTests.scrape(port: metricsPort)[#"audiostream_hls_listeners{stream="song"}"#] == 3)
+        // Two target durations later, none asked again.
+        try daemon.waitUntil("the sessions to end") { try daemon.streamStatus("song")?["hlsListeners"] as? Int == 0 }
+    }
+
     /// The boxes one after another in `bytes` (ISO/IEC 14496-12 §4.2): their types and bodies.
     static func boxes(_ bytes: [UInt8]) -> [(type: String, body: [UInt8])] {
         var boxes: [(type: String, body: [UInt8])] = []

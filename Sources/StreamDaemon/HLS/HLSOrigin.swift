@@ -25,6 +25,7 @@ final class HLSOrigin {
     private let holdLimit: TimeAmount
     /// `Cache-Control` of a playlist: half a part, or half a segment without parts.
     private let playlistCacheControl: String
+    private var sessions: HLSSessions
 
     private struct Wait {
         let request: HLSRequest
@@ -40,6 +41,7 @@ final class HLSOrigin {
         holdLimit = .nanoseconds(Int64(3 * settings.segment.rounded(.up) * 1e9))
         let half = (settings.part > 0 ? settings.part : settings.segment) / 2
         playlistCacheControl = "max-age=\(Int(half))"
+        sessions = HLSSessions(targetDuration: max(1, Int(settings.segment.rounded(.up))))
         segmenter = HLSSegmenter(settings: settings) { [unowned self] change in published(change) }
     }
 
@@ -76,9 +78,17 @@ final class HLSOrigin {
         return HLSGroupPlaylist.Variant(name: name, bandwidth: segmenter.peakBitRate, codecs: codecs)
     }
 
-    /// The answer to `request`, at once or once the segment or part it waits for exists.
-    func answer(_ request: HLSRequest) -> EventLoopFuture<HLSAnswer> {
+    /// The listeners: the sessions that asked within two target durations.
+    func listeners() -> Int {
         eventLoop.preconditionInEventLoop()
+        return sessions.count()
+    }
+
+    /// The answer to `request` of session `session` (`HLSSessions.key`), at once or once the segment or part it
+    /// waits for exists.
+    func answer(_ request: HLSRequest, session: String) -> EventLoopFuture<HLSAnswer> {
+        eventLoop.preconditionInEventLoop()
+        sessions.note(session)
         guard let list = segmenter?.list else { return eventLoop.makeFailedFuture(HLSRefusal.unavailable("no HLS")) }
         switch request {
         case .file(let name):

@@ -6,7 +6,9 @@ extension HTTPConnection {
     func answer(_ hlsRequest: HLSRequest, of stream: StreamService, _ request: HTTPRequest,
                 context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        stream.answer(hlsRequest).hop(to: context.eventLoop).whenComplete { result in
+        let session = HLSSessions.key(session: FormQuery(request.query).text("session"),
+                                      client: ClientIdentity(context.channel, request))
+        stream.answer(hlsRequest, session: session).hop(to: context.eventLoop).whenComplete { result in
             let (handler, context) = loopBound.value
             switch result {
             case .success(let answer):

@@ -49,6 +49,8 @@ enum IcecastStatus {
             ("listeners", .number(facts.listeners)), ("listenurl", .string(serverURL + facts.mount)),
         ]
         if let format { fields.append(("samplerate", .number(format.sampleRate))) }
+        // Ours, beside Icecast's: HTTP Live Streaming sessions are not connections.
+        if let hls = facts.hlsListeners { fields.append(("hls_listeners", .number(hls))) }
         fields += [
             ("server_description", .string(facts.info?.description ?? "Unspecified description")),
             ("server_name", .string(facts.info?.name ?? "Unspecified name")),

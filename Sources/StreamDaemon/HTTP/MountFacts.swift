@@ -6,6 +6,8 @@ struct MountFacts: Sendable {
     /// What a listener's response head says, once the stream can be served.
     let info: MountInfo?
     let listeners: Int
+    /// HLS sessions listening (`HLSSessions`); nil for a stream without HLS.
+    let hlsListeners: Int?
     /// The most listeners at once since the stream started.
     let listenerPeak: Int
     /// What plays, as ICY listeners are told.
@@ -28,7 +30,8 @@ extension StreamCore {
     func mountFacts(listeners: Int, listenerPeak: Int, sentBytes: Int, info: MountInfo?) -> MountFacts {
         let statistics = pipeline.statistics
         let format = statistics.format.map { (Int($0.sampleRate), Int($0.channelsPerFrame)) }
-        return MountFacts(mount: config.mount, info: info, listeners: listeners, listenerPeak: listenerPeak,
+        return MountFacts(mount: config.mount, info: info, listeners: listeners,
+                          hlsListeners: pipeline.hls?.listeners(), listenerPeak: listenerPeak,
                           title: pipeline.nowPlaying?.title, format: format, bitRate: statistics.measuredBitRate,
                           air: air, sourceClient: sourceClient, bytesRead: statistics.bytesIn,
                           bytesSent: sentBytes)

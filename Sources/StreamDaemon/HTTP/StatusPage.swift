@@ -34,6 +34,7 @@ enum StatusPage {
         var details = [state(facts.air), facts.info?.contentType ?? "no audio yet"]
         if facts.bitRate > 0 { details.append("\((facts.bitRate + 500) / 1000) kb/s") }
         details.append(facts.listeners == 1 ? "1 listener" : "\(facts.listeners) listeners")
+        if let hls = facts.hlsListeners { details.append(hls == 1 ? "1 HLS listener" : "\(hls) HLS listeners") }
         // Off the air, a player would only get a 503.
         let player = facts.air == .off ? "" : "<audio controls preload=\"none\" src=\"\(mount)\"></audio>\n"
         let playing = facts.air == .off ? "" : "<p>Now playing: \((facts.title ?? "unknown").markupEscaped)</p>\n"

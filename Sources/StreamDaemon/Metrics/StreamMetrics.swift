@@ -12,6 +12,7 @@ final class StreamMetrics {
     let droppedPackets: Counter
     private let subscribers: Gauge
     private let listeners: Gauge
+    private let hlsListeners: Gauge
     private let name: String
     /// Each subscriber's lag gauge, by subscriber id.
     private var lags: [Int: Gauge] = [:]
@@ -30,14 +31,16 @@ final class StreamMetrics {
         droppedPackets = Counter(label: "audiostream_dropped_packets_total", dimensions: dimensions)
         subscribers = Gauge(label: "audiostream_subscribers", dimensions: dimensions)
         listeners = Gauge(label: "audiostream_http_listeners", dimensions: dimensions)
+        hlsListeners = Gauge(label: "audiostream_hls_listeners", dimensions: dimensions)
     }
 
-    /// Sets the subscriber and listener gauges from the current subscribers' ids, lags and transports; call on
-    /// the stream's loop.
-    func update(lags current: [(id: Int, seconds: Double, transport: Subscriber.Transport)]) {
+    /// Sets the subscriber and listener gauges from the current subscribers' ids, lags and transports, and the
+    /// HLS sessions listening when the stream has HLS; call on the stream's loop.
+    func update(lags current: [(id: Int, seconds: Double, transport: Subscriber.Transport)], hlsListeners hls: Int? = nil) {
         guard !destroyed else { return }
         subscribers.record(current.count { $0.transport == .socket })
         listeners.record(current.count { $0.transport == .http })
+        if let hls { hlsListeners.record(hls) }
         let ids = Set(current.map(\.id))
         for (id, gauge) in lags where !ids.contains(id) {
             gauge.destroy()
@@ -59,5 +62,6 @@ final class StreamMetrics {
         for metric in [bytesIn, packets, resyncs, skippedBytes, reconnects, decodeErrors, droppedPackets] { metric.destroy() }
         subscribers.destroy()
         listeners.destroy()
+        hlsListeners.destroy()
     }
 }
