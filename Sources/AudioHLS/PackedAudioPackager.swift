@@ -1,9 +1,12 @@
 import AudioFileStream
 import AudioFileWriting
 
-/// Parts of packed audio (RFC 8216bis §3.1.3): the codec's frames, AAC's each behind an ADTS header, a segment's
-/// first part led by an ID3 tag with its first sample's time and, where it changed, what plays. The parts after
-/// it carry no tag: an ID3 tag amid MPEG audio costs the frame after it in ffmpeg's reading of a segment.
+/// Parts of packed audio (RFC 8216bis §3.1.3): the codec's frames, AAC's each behind an ADTS header, led by an
+/// ID3 tag with the first sample's time and, where it changed at a segment's start, what plays.
+///
+/// In AAC every part leads with its time: players that start at a part need it (Chromium's HLS cannot parse one
+/// without). In MP3, AC-3 and E-AC-3 only a segment's first part does: a tag amid their frames costs the frame
+/// after it in ffmpeg's reading of a segment, where ADTS is read past one.
 struct PackedAudioPackager: HLSPackager {
     private let sampleRate: Double
     /// For AAC: the header of each access unit.
@@ -22,7 +25,8 @@ struct PackedAudioPackager: HLSPackager {
     }
 
     mutating func startPart(at time: Int64, startsSegment: Bool, nowPlaying: HLSNowPlaying?) {
-        if startsSegment { bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate, nowPlaying: nowPlaying) }
+        guard startsSegment || adts != nil else { return }
+        bytes = ID3TimestampTag.tag(frames: time, sampleRate: sampleRate, nowPlaying: nowPlaying)
     }
 
     mutating func append(_ packet: AudioPacket) throws {

@@ -300,6 +300,68 @@ import Testing
         try daemon.waitUntil("the sessions to end") { try daemon.streamStatus("song")?["hlsListeners"] as? Int == 0 }
     }
 
+    /// `hls.path` holds what the daemon serves, each file whole, nothing but what the playlist names: Debian's
+    /// nginx serves the folder, and ffmpeg plays from nginx to the file's samples.
+    @Test func nginxServesTheFolder() throws {
+        let (daemon, _) = try DaemonHarness.withHTTP("""
+            - name: song
+              source: file:\(Self.fixture("aac.aac"))
+              pace: none
+              socket: song.sock
+              hls: {segment: 2, part: 0.5, window: 6, path: site/song}
+            - name: keep
+              source: stdin
+              socket: keep.sock
+            """)
+        let folder = daemon.folder.appendingPathComponent("site/song")
+        let playlistFile = folder.appendingPathComponent("live.m3u8")
+        try daemon.waitUntil("the folder's playlist to end") {
+            (try? String(contentsOf: playlistFile, encoding: .utf8))?.contains("#EXT-X-ENDLIST") ?? false
+        }
+        let playlist = try String(contentsOf: playlistFile, encoding: .utf8)
+        let checker = PlaylistChecker(playlist)
+        #expect(checker.violations.isEmpty)
+        #expect(checker.mediaSequence > 0, "the window let segments go")
+        let listed = Set(checker.segments.flatMap { segment in
+            [segment.uri] + playlist.components(separatedBy: "\n").filter { $0.hasPrefix("#EXT-X-PART:") }
+                .compactMap { PlaylistChecker.attributes(String($0.dropFirst(13)))["URI"] }
+        } + ["live.m3u8"])
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(files.isSubset(of: listed), "left behind: \(files.subtracting(listed))")
+
+        let port = try FreePort.pick()
+        let configuration = daemon.folder.appendingPathComponent("nginx.conf")
+        try """
+            daemon off;
+            worker_processes 1;
+            pid \(daemon.path("nginx.pid"));
+            error_log \(daemon.path("nginx-error.log"));
+            events {}
+            http {
+                access_log off;
+                client_body_temp_path \(daemon.path("nginx-temp"));
+                types { application/vnd.apple.mpegurl m3u8; audio/aac aac; }
+                server { listen 127.0.0.1:\(port); root \(daemon.path("site")); }
+            }
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+        let installed = FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil
+        guard let path = IcecastServer.tool(["nginx"])?.path ?? installed else {
+            throw IcecastServer.Failure.toolMissing("nginx")
+        }
+        let nginx = try ToolProcess(path,
+                                    ["-e", daemon.path("nginx-error.log"), "-p", daemon.folder.path, "-c", configuration.path],
+                                    folder: daemon.folder, name: "nginx")
+        defer { nginx.stop() }
+        try daemon.waitUntil("nginx to listen") { FreePort.accepts(port) }
+        let whole = try FFmpegTool.decode(Self.fixture("aac.aac"))
+        let served = try FFmpegTool.decode("http://127.0.0.1:\(port)/song/live.m3u8")
+        // The window keeps the last 6 s: what nginx serves is the end of the file's decode, once the decoder's
+        // first frame (which had no frame before it to overlap) is past.
+        let settled = 2048 * (try FFmpegTool.channels(Self.fixture("aac.aac")))
+        try #require(served.count > settled && served.count < whole.count)
+        #expect(Array(whole.suffix(served.count - settled)) == Array(served.dropFirst(settled)))
+    }
+
     /// The boxes one after another in `bytes` (ISO/IEC 14496-12 §4.2): their types and bodies.
     static func boxes(_ bytes: [UInt8]) -> [(type: String, body: [UInt8])] {
         var boxes: [(type: String, body: [UInt8])] = []

@@ -27,6 +27,9 @@ final class HLSOrigin {
     private let playlistCacheControl: String
     private var sessions: HLSSessions
 
+    /// Segments a playlist lists before it is served.
+    static let segmentsToStart = 3
+
     private struct Wait {
         let request: HLSRequest
         let deadline: NIODeadline
@@ -123,7 +126,9 @@ final class HLSOrigin {
                 HLSAnswer(body: $0, contentType: HLSAnswer.contentType(of: name), cacheControl: HLSAnswer.immutable)
             }
         case .playlist(let msn, let part, let skip):
-            guard let playlists else { return nil }
+            // A player starts three target durations from the live edge (RFC 8216bis §6.3.3): one given fewer
+            // segments may never start (Chromium). The first playlists are held until they list three.
+            guard let playlists, list.isEnded || list.completeSegments.count >= Self.segmentsToStart else { return nil }
             guard list.isEnded || msn.map({ Self.lists(list, msn: $0, part: part) }) ?? true else { return nil }
             return HLSAnswer(body: skip && list.partTarget != nil ? playlists.delta : playlists.full,
                              contentType: HLSAnswer.contentType(of: HLSRequest.playlistName),
