@@ -80,7 +80,8 @@ public enum HLSPlaylistWriter {
     private static func dateRange(of segment: HLSSegmentEntry) -> String? {
         guard let playing = segment.nowPlaying else { return nil }
         var line = "#EXT-X-DATERANGE:ID=\"nowplaying-\(segment.sequence)\",CLASS=\"\(nowPlayingClass)\","
-            + "START-DATE=\"\(WallClock.iso8601(segment.date, milliseconds: true))\",X-TITLE=\"\(quoted(playing.title))\""
+            + "START-DATE=\"\(WallClock.iso8601(segment.date, milliseconds: true))\","
+            + "X-TITLE=\"\(quoted(playing.title))\""
         if let artist = playing.artist { line += ",X-ARTIST=\"\(quoted(artist))\"" }
         return line
     }

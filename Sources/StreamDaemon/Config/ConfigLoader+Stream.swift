@@ -36,21 +36,13 @@ extension ConfigLoader {
         let mount = attempt { try fields["mount"].map { try self.mount($0, key: "\(key).mount") } }
         let http = attempt { try fields["http"].map { try bool($0, key: "\(key).http") } }
         let outputs = attempt { try fields["outputs"].map { try self.outputs($0, key: "\(key).outputs") } }
-        let record = attempt { () throws -> RecordConfig? in
-            guard let recordNode = fields["record"] else { return nil }
-            let record = try self.record(recordNode, key: "\(key).record")
-            for source in [source, fallback ?? nil].compactMap({ $0 }) {
-                try checkRecordable(source, by: record, node: recordNode, key: "\(key).record")
-            }
-            return record
+        let sources = [source, fallback ?? nil].compactMap { $0 }
+        let record = attempt {
+            try section("record", of: fields, key: key, sources: sources, read: self.record(_:key:),
+                        check: checkRecordable)
         }
-        let hls = attempt { () throws -> HLSConfig? in
-            guard let hlsNode = fields["hls"] else { return nil }
-            let hls = try self.hls(hlsNode, key: "\(key).hls")
-            for source in [source, fallback ?? nil].compactMap({ $0 }) {
-                try checkSegmentable(source, by: hls, node: hlsNode, key: "\(key).hls")
-            }
-            return hls
+        let hls = attempt {
+            try section("hls", of: fields, key: key, sources: sources, read: self.hls(_:key:), check: checkSegmentable)
         }
         guard let name, let source, let fallback, let socket, let queueSeconds, let disconnectAfter,
               let historySeconds, let writeInterval, let mount, let http, let outputs, let record, let hls
@@ -62,6 +54,18 @@ extension ConfigLoader {
             writeInterval: writeInterval ?? defaults.writeInterval)
         return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
                             outputs: outputs ?? [], record: record, fallback: fallback, hls: hls)
+    }
+
+    /// A stream's section `name` (`record:`, `hls:`) as `read` reads it, checked by `check` against each of the
+    /// stream's sources it can judge before anything plays (a file's codec); nil when the stream has none.
+    private func section<Value>(
+        _ name: String, of fields: [String: Node], key: String, sources: [SourceConfig],
+        read: (Node, String) throws -> Value, check: (SourceConfig, Value, Node, String) throws -> Void
+    ) throws -> Value? {
+        guard let node = fields[name] else { return nil }
+        let value = try read(node, "\(key).\(name)")
+        for source in sources { try check(source, value, node, "\(key).\(name)") }
+        return value
     }
 
     static let outputKeys: Set<String> = ["icecast", "passwordFile", "reconnect"]

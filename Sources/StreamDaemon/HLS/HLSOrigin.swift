@@ -158,7 +158,9 @@ final class HLSOrigin {
             break
         }
         // A section is listed with the first part that needs it.
-        guard let list = segmenter?.list, !Self.isSection(change) else { return folder?.take(change, playlist: nil) ?? () }
+        guard let list = segmenter?.list, !Self.isSection(change) else {
+            return folder?.take(change, playlist: nil) ?? ()
+        }
         let full = HLSPlaylistWriter.media(list)
         let delta = list.partTarget == nil ? full
             : HLSPlaylistWriter.media(list, HLSPlaylistWriter.Request(skipsOldSegments: true))

@@ -18,14 +18,16 @@ enum HLSRequest: Equatable {
             self = .file(name)
             return
         }
-        let msn = query.text("_HLS_msn")
-        let part = query.text("_HLS_part")
-        guard msn.map({ Int($0).map { $0 >= 0 } ?? false }) ?? true, part.map({ Int($0).map { $0 >= 0 } ?? false }) ?? true
-        else { throw .badRequest("_HLS_msn and _HLS_part must be numbers of 0 or more") }
+        let texts = (msn: query.text("_HLS_msn"), part: query.text("_HLS_part"))
+        let msn = texts.msn.flatMap { Int($0) }
+        let part = texts.part.flatMap { Int($0) }
+        guard (texts.msn == nil || msn ?? -1 >= 0), (texts.part == nil || part ?? -1 >= 0) else {
+            throw .badRequest("_HLS_msn and _HLS_part must be numbers of 0 or more")
+        }
         guard part == nil || msn != nil else { throw .badRequest("_HLS_part needs _HLS_msn (RFC 8216bis §6.2.5.2)") }
         // `YES` and `v2` (which also skips date ranges, none of which are skipped here) ask for a delta update.
         let skip = query.text("_HLS_skip")
-        self = .playlist(msn: msn.flatMap { Int($0) }, part: part.flatMap { Int($0) }, skip: skip == "YES" || skip == "v2")
+        self = .playlist(msn: msn, part: part, skip: skip == "YES" || skip == "v2")
     }
 }
 
