@@ -362,6 +362,36 @@ import Testing
         #expect(Array(whole.suffix(served.count - settled)) == Array(served.dropFirst(settled)))
     }
 
+    /// An HLS client's requests share one connection (HTTP/1.1 keep-alive), as curl reuses it for the next URL;
+    /// other answers, and HTTP/1.0 ones, close theirs.
+    @Test func hlsAnswersKeepTheConnection() throws {
+        let (daemon, port) = try DaemonHarness.withHTTP("""
+            - name: song
+              source: file:\(Self.fixture("cbr.mp3"))
+              loop: true
+              socket: song.sock
+              hls: {segment: 1, part: 0, window: 4}
+            """)
+        try daemon.waitUntil("a segment") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
+            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
+        }
+        let base = "http://127.0.0.1:\(port)"
+        let connects = { (arguments: [String]) throws -> [String] in
+            let result = try ToolProcess.run("curl", ["-sS", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
+                                                      "-w", "%{http_code} %{num_connects}\\n"] + arguments,
+                                             folder: daemon.folder, name: "curl-keepalive")
+            #expect(result.status == 0, "\(result.errors)")
+            return String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        let hls = "\(base)/hls/song/live.m3u8"
+        let playlist = try IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
+        let segment = try #require(PlaylistChecker(String(decoding: playlist.body, as: UTF8.self)).segments.last).uri
+        #expect(try connects([hls, hls, "\(base)/hls/song/\(segment)"]) == ["200 1", "200 0", "200 0"])
+        #expect(try connects(["--http1.0", hls, hls, hls]) == ["200 1", "200 1", "200 1"])
+        #expect(try connects(["\(base)/status.json", hls, hls]) == ["200 1", "200 1", "200 0"])
+    }
+
     /// The boxes one after another in `bytes` (ISO/IEC 14496-12 §4.2): their types and bodies.
     static func boxes(_ bytes: [UInt8]) -> [(type: String, body: [UInt8])] {
         var boxes: [(type: String, body: [UInt8])] = []

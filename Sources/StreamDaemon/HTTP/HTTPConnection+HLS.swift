@@ -12,10 +12,15 @@ extension HTTPConnection {
             let (handler, context) = loopBound.value
             switch result {
             case .success(let answer):
-                handler.finish(with: HTTPResponse.body(answer.body, http11: request.isHTTP11,
-                                                       contentType: answer.contentType,
-                                                       cacheControl: answer.cacheControl, headOnly: request.isHead),
-                               context: context)
+                let keepAlive = request.head.isKeepAlive
+                let bytes = HTTPResponse.body(answer.body, http11: request.isHTTP11, contentType: answer.contentType,
+                                              cacheControl: answer.cacheControl, headOnly: request.isHead,
+                                              keepAlive: keepAlive)
+                if keepAlive {
+                    handler.answerKeepingAlive(bytes, context: context)
+                } else {
+                    handler.finish(with: bytes, context: context)
+                }
             case .failure(let refusal as HLSRefusal):
                 handler.finish(with: refusal.refusal(http11: request.isHTTP11).answer, context: context)
             case .failure(let error):

@@ -23,8 +23,15 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     let gate: RequestHeadGate
     /// The client's time to send its request head.
     private var requestDeadline: RequestDeadline
-    /// Set once the request head is read, or refused: anything the client sends later is ignored.
+    /// Set once the request head is read, or refused: anything the client sends later is ignored, but for the
+    /// next request of a connection kept alive (`answerKeepingAlive`).
     private var answered = false
+    /// A request head that came before the answer to the last one (pipelining): taken once that is answered, if
+    /// the connection is kept alive.
+    private var nextHead: HTTPRequestHead?
+    /// Whether the connection was kept alive after an answer: a source client's body must not follow another
+    /// request's, as the gate no longer cuts it from the head.
+    private var isReused = false
     /// While waiting for the stream's format (`HTTPServer.formatWait`, so that a player tuning in as a station
     /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
@@ -60,11 +67,19 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(let head) = unwrapInboundIn(data), !answered else { return }
+        guard case .head(let head) = unwrapInboundIn(data) else { return }
+        guard !answered else { return nextHead = head }
+        take(head, context: context)
+    }
+
+    private func take(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         answered = true
         requestDeadline.met()
         do throws(HTTPRefusal) {
             let request = try HTTPRequest(head)
+            if isReused, head.method == .PUT || head.method == .SOURCE {
+                throw HTTPRefusal(.badRequest, "a source client opens a connection of its own", http11: request.isHTTP11)
+            }
             answerAfterBackoff(request, try HTTPRoute(request, mounts: server.mounts), context: context)
         } catch {
             if head.method == .PUT || head.method == .SOURCE { logRefusedSource(error, path: head.uri, context: context) }
@@ -198,6 +213,18 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     func complete(_ request: HTTPRequest, contentType: String, body: String) -> ByteBuffer {
         HTTPResponse.complete(.ok, http11: request.isHTTP11, contentType: contentType, body: body,
                               headOnly: request.isHead)
+    }
+
+    /// Writes a whole answer that says `Connection: keep-alive`, then reads the client's next request: HLS players
+    /// ask every part or segment, and a connection each would cost them a handshake and us a descriptor's churn.
+    func answerKeepingAlive(_ answer: ByteBuffer, context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
+        answered = false
+        isReused = true
+        requestDeadline.start(for: context.channel)
+        guard let head = nextHead else { return }
+        nextHead = nil
+        take(head, context: context)
     }
 
     /// Writes a whole answer, then closes.

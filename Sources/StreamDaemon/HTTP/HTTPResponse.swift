@@ -5,10 +5,11 @@ import NIOHTTP1
 /// pipeline, so audio goes straight to the socket after the head.
 enum HTTPResponse {
     /// A response head: the status line in the request's version (Icecast's relay reads `HTTP/1.0`), `fields`,
-    /// and `Connection: close`, as every answer ends its connection.
-    static func head(_ status: HTTPResponseStatus, http11: Bool, fields: [(String, String)]) -> ByteBuffer {
+    /// and `Connection: close`, as every answer ends its connection but HLS answers `keepAlive`.
+    static func head(_ status: HTTPResponseStatus, http11: Bool, fields: [(String, String)],
+                     keepAlive: Bool = false) -> ByteBuffer {
         var text = "HTTP/1.\(http11 ? 1 : 0) \(status.code) \(status.reasonPhrase)\r\n"
-        for (name, value) in fields + [("Server", "audiostreamd"), ("Connection", "close")] {
+        for (name, value) in fields + [("Server", "audiostreamd"), ("Connection", keepAlive ? "keep-alive" : "close")] {
             text += "\(name): \(value)\r\n"
         }
         text += "\r\n"
@@ -29,11 +30,11 @@ enum HTTPResponse {
     /// A 200 answer of `body` bytes; for a HEAD request (`headOnly`), its head alone. Web players on other
     /// origins may read it.
     static func body(_ body: ByteBuffer, http11: Bool, contentType: String, cacheControl: String,
-                     headOnly: Bool) -> ByteBuffer {
+                     headOnly: Bool, keepAlive: Bool) -> ByteBuffer {
         var buffer = head(.ok, http11: http11, fields: [
             ("Content-Type", contentType), ("Content-Length", String(body.readableBytes)),
             ("Cache-Control", cacheControl), ("Access-Control-Allow-Origin", "*"),
-        ])
+        ], keepAlive: keepAlive)
         if !headOnly { buffer.writeImmutableBuffer(body) }
         return buffer
     }
