@@ -27,7 +27,7 @@ test: deps
 
 ## make bench: MP3, ADTS, FLAC, Ogg Opus, WAVE and M4A parsing against ffmpeg and GStreamer, decoding against mpg123 (MP3) and
 ## ffmpeg (AAC, Opus), the daemon's fan-out and many streams, and recording against ffmpeg -f segment; writes docs/benchmarks.md
-## (BENCH_ONLY=parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record or scale runs one: see Benchmarks/bench.sh).
+## (BENCH_ONLY=parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls runs one: see Benchmarks/bench.sh).
 bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh

@@ -28,7 +28,7 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record or scale
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls
 #                   (default all eleven)
 #   BENCH_RECORD_MIN  minutes of audio recorded                (default 120)
 #   BENCH_MB        size of each parse input in MB            (default 500)
@@ -82,8 +82,8 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record or scale," \
+    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale | hls) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls," \
             "not '$only'" >&2
        exit 1 ;;
 esac
@@ -108,7 +108,7 @@ fi
 if wants decode; then need mpg123; fi
 if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
-if wants record; then need ffmpeg; fi
+if wants record || wants hls; then need ffmpeg; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
 if wants daemon || wants scale; then
     for product in audiostreamd SubscriberLoad; do
@@ -647,6 +647,19 @@ bench_record() {
     echo "bench: wrote the recording section of $doc"
 }
 
+# HLS: how soon a part reaches 1,000 clients holding blocking reloads for it (and one, for the floor).
+bench_hls() {
+    [[ -x $build/audiostreamd ]] || { echo "bench: $build/audiostreamd not built (swift build -c release)" >&2; exit 1; }
+    local folder json=$data/hls.json
+    folder=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
+    local cmd="python3 Benchmarks/hls_latency.py --daemon $build/audiostreamd --clients 1000 --seconds 30 --folder DIR --report $json"
+    python3 "$here/hls_latency.py" --daemon "$build/audiostreamd" --clients 1000 --seconds 30 \
+        --folder "$folder/run" --report "$json"
+    rm -rf "$folder"
+    BENCH_HLS_JSON=$json BENCH_CMD_HLS=$cmd python3 "$here/hls_report.py"
+    echo "bench: wrote the HLS section of $doc"
+}
+
 if wants parse; then bench_parse mpeg mpegaudioparse; fi
 if wants adts; then
     if gst-inspect-1.0 aacparse >/dev/null 2>&1; then bench_parse adts aacparse
@@ -674,3 +687,4 @@ fi
 if wants daemon; then bench_daemon; fi
 if wants record; then bench_record; fi
 if wants scale; then bench_scale; fi
+if wants hls; then bench_hls; fi
