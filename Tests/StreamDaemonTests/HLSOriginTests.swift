@@ -157,10 +157,7 @@ import Testing
               hls: {segment: 0.5, part: 0, window: 2}
             """)
         daemon.feed(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("cbr.mp3"))).prefix(40_000))
-        try daemon.waitUntil("a segment") {
-            let playlist = try? IcecastServer.get(port: port, path: "/hls/radio/live.m3u8")
-            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
-        }
+        try Self.waitForASegment(daemon, port, "radio")
         let playlist = PlaylistChecker(String(decoding: try IcecastServer.get(port: port, path: "/hls/radio/live.m3u8").body,
                                               as: UTF8.self))
         let next = try #require(playlist.segments.last).sequence + 2
@@ -217,10 +214,7 @@ import Testing
               socket: song.sock
               hls: {segment: 1, part: 0.25, window: 8\(container)}
             """, http: "adminPassword: secret")
-        try daemon.waitUntil("a segment") {
-            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
-            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
-        }
+        try Self.waitForASegment(daemon, port, "song")
         let call = try ToolProcess.run("curl", [
             "-sS", "--max-time", "20", "-u", "admin:secret",
             "http://127.0.0.1:\(port)/admin/metadata?mount=/song&mode=updinfo&song=The%20Artist%20-%20The%20Song",
@@ -280,10 +274,7 @@ import Testing
                 socket: song.sock
                 hls: {segment: 1, part: 0, window: 4}
             """)
-        try daemon.waitUntil("a segment") {
-            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
-            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
-        }
+        try Self.waitForASegment(daemon, port, "song")
         // Three sessions: `a` (asking twice, once for a segment), `b`, and the one the requests above made, known
         // by its address and user agent.
         for path in ["live.m3u8?session=a", "live.m3u8?session=b", "segment-0.mp3?session=a", "live.m3u8"] {
@@ -372,10 +363,7 @@ import Testing
               socket: song.sock
               hls: {segment: 1, part: 0, window: 4}
             """)
-        try daemon.waitUntil("a segment") {
-            let playlist = try? IcecastServer.get(port: port, path: "/hls/song/live.m3u8")
-            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
-        }
+        try Self.waitForASegment(daemon, port, "song")
         let base = "http://127.0.0.1:\(port)"
         let connects = { (arguments: [String]) throws -> [String] in
             let result = try ToolProcess.run("curl", ["-sS", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
@@ -390,6 +378,14 @@ import Testing
         #expect(try connects([hls, hls, "\(base)/hls/song/\(segment)"]) == ["200 1", "200 0", "200 0"])
         #expect(try connects(["--http1.0", hls, hls, hls]) == ["200 1", "200 1", "200 1"])
         #expect(try connects(["\(base)/status.json", hls, hls]) == ["200 1", "200 1", "200 0"])
+    }
+
+    /// Waits until stream `name`'s playlist lists a segment.
+    static func waitForASegment(_ daemon: DaemonHarness, _ port: UInt16, _ name: String) throws {
+        try daemon.waitUntil("a segment") {
+            let playlist = try? IcecastServer.get(port: port, path: "/hls/\(name)/live.m3u8")
+            return playlist.map { !PlaylistChecker(String(decoding: $0.body, as: UTF8.self)).segments.isEmpty } ?? false
+        }
     }
 
     /// The boxes one after another in `bytes` (ISO/IEC 14496-12 §4.2): their types and bodies.

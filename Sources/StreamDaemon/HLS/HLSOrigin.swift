@@ -95,12 +95,8 @@ final class HLSOrigin {
         guard let list = segmenter?.list else { return eventLoop.makeFailedFuture(HLSRefusal.unavailable("no HLS")) }
         switch request {
         case .file(let name):
-            if let body = files[name] {
-                let answer = HLSAnswer(body: body, contentType: HLSAnswer.contentType(of: name),
-                                       cacheControl: HLSAnswer.immutable)
-                return eventLoop.makeSucceededFuture(answer)
-            }
-            guard name == list.nextPart else {
+            // A file of the window, or the part the hint names, which is held until it exists.
+            guard files[name] != nil || name == list.nextPart else {
                 return eventLoop.makeFailedFuture(HLSRefusal.notFound("\(name) is not in the window"))
             }
         case .playlist(let msn, _, _):
