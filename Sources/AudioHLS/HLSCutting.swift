@@ -17,10 +17,10 @@ struct HLSCutting {
     var initSection: String?
 
     /// Cuts `track`'s packets from stream position `position`, where `primingEnd` is the end of the source's
-    /// priming.
+    /// priming, into parts of at most `partTarget` frames at `rate` (nil without parts).
     /// - Throws: `WriteError.unsupportedFormat` when no container of `settings` can carry the track.
-    init(track: TrackFormat, settings: HLSSettings, preferring preferred: HLSContainer?, position: Int64,
-         primingEnd: Int64) throws {
+    init(track: TrackFormat, settings: HLSSettings, partTarget: (frames: Int64, rate: Double)?,
+         preferring preferred: HLSContainer?, position: Int64, primingEnd: Int64) throws {
         let format = track.format
         let requested = settings.container ?? preferred.flatMap { $0.canCarry(format) ? $0 : nil }
         container = try HLSContainer.chosen(requested, for: format)
@@ -31,7 +31,9 @@ struct HLSCutting {
         let leadingTrim = container.statesPriming ? max(0, primingEnd - position) : 0
         keptFrom = position + leadingTrim
         segmentTarget = Int64((settings.segment * sampleRate).rounded(.down))
-        partTarget = Int64((settings.part * sampleRate).rounded(.down))
+        // Exact at the rate it was counted at: F × R / R is F in floating point for whole F and R.
+        let rate = sampleRate
+        self.partTarget = partTarget.map { Int64((Double($0.frames) * rate / $0.rate).rounded(.down)) } ?? 0
     }
 
     /// A packager of `track`'s packets in the container.

@@ -35,8 +35,10 @@ public struct HLSSegmentEntry: Equatable, Sendable {
 public struct HLSMediaList: Equatable, Sendable {
     /// `EXT-X-TARGETDURATION`: no segment lasts longer than it, rounded to the nearest second.
     public let targetDuration: Int
-    /// `PART-TARGET` in seconds; nil without parts.
-    public let partTarget: Double?
+    /// `PART-TARGET` in seconds; nil without parts. The setting's `part` until the first packet, then that rounded
+    /// down to whole packets of the first track (one at least): no part is longer, and every part but a segment's
+    /// last is as long, so a player holding back three parts is as close to the live edge as the packets allow.
+    public internal(set) var partTarget: Double?
     public internal(set) var segments: [HLSSegmentEntry] = []
     /// The sequence number of the first segment listed (`EXT-X-MEDIA-SEQUENCE`).
     public internal(set) var mediaSequence = 0

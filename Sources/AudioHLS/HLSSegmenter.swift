@@ -47,6 +47,8 @@ public final class HLSSegmenter {
     private var dateAnchor: (date: Double, position: Int64)?
     /// What plays from the next packet on, when it changed.
     private var nowPlaying: HLSNowPlaying?
+    /// The longest part in frames at a rate, set by the first track cut: the list's `partTarget`.
+    private var partTarget: (frames: Int64, rate: Double)?
 
     /// A segmenter handing what it makes to `publish`, dating segments by `clock` (seconds since 1970) at the
     /// stream's start and after each discontinuity. `settings` must have no `problems`.
@@ -93,7 +95,7 @@ public final class HLSSegmenter {
 
     private func add(_ packet: AudioPacket) throws {
         guard let track = timeline.track else { return }
-        let cutting = try self.cutting ?? startCutting(track)
+        let cutting = try self.cutting ?? startCutting(track, firstPacket: packet)
         let position = timeline.position
         let kept = cutting.keptFrames(of: packet, at: position)
         if let segment = list.segments.last, !segment.isComplete {
@@ -130,9 +132,18 @@ public final class HLSSegmenter {
         try endPart()
     }
 
-    private func startCutting(_ track: TrackFormat) throws -> HLSCutting {
-        var cutting = try HLSCutting(track: track, settings: settings, preferring: lastContainer,
-                                     position: timeline.position, primingEnd: timeline.trims.primingEnd)
+    private func startCutting(_ track: TrackFormat, firstPacket: AudioPacket) throws -> HLSCutting {
+        // Parts are whole packets of the stream's first track, however long the next tracks' packets are.
+        let rate = track.format.sampleRate
+        let partTarget = self.partTarget
+            ?? (makesParts ? (Self.wholePackets(of: firstPacket, within: settings.part * rate), rate) : nil)
+        var cutting = try HLSCutting(track: track, settings: settings, partTarget: partTarget,
+                                     preferring: lastContainer, position: timeline.position,
+                                     primingEnd: timeline.trims.primingEnd)
+        if self.partTarget == nil, let partTarget {
+            self.partTarget = partTarget
+            list.partTarget = Double(partTarget.frames) / partTarget.rate
+        }
         let packager = try cutting.packager(for: track)
         lastContainer = cutting.container
         if let bytes = packager.initSection {
@@ -148,6 +159,13 @@ public final class HLSSegmenter {
         self.cutting = cutting
         self.packager = packager
         return cutting
+    }
+
+    /// The frames of as many packets like `packet` as `frames` holds, one at least (`frames` when packets state
+    /// no length).
+    private static func wholePackets(of packet: AudioPacket, within frames: Double) -> Int64 {
+        let target = Int64(frames.rounded(.down))
+        return packet.frames > 0 ? max(1, target / packet.frames) * packet.frames : target
     }
 
     private func openSegment(at position: Int64, _ cutting: HLSCutting) {

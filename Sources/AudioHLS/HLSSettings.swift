@@ -2,7 +2,8 @@
 public struct HLSSettings: Equatable, Sendable {
     /// Target seconds of a segment; segments end on packet boundaries, never past it.
     public var segment: Double
-    /// Target seconds of a Low-Latency HLS part; 0 makes no parts.
+    /// Target seconds of a Low-Latency HLS part; 0 makes no parts. Parts are whole packets: the playlist's
+    /// `PART-TARGET` is this rounded down to the first track's packets (`HLSMediaList.partTarget`).
     public var part: Double
     /// Seconds of segments a live playlist keeps; older ones leave it (and the folder).
     public var window: Double

@@ -99,6 +99,27 @@ import Testing
         }
     }
 
+    /// PART-TARGET is the setting rounded down to whole packets, as long as ffprobe finds them, and every part but
+    /// a segment's last is that long: a player holding back three parts holds back no more than it must.
+    @Test(arguments: cases.map(\.fixture))
+    func partsAreWholePacketsOfTheTarget(_ fixture: String) throws {
+        let path = Self.fixture(fixture)
+        let packetFrames = try FFmpegTool.firstPacketFrames(path)
+        let rate = try FFmpegTool.sampleRate(path)
+        try #require(packetFrames > 0 && rate > 0)
+        let target = rate / 2 / packetFrames * packetFrames
+        let run = try Self.run(fixture, Self.live)
+        let list = try #require(run.list)
+        #expect(list.partTarget == Double(target) / Double(rate))
+        // The stream's first segment may lose its priming (fmp4), the last ends with the stream.
+        let parts = list.segments.dropFirst().dropLast().flatMap { $0.parts.dropLast() }
+        try #require(parts.count >= 10)
+        for part in parts { #expect(part.frames == Int64(target), "\(part.name)") }
+        let playlist = PlaylistChecker(run.playlists.last!)
+        #expect(playlist.violations.isEmpty)
+        #expect(abs((playlist.partTarget ?? 0) - Double(target) / Double(rate)) < 1e-9)
+    }
+
     /// RFC 8216bis §3.1.3: every packed segment begins with the ID3 PRIV timestamp of its first sample on the
     /// 90 kHz clock, as ffprobe reads it.
     @Test(arguments: ["cbr.mp3", "aac.aac"])

@@ -76,6 +76,21 @@ public enum FFmpegTool {
         return Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// The frames of the first audio packet of `path`, from its duration on the stream's time base as ffprobe
+    /// demuxes it.
+    public static func firstPacketFrames(_ path: String) throws -> Int {
+        let text = String(decoding: try run("ffprobe", [
+            "-v", "error", "-select_streams", "a:0", "-read_intervals", "%+#1", "-show_entries", "packet=duration",
+            "-of", "csv=p=0", path,
+        ]).output, as: UTF8.self)
+        let base = try streamEntry("time_base", of: path).split(separator: "/").compactMap { Int($0) }
+        // The line may go on with empty fields (side data): the duration is its first.
+        let line = text.split(whereSeparator: \.isNewline).first ?? ""
+        guard let duration = line.split(separator: ",").first.flatMap({ Int($0) }), base.count == 2
+        else { return 0 }
+        return duration * (try sampleRate(path)) * base[0] / base[1]
+    }
+
     /// The MD5 of each audio packet's data, as ffprobe demuxes `path`.
     public static func packetHashes(_ path: String) throws -> [String] {
         String(decoding: try run("ffprobe", [
