@@ -10,6 +10,8 @@ struct BenchStream {
 
     let name: String
     let source: Source
+    /// The stream's `hls:` settings as YAML, when it is served as HLS.
+    var hls: String?
 
     /// The stream's entry in config.yaml's `streams:` list, its socket in `folder`.
     func configEntry(folder: String, writeInterval: Double?) -> String {
@@ -18,10 +20,11 @@ struct BenchStream {
         case .namedPipe(let path): "file:\(path)\n    pace: none"
         }
         let interval = writeInterval.map { "\n    writeInterval: \($0)" } ?? ""
+        let hlsLine = hls.map { "\n    hls: \($0)" } ?? ""
         return """
           - name: \(name)
             source: \(sourceLines)
-            socket: \(socket(in: folder))\(interval)
+            socket: \(socket(in: folder))\(interval)\(hlsLine)
 
         """
     }

@@ -30,6 +30,7 @@ struct DaemonStatus {
             subscribers: subscribers.count + streams.reduce(0) { $0 + ($1["waitingListeners"] as? Int ?? 0) },
             droppedPackets: subscribers.reduce(0) { $0 + ($1["droppedPackets"] as? Int ?? 0) },
             maxLagSeconds: subscribers.compactMap { ($0["lagSeconds"] as? NSNumber)?.doubleValue }.max() ?? 0,
-            slowDisconnects: streams.reduce(0) { $0 + ($1["slowDisconnects"] as? Int ?? 0) })
+            slowDisconnects: streams.reduce(0) { $0 + ($1["slowDisconnects"] as? Int ?? 0) },
+            hlsListeners: streams.reduce(0) { $0 + ($1["hlsListeners"] as? Int ?? 0) })
     }
 }

@@ -1,4 +1,5 @@
-/// One Icecast listener: an HTTP GET on the mount, then the stream's bytes, counted into whole frames.
+/// One Icecast listener: an HTTP GET on the mount, then the stream's bytes, counted into whole frames; with ICY
+/// metadata asked for, the metadata blocks are taken out before the bytes are counted.
 ///
 /// A listener joins at the live edge, wherever that is when the relay adds it; it finds where by looking its
 /// first bytes up in the feed, then checks every byte it receives against the feed from there on.
@@ -19,6 +20,9 @@ final class HTTPListener: Receiver {
     private let log: DeliveryLog
     private var state = State.awaitingHeader([])
     private var nextFrame = 0
+    /// Set once the answer says how often metadata comes, when it was asked for.
+    private var metadata: ICYMetadataStripper?
+    private let asksForMetadata: Bool
     private(set) var tally = ReceiverTally()
 
     /// The longest response header accepted.
@@ -26,15 +30,25 @@ final class HTTPListener: Receiver {
     /// Stream bytes looked up in the feed to find where the listener joined: enough to be found only once.
     private static let fingerprintSize = 512
 
-    /// Connects to Icecast on the loopback `port` and asks for `mount`.
-    init(port: Int, mount: String, id: Int, log: DeliveryLog) throws {
+    /// Connects to Icecast on the loopback `port` and asks for `mount`, with ICY metadata when `icyMetadata`.
+    init(port: Int, mount: String, id: Int, log: DeliveryLog, icyMetadata: Bool = false) throws {
         descriptor = try Socket.connect(loopbackPort: port)
         self.id = id
         self.log = log
-        try Socket.writeAll(descriptor, Array("GET \(mount) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+        asksForMetadata = icyMetadata
+        let metadataLine = icyMetadata ? "Icy-MetaData: 1\r\n" : ""
+        try Socket.writeAll(descriptor, Array(
+            "GET \(mount) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\(metadataLine)\r\n".utf8))
     }
 
     func take(_ bytes: UnsafeRawBufferPointer, at time: UInt64) {
+        // Set once the header is read, which takes the metadata out of the bytes that came with it.
+        guard metadata != nil else { return takeAnswer(bytes, at: time) }
+        metadata!.audio(of: bytes).withUnsafeBytes { takeAnswer($0, at: time) }
+    }
+
+    /// Takes bytes of the answer: its header, then audio with any metadata taken out.
+    private func takeAnswer(_ bytes: UnsafeRawBufferPointer, at time: UInt64) {
         switch state {
         case .awaitingHeader(var header):
             header += bytes
@@ -60,7 +74,14 @@ final class HTTPListener: Receiver {
             return .awaitingHeader(header)
         }
         guard LoopbackHTTP.code(in: header) == 200 else { return refuse(LoopbackHTTP.statusLine(of: header)) }
-        return locate(Array(header[blankLine.upperBound...]), at: time)
+        let body = Array(header[blankLine.upperBound...])
+        guard asksForMetadata else { return locate(body, at: time) }
+        guard let interval = LoopbackHTTP.headerValue("icy-metaint", in: header).flatMap({ Int($0) }), interval > 0
+        else { return refuse("no icy-metaint in the answer to Icy-MetaData: 1") }
+        var stripper = ICYMetadataStripper(interval: interval)
+        let audio = body.withUnsafeBytes { stripper.audio(of: $0) }
+        metadata = stripper
+        return locate(audio, at: time)
     }
 
     /// The state after the first stream bytes: still too few to look up, refused, or streaming from where they are.

@@ -26,6 +26,9 @@ struct IcecastCommand: ParsableCommand {
     @Option(help: "Bytes per block Icecast sends MP3 in (REFBUF_SIZE in Icecast 2.4's format_mp3.c).")
     var blockSize = 1400
 
+    @Flag(help: "Listeners ask for ICY metadata (Icy-MetaData: 1), as players that show titles do.")
+    var icyMetadata = false
+
     @Option(help: ArgumentHelp(
         "Seconds between listener connects.",
         discussion: "Icecast 2.4 listens with a backlog of 5 (ICECAST_LISTEN_QUEUE): a burst of connects "
@@ -47,9 +50,9 @@ struct IcecastCommand: ParsableCommand {
         let (report, _, _) = try load.measure(
             relay: "icecast2", log: log, frames: frames, feeds: [source], relayPID: pid, drainSeconds: 10,
             view: stats, closeFeed: { close(source) }
-        ) { [port, mount, connectInterval] index in
+        ) { [port, mount, connectInterval, icyMetadata] index in
             defer { usleep(UInt32(connectInterval * 1e6)) }
-            return try HTTPListener(port: port, mount: mount, id: index, log: log)
+            return try HTTPListener(port: port, mount: mount, id: index, log: log, icyMetadata: icyMetadata)
         }
         try report.write(to: load.report)
     }

@@ -27,6 +27,8 @@ final class LoadRun {
     private let relayPID: Int32
     /// Run as the window starts and ends (`LoadOptions.windowCommand`).
     private let windowCommand: String?
+    /// Called with each write's index once it is made.
+    private let afterWrite: (Int) -> Void
     private var windowStart: (relay: ProcessSample, generator: ProcessSample, memory: ProcessMemory)?
     private var usage: Usage?
     private var memoryEverySecond: [ProcessMemory] = []
@@ -39,13 +41,15 @@ final class LoadRun {
     /// - Parameters:
     ///   - feeds: where the pacer writes: the relay's inputs, one per stream.
     ///   - frames: how many frames to write; the window and what lets its frames through must fit before the end.
+    ///   - afterWrite: called with each write's index once it is made (players that join at a given moment).
     init(log: DeliveryLog, feeds: [Int32], frames: Int, receivers: [Receiver], relayPID: Int32,
-         windowCommand: String? = nil) {
+         windowCommand: String? = nil, afterWrite: @escaping (Int) -> Void = { _ in }) {
         self.log = log
         pacer = Pacer(log: log, outputs: feeds, total: frames)
         self.receivers = receivers
         self.relayPID = relayPID
         self.windowCommand = windowCommand
+        self.afterWrite = afterWrite
     }
 
     /// Feeds every frame, then calls `afterFeed` (to ask the relay for its figures and close its input), then reads
@@ -72,7 +76,7 @@ final class LoadRun {
             try poller.wait(timeoutMilliseconds: timeout) { token in
                 if token == Self.timerToken {
                     timer.acknowledge()
-                    while try pacer.writeIfDue(before: sample) {}
+                    while try pacer.writeIfDue(before: sample) { afterWrite(pacer.next - 1) }
                     if let next = pacer.nextDeadline {
                         try timer.arm(at: next)
                     } else if drainDeadline == nil {

@@ -36,6 +36,14 @@ enum LoopbackHTTP {
         String(decoding: response.prefix { $0 != 13 }, as: UTF8.self)
     }
 
+    /// The value of header `name` (any case) in `response`'s header, if it has one.
+    static func headerValue(_ name: String, in response: [UInt8]) -> String? {
+        let lines = String(decoding: response, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+            .components(separatedBy: "\r\n")
+        let line = lines.first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+        return line.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+    }
+
     /// The status code in the first line of `response`, or 0.
     static func code(in response: [UInt8]) -> Int {
         statusLine(of: response).split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0

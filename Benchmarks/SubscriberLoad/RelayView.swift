@@ -8,6 +8,8 @@ struct RelayView: Encodable {
     var maxLagSeconds: Double?
     /// audiostreamd: subscribers disconnected for staying behind.
     var slowDisconnects: Int?
+    /// audiostreamd: HLS sessions it counts.
+    var hlsListeners: Int?
     /// Icecast: listeners it has marked slow.
     var slowListeners: Int?
 }
