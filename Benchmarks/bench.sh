@@ -23,13 +23,16 @@
 #   scale:  audiostreamd with 200 live streams × 50 subscribers, and one stream × 19,900 subscribers and as many
 #           HTTP listeners, fed and read by SubscriberLoad, its memory followed every second ("## Many streams and
 #           many subscribers (audiostreamd)")
+#   hls:    1 and 1,000 Low-Latency HLS players of audiostreamd (SubscriberLoad hls), against 1,000 ICY listeners
+#           of Icecast and of audiostreamd, in the same run ("## HLS: availability, listener latency and CPU
+#           (audiostreamd)")
 # The parse benchmarks also count the instructions `audiostream scan` executes (valgrind's callgrind, when
 # installed) on a smaller input of the same kind: a figure that, unlike wall time, a busy machine does not move.
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
 #   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls
-#                   (default all eleven)
+#                   (default all twelve)
 #   BENCH_RECORD_MIN  minutes of audio recorded                (default 120)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_M4A_MB    size of the M4A input in MB, encoded whole (default 120: two hours of audio)
@@ -109,8 +112,9 @@ if wants decode; then need mpg123; fi
 if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
 if wants record || wants hls; then need ffmpeg; fi
+if wants hls; then need icecast2; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
-if wants daemon || wants scale; then
+if wants daemon || wants scale || wants hls; then
     for product in audiostreamd SubscriberLoad; do
         [[ -x $build/$product ]] || { echo "bench: $build/$product not built (swift build -c release)" >&2; exit 1; }
     done
@@ -647,16 +651,38 @@ bench_record() {
     echo "bench: wrote the recording section of $doc"
 }
 
-# HLS: how soon a part reaches 1,000 clients holding blocking reloads for it (and one, for the floor).
+# HLS: 1 and 1,000 Low-Latency HLS players of audiostreamd (how soon parts reach them, how late they play, what
+# they cost), and 1,000 ICY listeners of Icecast and of audiostreamd, fed the same MP3 in the same run.
 bench_hls() {
-    [[ -x $build/audiostreamd ]] || { echo "bench: $build/audiostreamd not built (swift build -c release)" >&2; exit 1; }
-    local folder json=$data/hls.json
-    folder=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
-    local cmd="python3 Benchmarks/hls_latency.py --daemon $build/audiostreamd --clients 1000 --seconds 30 --folder DIR --report $json"
-    python3 "$here/hls_latency.py" --daemon "$build/audiostreamd" --clients 1000 --seconds 30 \
-        --folder "$folder/run" --report "$json"
-    rm -rf "$folder"
-    BENCH_HLS_JSON=$json BENCH_CMD_HLS=$cmd python3 "$here/hls_report.py"
+    local n=1000 window=20 players
+    use_seed mpeg
+    ulimit -n "$(ulimit -Hn)"
+    (( $(ulimit -n) >= n + 200 )) || { echo "bench: open-file limit $(ulimit -n) is too low for $n players" >&2; exit 1; }
+    work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
+    chmod 755 "$work"
+    trap 'stop_icecast; rm -rf "$work"' EXIT
+    password=bench-$RANDOM$RANDOM
+    commands=$data/hls-commands.txt
+    : >"$commands"
+    local common=(--input "$seed" --warmup 10 --seconds "$window" --tail 2) reports=()
+    for players in 1 "$n"; do
+        echo "bench: audiostreamd, $players LL-HLS players"
+        mkdir "$work/hls-$players"
+        run_logged "$build/SubscriberLoad" hls --daemon "$build/audiostreamd" --folder "$work/hls-$players" \
+            --http-port "$(free_port)" --subscribers "$players" "${common[@]}" --report "$data/hls-$players.json"
+        reports+=("$data/hls-$players.json")
+    done
+    echo "bench: Icecast, $n ICY listeners"
+    start_icecast "$work/icecast" "$n"
+    run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
+        --icy-metadata --subscribers "$n" "${common[@]}" --report "$data/hls-icecast-$n.json"
+    stop_icecast
+    echo "bench: audiostreamd, $n ICY listeners"
+    mkdir "$work/icy"
+    run_logged "$build/SubscriberLoad" daemon --daemon "$build/audiostreamd" --folder "$work/icy" --icy-metadata \
+        --http-port "$(free_port)" --subscribers "$n" "${common[@]}" --report "$data/hls-icy-$n.json"
+    BENCH_HLS_REPORTS="${reports[*]}" BENCH_ICECAST_JSON=$data/hls-icecast-$n.json BENCH_ICY_JSON=$data/hls-icy-$n.json \
+    BENCH_COMMANDS=$commands BENCH_V_ICECAST=$(icecast2 -v) python3 "$here/hls_report.py"
     echo "bench: wrote the HLS section of $doc"
 }
 

@@ -29,7 +29,7 @@ extension DaemonOptions {
         if let httpPort {
             let (report, memory, _) = try measure("audiostreamd-http") { index in
                 try HTTPListener(port: httpPort, mount: "/" + streams[index % streams.count].name, id: index,
-                                 log: log)
+                                 log: log, icyMetadata: icyMetadata)
             }
             return (report, memory)
         }

@@ -12,6 +12,9 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: "Serve the streams over HTTP on this loopback port and connect the subscribers as HTTP listeners.")
     var httpPort: Int?
 
+    @Flag(help: "HTTP listeners ask for ICY metadata (Icy-MetaData: 1), as players that show titles do.")
+    var icyMetadata = false
+
     @Option(help: "The streams' writeInterval in seconds (default: audiostreamd's own).")
     var writeInterval: Double?
 
