@@ -126,10 +126,12 @@ final class StreamService: Sendable {
     /// what it waits for exists.
     /// - Fails with `HLSRefusal` when the stream has no such file or cannot answer.
     func answer(_ request: HLSRequest, session: String) -> EventLoopFuture<HLSAnswer> {
-        eventLoop.flatSubmit { [core, eventLoop] in
+        let answer: @Sendable () -> EventLoopFuture<HLSAnswer> = { [core, eventLoop] in
             core.value.pipeline.hls?.answer(request, session: session)
                 ?? eventLoop.makeFailedFuture(HLSRefusal.notFound("the stream has no HLS"))
         }
+        // A client on the stream's own loop is answered without a task: players ask twice a part.
+        return eventLoop.inEventLoop ? answer() : eventLoop.flatSubmit(answer)
     }
 
     /// What the stream's group's multivariant playlist says of it; nil until it has a segment.

@@ -13,9 +13,9 @@ final class HLSOrigin {
     private let eventLoop: EventLoop
     private let logger: Logger
     private var segmenter: HLSSegmenter?
-    private var files: [String: ByteBuffer] = [:]
+    private var files: [String: HLSAnswer] = [:]
     /// The playlist and its delta update as the list stands; nil until the first part or segment.
-    private var playlists: (full: ByteBuffer, delta: ByteBuffer)?
+    private var playlists: (full: HLSAnswer, delta: HLSAnswer)?
     private var waits: [Wait] = []
     private var expiry: Scheduled<Void>?
     private let folder: HLSFolderWriter?
@@ -118,17 +118,13 @@ final class HLSOrigin {
         guard let list = segmenter?.list else { return nil }
         switch request {
         case .file(let name):
-            return files[name].map {
-                HLSAnswer(body: $0, contentType: HLSAnswer.contentType(of: name), cacheControl: HLSAnswer.immutable)
-            }
+            return files[name]
         case .playlist(let msn, let part, let skip):
             // A player starts three target durations from the live edge (RFC 8216bis §6.3.3): one given fewer
             // segments may never start (Chromium). The first playlists are held until they list three.
             guard let playlists, list.isEnded || list.completeSegments.count >= Self.segmentsToStart else { return nil }
             guard list.isEnded || msn.map({ Self.lists(list, msn: $0, part: part) }) ?? true else { return nil }
-            return HLSAnswer(body: skip && list.partTarget != nil ? playlists.delta : playlists.full,
-                             contentType: HLSAnswer.contentType(of: HLSRequest.playlistName),
-                             cacheControl: playlistCacheControl)
+            return skip && list.partTarget != nil ? playlists.delta : playlists.full
         }
     }
 
@@ -147,7 +143,8 @@ final class HLSOrigin {
     private func published(_ change: HLSChange) {
         switch change {
         case .initSection(let name, let bytes), .part(let name, let bytes), .segment(let name, let bytes):
-            files[name] = ByteBuffer(bytes: bytes)
+            files[name] = HLSAnswer(body: ByteBuffer(bytes: bytes), contentType: HLSAnswer.contentType(of: name),
+                                    cacheControl: HLSAnswer.immutable)
         case .removed(let names):
             for name in names { files[name] = nil }
         case .ended:
@@ -160,9 +157,14 @@ final class HLSOrigin {
         let full = HLSPlaylistWriter.media(list)
         let delta = list.partTarget == nil ? full
             : HLSPlaylistWriter.media(list, HLSPlaylistWriter.Request(skipsOldSegments: true))
-        playlists = (ByteBuffer(string: full), ByteBuffer(string: delta))
+        playlists = (playlistAnswer(full), playlistAnswer(delta))
         folder?.take(change, playlist: full)
         answerWaits()
+    }
+
+    private func playlistAnswer(_ text: String) -> HLSAnswer {
+        HLSAnswer(body: ByteBuffer(string: text), contentType: HLSAnswer.contentType(of: HLSRequest.playlistName),
+                  cacheControl: playlistCacheControl)
     }
 
     private static func isSection(_ change: HLSChange) -> Bool {

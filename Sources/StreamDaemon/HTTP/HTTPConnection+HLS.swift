@@ -13,9 +13,7 @@ extension HTTPConnection {
             switch result {
             case .success(let answer):
                 let keepAlive = request.head.isKeepAlive
-                let bytes = HTTPResponse.body(answer.body, http11: request.isHTTP11, contentType: answer.contentType,
-                                              cacheControl: answer.cacheControl, headOnly: request.isHead,
-                                              keepAlive: keepAlive)
+                let bytes = answer.response(http11: request.isHTTP11, headOnly: request.isHead, keepAlive: keepAlive)
                 if keepAlive {
                     handler.answerKeepingAlive(bytes, context: context)
                 } else {
