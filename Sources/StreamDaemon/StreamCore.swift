@@ -34,7 +34,7 @@ final class StreamCore {
     private let onEnd: @Sendable (StreamService, _ failure: String?) -> Void
 
     init(config: StreamConfig, group: EventLoopGroup, eventLoop: EventLoop, hubs: HubGroup, deadAir: DeadAir,
-         inherited: InheritedSockets, metrics: StreamMetrics, logger: Logger,
+         hlsFiles: HLSFileShelf?, inherited: InheritedSockets, metrics: StreamMetrics, logger: Logger,
          onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         self.config = config
         self.group = group
@@ -46,7 +46,9 @@ final class StreamCore {
         self.onEnd = onEnd
         let recording = config.record.map { RecordingWorker(config: $0, stream: config.name, logger: logger) }
         self.recording = recording
-        let hls = config.hls.map { HLSOrigin(config: $0, stream: config.name, eventLoop: eventLoop, logger: logger) }
+        let hls = config.hls.flatMap { hls in
+            hlsFiles.map { HLSOrigin(config: hls, stream: config.name, files: $0, eventLoop: eventLoop, logger: logger) }
+        }
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
                                   metrics: metrics, recording: recording, hls: hls)
         outputs = config.outputs.map {

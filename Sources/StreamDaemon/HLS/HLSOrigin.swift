@@ -4,16 +4,18 @@ import Logging
 import NIOCore
 
 /// A stream's HTTP Live Streaming as the daemon serves it: the segmenter fed the pipeline's events, the files of
-/// the window in memory, the playlists made once per change, and one wait list for the requests held until a
-/// segment or part exists (blocking playlist reload, RFC 8216bis §6.2.5.2, and the preload hint's part).
+/// the window in memory (on a shelf every loop reads), the playlists made once per change, and one wait list for
+/// the requests held until a segment or part exists (blocking playlist reload, RFC 8216bis §6.2.5.2, and the
+/// preload hint's part).
 ///
-/// A held request costs a promise in the list: one scheduled task per stream answers those that waited three
-/// target durations with 503. Confined to the stream's event loop.
+/// A held request costs a promise in the list, on its connection's loop: those a new part answers are handed to
+/// each loop in one task, and one scheduled task per stream answers those that waited three target durations
+/// with 503. Confined to the stream's event loop.
 final class HLSOrigin {
     private let eventLoop: EventLoop
     private let logger: Logger
     private var segmenter: HLSSegmenter?
-    private var files: [String: HLSAnswer] = [:]
+    private let files: HLSFileShelf
     /// The playlist and its delta update as the list stands; nil until the first part or segment.
     private var playlists: (full: HLSAnswer, delta: HLSAnswer)?
     private var waits: [Wait] = []
@@ -36,8 +38,9 @@ final class HLSOrigin {
         let promise: EventLoopPromise<HLSAnswer>
     }
 
-    init(config: HLSConfig, stream: String, eventLoop: EventLoop, logger: Logger) {
+    init(config: HLSConfig, stream: String, files: HLSFileShelf, eventLoop: EventLoop, logger: Logger) {
         self.eventLoop = eventLoop
+        self.files = files
         self.logger = logger
         folder = config.path.map { HLSFolderWriter(path: $0, stream: stream, logger: logger) }
         let settings = config.settings
@@ -87,30 +90,28 @@ final class HLSOrigin {
         return sessions.count()
     }
 
-    /// The answer to `request` of session `session` (`HLSSessions.key`), at once or once the segment or part it
-    /// waits for exists.
-    func answer(_ request: HLSRequest, session: String) -> EventLoopFuture<HLSAnswer> {
+    /// Answers `request` of session `session` (`HLSSessions.key`) through `promise`, at once or once the segment
+    /// or part it waits for exists; fails it with `HLSRefusal`.
+    func answer(_ request: HLSRequest, session: String, promise: EventLoopPromise<HLSAnswer>) {
         eventLoop.preconditionInEventLoop()
         sessions.note(session)
-        guard let list = segmenter?.list else { return eventLoop.makeFailedFuture(HLSRefusal.unavailable("no HLS")) }
+        guard let list = segmenter?.list else { return promise.fail(HLSRefusal.unavailable("no HLS")) }
         switch request {
         case .file(let name):
             // A file of the window, or the part the hint names, which is held until it exists.
-            guard files[name] != nil || name == list.nextPart else {
-                return eventLoop.makeFailedFuture(HLSRefusal.notFound("\(name) is not in the window"))
+            guard files.file(named: name) != nil || name == list.nextPart else {
+                return promise.fail(HLSRefusal.notFound("\(name) is not in the window"))
             }
         case .playlist(let msn, _, _):
             let lastSegment = list.completeSegments.last?.sequence ?? list.mediaSequence - 1
             if let msn, msn > lastSegment + 2 {
-                return eventLoop.makeFailedFuture(HLSRefusal.badRequest(
+                return promise.fail(HLSRefusal.badRequest(
                     "_HLS_msn=\(msn) is more than two segments after the last one, \(lastSegment)"))
             }
         }
-        if let answer = ready(request) { return eventLoop.makeSucceededFuture(answer) }
-        let promise = eventLoop.makePromise(of: HLSAnswer.self)
+        if let answer = ready(request) { return promise.succeed(answer) }
         waits.append(Wait(request: request, deadline: .now() + holdLimit, promise: promise))
         if expiry == nil { scheduleExpiry() }
-        return promise.futureResult
     }
 
     /// The answer to `request` if what it waits for exists.
@@ -118,7 +119,7 @@ final class HLSOrigin {
         guard let list = segmenter?.list else { return nil }
         switch request {
         case .file(let name):
-            return files[name]
+            return files.file(named: name)
         case .playlist(let msn, let part, let skip):
             // A player starts three target durations from the live edge (RFC 8216bis §6.3.3): one given fewer
             // segments may never start (Chromium). The first playlists are held until they list three.
@@ -143,10 +144,10 @@ final class HLSOrigin {
     private func published(_ change: HLSChange) {
         switch change {
         case .initSection(let name, let bytes), .part(let name, let bytes), .segment(let name, let bytes):
-            files[name] = HLSAnswer(body: ByteBuffer(bytes: bytes), contentType: HLSAnswer.contentType(of: name),
-                                    cacheControl: HLSAnswer.immutable)
+            files.put(HLSAnswer(body: ByteBuffer(bytes: bytes), contentType: HLSAnswer.contentType(of: name),
+                                cacheControl: HLSAnswer.immutable), named: name)
         case .removed(let names):
-            for name in names { files[name] = nil }
+            files.remove(names)
         case .ended:
             break
         }
@@ -171,18 +172,24 @@ final class HLSOrigin {
         if case .initSection = change { true } else { false }
     }
 
-    /// Answers the held requests whose segment or part now exists, and with 404 those for a part that will not
-    /// (the stream ended, or was cut otherwise than the hint said).
+    /// Answers the held requests whose segment or part now exists, each loop's in one task, and with 404 those
+    /// for a part that will not (the stream ended, or was cut otherwise than the hint said).
     private func answerWaits() {
         let nextPart = segmenter?.list.nextPart
+        var answered: [ObjectIdentifier: (loop: EventLoop, answers: [(EventLoopPromise<HLSAnswer>, HLSAnswer)])] = [:]
         waits.removeAll { wait in
             if let answer = ready(wait.request) {
-                wait.promise.succeed(answer)
+                let loop = wait.promise.futureResult.eventLoop
+                answered[ObjectIdentifier(loop), default: (loop, [])].answers.append((wait.promise, answer))
                 return true
             }
             guard case .file(let name) = wait.request, name != nextPart else { return false }
             wait.promise.fail(HLSRefusal.notFound("\(name) was not made"))
             return true
+        }
+        for (loop, answers) in answered.values {
+            let deliver: @Sendable () -> Void = { for (promise, answer) in answers { promise.succeed(answer) } }
+            if loop === eventLoop { deliver() } else { loop.execute(deliver) }
         }
         if waits.isEmpty {
             expiry?.cancel()

@@ -6,9 +6,11 @@ extension HTTPConnection {
     func answer(_ hlsRequest: HLSRequest, of stream: StreamService, _ request: HTTPRequest,
                 context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let session = HLSSessions.key(session: FormQuery(request.query).text("session"),
-                                      client: ClientIdentity(context.channel, request))
-        stream.answer(hlsRequest, session: session).hop(to: context.eventLoop).whenComplete { result in
+        // The session is made only for what the stream's loop answers, not for a file taken from the shelf.
+        let channel = context.channel
+        stream.answer(hlsRequest, session: HLSSessions.key(session: FormQuery(request.query).text("session"),
+                                                           client: ClientIdentity(channel, request)),
+                      on: context.eventLoop).whenComplete { result in
             let (handler, context) = loopBound.value
             switch result {
             case .success(let answer):

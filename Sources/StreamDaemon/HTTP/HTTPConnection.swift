@@ -22,7 +22,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// Cuts what the client sends at the end of its request head, for a source client's body.
     let gate: RequestHeadGate
     /// The client's time to send its request head.
-    private var requestDeadline: RequestDeadline
+    private let requestDeadline: RequestDeadline
     /// Set once the request head is read, or refused: anything the client sends later is ignored, but for the
     /// next request of a connection kept alive (`answerKeepingAlive`).
     private var answered = false
@@ -98,7 +98,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        requestDeadline.met()
+        requestDeadline.stop()
         stopWaiting()
         context.fireChannelInactive()
     }

@@ -12,7 +12,7 @@ final class MetricsServer: ChannelInboundHandler {
     /// Brings the gauges up to date before each reading.
     private let refresh: @Sendable () -> EventLoopFuture<Void>
     /// The reader's time to send each whole request, from the connection or the previous answer.
-    private var requestDeadline: RequestDeadline
+    private let requestDeadline: RequestDeadline
 
     init(registry: PrometheusCollectorRegistry, requestTimeout: TimeAmount,
          refresh: @escaping @Sendable () -> EventLoopFuture<Void>) {
@@ -83,7 +83,7 @@ final class MetricsServer: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        requestDeadline.met()
+        requestDeadline.stop()
         context.fireChannelInactive()
     }
 

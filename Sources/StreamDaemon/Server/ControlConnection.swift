@@ -11,7 +11,7 @@ final class ControlConnection: ChannelInboundHandler {
     typealias Respond = @Sendable (String) -> EventLoopFuture<JSON>?
 
     /// A client has 5 s to send its request.
-    private var requestDeadline = RequestDeadline(timeout: .seconds(5))
+    private let requestDeadline = RequestDeadline(timeout: .seconds(5))
     private let respond: Respond
 
     init(respond: @escaping Respond) {

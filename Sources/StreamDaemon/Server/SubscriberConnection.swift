@@ -14,7 +14,7 @@ final class SubscriberConnection: ChannelInboundHandler {
 
     private let stream: StreamService
     private let socket: SubscriberSocket
-    private var requestDeadline = RequestDeadline(timeout: helloTimeout)
+    private let requestDeadline = RequestDeadline(timeout: helloTimeout)
     /// Cuts the hello out of the bytes as they come; nil once it is read.
     private var helloReader: NIOSingleStepByteToMessageProcessor<WireFrameDecoder>? = .init(WireFrameDecoder())
 
@@ -29,7 +29,7 @@ final class SubscriberConnection: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        requestDeadline.met()
+        requestDeadline.stop()
         context.fireChannelInactive()
     }
 
@@ -46,7 +46,8 @@ final class SubscriberConnection: ChannelInboundHandler {
             guard frame.type == WireMessageType.hello.rawValue, frames.count == 1, helloReader.unprocessedBytes == 0
             else { throw WireError.unexpectedMessage(frame.type) }
             self.helloReader = nil
-            requestDeadline.met()
+            // A subscriber sends nothing after its hello.
+            requestDeadline.stop()
             let hello = try Hello(json: Array(frame.payload.readableBytesView))
             socket.join(stream, hello: hello, welcome: stream.welcome(allocator: context.channel.allocator),
                         transport: .socket)
