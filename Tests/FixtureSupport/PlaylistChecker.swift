@@ -8,6 +8,8 @@ public struct PlaylistChecker {
         public var uri: String
         public var duration: Double
         public var parts: [Double]
+        /// Whether `EXT-X-DISCONTINUITY` comes before it.
+        public var isDiscontinuity = false
     }
 
     public let lines: [String]
@@ -15,6 +17,7 @@ public struct PlaylistChecker {
     public private(set) var segments: [Segment] = []
     public private(set) var targetDuration: Int?
     public private(set) var mediaSequence = 0
+    public private(set) var discontinuitySequence = 0
     public private(set) var partTarget: Double?
     public private(set) var skipped = 0
 
@@ -42,6 +45,7 @@ public struct PlaylistChecker {
         var ended = false
         var hasDateRange = false
         var hasDate = false
+        var isDiscontinuity = false
         for (index, line) in lines.enumerated().dropFirst() {
             if ended { fail("§4.4.3.4: a line after EXT-X-ENDLIST: \(line)") }
             let (tag, value) = Self.split(line)
@@ -58,6 +62,9 @@ public struct PlaylistChecker {
                 mediaSequence = Int(value) ?? -1
             case "#EXT-X-DISCONTINUITY-SEQUENCE":
                 if sawSegment { fail("§4.4.3.3: DISCONTINUITY-SEQUENCE after the first segment") }
+                discontinuitySequence = Int(value) ?? -1
+            case "#EXT-X-DISCONTINUITY":
+                isDiscontinuity = true
             case "#EXT-X-PLAYLIST-TYPE":
                 isVOD = value == "VOD"
             case "#EXT-X-SERVER-CONTROL":
@@ -119,7 +126,8 @@ public struct PlaylistChecker {
                     fail("§4.4.4.9: the parts of \(line) last \(pendingParts.reduce(0, +)) s, not \(duration)")
                 }
                 segments.append(Segment(sequence: mediaSequence + skipped + segments.count, uri: line,
-                                        duration: duration, parts: pendingParts))
+                                        duration: duration, parts: pendingParts, isDiscontinuity: isDiscontinuity))
+                isDiscontinuity = false
                 pendingDuration = nil
                 pendingParts = []
             default:
@@ -154,8 +162,18 @@ public struct PlaylistChecker {
         if new.mediaSequence < old.mediaSequence { violations.append("§6.2.1: the media sequence went back") }
         for segment in new.segments {
             if let before = old.segments.first(where: { $0.sequence == segment.sequence }),
-               before.uri != segment.uri || before.duration != segment.duration {
+               before.uri != segment.uri || before.duration != segment.duration
+                || before.isDiscontinuity != segment.isDiscontinuity {
                 violations.append("§6.2.1: segment \(segment.sequence) changed from \(before) to \(segment)")
+            }
+        }
+        // §6.2.2: each discontinuity that leaves the playlist counts in DISCONTINUITY-SEQUENCE (known only when
+        // the old playlist listed every segment).
+        if old.skipped == 0 {
+            let left = old.segments.filter { $0.sequence < new.mediaSequence && $0.isDiscontinuity }.count
+            if new.discontinuitySequence != old.discontinuitySequence + left {
+                violations.append("§6.2.2: DISCONTINUITY-SEQUENCE went from \(old.discontinuitySequence) to "
+                    + "\(new.discontinuitySequence) while \(left) discontinuities left")
             }
         }
         return violations
