@@ -32,9 +32,10 @@ def verdict(met):
 
 
 def hls_row(report):
-    run, availability = report["run"], report["availability"]
+    run, availability, read = report["run"], report["availability"], report["availabilityRead"]
     return [f"{run['subscribers']:,}",
             f"{availability['p50']:.2f} / {availability['p99']:.2f} / {availability['max']:.2f}",
+            f"{read['p50']:.2f} / {read['p99']:.2f}",
             f"{run['ownBytesLatency']['p50']:.0f} / {run['ownBytesLatency']['p99']:.0f} / "
             f"{run['ownBytesLatency']['max']:.0f}",
             f"{run['relayLatency']['p50']:.0f} / {run['relayLatency']['p99']:.0f}",
@@ -67,10 +68,13 @@ over 2 s, from 7 s into the feed; the window is the {most['run']['windowSeconds'
 Every part a player fetches must be the fed frames byte for byte.
 
 - **Availability:** from the write that lets the daemon confirm a part's last frame (the write carrying the next
-  frame's header) to a player's whole answer to the blocking reload that lists the part. Target: p99 ≤
-  {TARGET_AVAILABILITY_P99} ms with {TARGET_PLAYERS:,} players.
+  frame's header) to a player's whole answer to the blocking reload that lists the part, as the kernel stamped
+  its receipt for the player (`SO_TIMESTAMPING`): on loopback, the moment the daemon's write delivered it. Target:
+  p99 ≤ {TARGET_AVAILABILITY_P99} ms with {TARGET_PLAYERS:,} players. The column beside it counts to when the
+  players' one process read the answer, which adds each socket's turn among a thousand.
 - **Listener to player:** from the write that brought a frame's own bytes to the daemon to the moment its player
-  plays it (players play in real time from their first part; a part that comes after its turn is a stall). Target
+  plays it (players play in real time from the receipt of their first part; a part that comes after its turn is
+  a stall). Target
   ≤ {TARGET_PLAYER_LATENCY / 1000:.1f} s. The column beside it counts from the write that let the daemon confirm
   the frame instead.
 - **CPU:** the daemon's user and system time over the window, as a share of one core, against Icecast with as
@@ -83,7 +87,7 @@ Every part a player fetches must be the fed frames byte for byte.
 {commands}
 ```
 
-{table(["Players", "Availability ms p50 / p99 / max", "Listener to player ms p50 / p99 / max", "From confirmation ms p50 / p99", "Frames played / expected", "Stalls", "Daemon's HLS listener count", "Daemon CPU % of one core (system)", "Daemon RSS MiB", "Generator CPU %"], [hls_row(report) for report in runs])}
+{table(["Players", "Availability ms p50 / p99 / max", "Read by the players ms p50 / p99", "Listener to player ms p50 / p99 / max", "From confirmation ms p50 / p99", "Frames played / expected", "Stalls", "Daemon's HLS listener count", "Daemon CPU % of one core (system)", "Daemon RSS MiB", "Generator CPU %"], [hls_row(report) for report in runs])}
 
 {table(["Relay", "Listeners", "CPU % of one core (system)", "RSS MiB", "Frames received / expected", "Own-bytes latency ms p50 / p99"], [listener_row("audiostreamd, LL-HLS players", most["run"]), listener_row(icecast_version + ", ICY listeners", icecast), listener_row("audiostreamd, ICY listeners", icy)])}
 

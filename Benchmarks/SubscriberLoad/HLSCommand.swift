@@ -10,9 +10,9 @@ struct HLSCommand: ParsableCommand {
             + "measure.",
         discussion: "Each player (HLSPlayer) holds back PART-HOLD-BACK, fetches every part and waits for the "
             + "next with blocking playlist reloads on one kept-alive connection. Availability latency runs from "
-            + "the write that let the daemon confirm a part's last frame to the reload answer listing the part; "
-            + "listener-to-player latency from the write that let it confirm a frame to the moment the player "
-            + "plays it.")
+            + "the write that let the daemon confirm a part's last frame to the reload answer listing the part, as "
+            + "the kernel stamped its receipt (and as the players' process read it); listener-to-player latency "
+            + "from the write that let it confirm a frame to the moment the player plays it.")
 
     @OptionGroup var load: LoadOptions
     @OptionGroup var options: DaemonOptions
@@ -70,7 +70,8 @@ struct HLSCommand: ParsableCommand {
         let report = HLSReport(
             run: RunReport(relay: "audiostreamd-hls", log: log, receivers: players, usage: usage,
                            relayView: finalView, connectSeconds: connectSeconds),
-            availability: LatencySummary(nanoseconds: availability.latencies),
+            availability: LatencySummary(nanoseconds: availability.delivered),
+            availabilityRead: LatencySummary(nanoseconds: availability.read),
             stalls: players.reduce(0) { $0 + $1.stalls })
         try report.write(to: load.report)
     }

@@ -5,7 +5,8 @@ import Glibc
 /// starts `PART-HOLD-BACK` from the end of that answer, fetches each part in turn, and waits for the next the same
 /// way.
 ///
-/// It plays in real time from the moment its first part is in: a frame is heard when its turn comes, or when it
+/// Times are when the kernel took the bytes in for it (`ReceiveTimes`). It plays in real time from the moment its
+/// first part is in: a frame is heard when its turn comes, or when it
 /// arrives if that is later (a stall, after which it plays on from there). What it hears goes to the log as the
 /// frame's receipt, so the log's relay latency is listener-to-player latency. Each part's bytes must be the feed's
 /// frames (after a segment's leading ID3 tag), which also tells where the next part starts.
@@ -27,11 +28,13 @@ final class HLSPlayer: Receiver {
     private var nextFrame = 0
     /// Frame `frame` plays at `time`; the next at `time` plus a frame's duration, and so on.
     private var playback: (frame: Int, time: UInt64)?
-    /// A blocking reload answered at `time`, for `part`: timed against its last frame once the part is in.
-    private var awaitedPart: (uri: String, time: UInt64)?
+    /// A blocking reload delivered at `time` and read at `readTime`, for `part`: timed against its last frame once
+    /// the part is in.
+    private var awaitedPart: (uri: String, time: UInt64, readTime: UInt64)?
     private let availability: HLSAvailability
     private(set) var tally = ReceiverTally()
     private(set) var stalls = 0
+    let isStampedByKernel = true
 
     private enum Asked {
         case playlist
@@ -41,6 +44,7 @@ final class HLSPlayer: Receiver {
     /// Connects to the daemon on the loopback `port`; asks nothing until `start`.
     init(port: Int, stream: String, id: Int, log: DeliveryLog, availability: HLSAvailability) throws {
         descriptor = try Socket.connect(loopbackPort: port)
+        try ReceiveTimes.enable(on: descriptor)
         self.id = id
         self.log = log
         self.port = port
@@ -91,7 +95,7 @@ final class HLSPlayer: Receiver {
             let new = listed[(index + 1)...]
             // A blocking reload is answered once the part after the last one listed is, or the stream ended.
             if let awaited = new.first {
-                awaitedPart = (awaited, time)
+                awaitedPart = (awaited, time, MonotonicClock.now)
             } else if !view.isEnded {
                 throw LoadError("a reload answered with no new part")
             }
@@ -127,7 +131,7 @@ final class HLSPlayer: Receiver {
         }
         let lastFrame = nextFrame + frames - 1
         if let awaitedPart, awaitedPart.uri == uri {
-            availability.note(answeredAt: awaitedPart.time, lastFrame: lastFrame)
+            availability.note(deliveredAt: awaitedPart.time, readAt: awaitedPart.readTime, lastFrame: lastFrame)
             self.awaitedPart = nil
         }
         let frameNanoseconds = log.feed.frameSeconds * 1e9

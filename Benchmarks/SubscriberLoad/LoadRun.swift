@@ -66,6 +66,8 @@ final class LoadRun {
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 8)
         defer { buffer.deallocate() }
+        let control = UnsafeMutableRawBufferPointer.allocate(byteCount: ReceiveTimes.controlSize, alignment: 8)
+        defer { control.deallocate() }
         var open = receivers.count
         var drainDeadline: UInt64?
         pacer.begin(at: MonotonicClock.now + Self.leadIn)
@@ -83,7 +85,7 @@ final class LoadRun {
                         try afterFeed()
                         drainDeadline = MonotonicClock.now + UInt64(drainSeconds * 1e9)
                     }
-                } else if !read(receivers[Int(token)], into: buffer) {
+                } else if !read(receivers[Int(token)], into: buffer, control: control) {
                     poller.unwatch(receivers[Int(token)].descriptor)
                     open -= 1
                 }
@@ -94,10 +96,14 @@ final class LoadRun {
         return usage
     }
 
-    /// Reads what the subscriber's socket holds and hands it over; false once the connection has ended.
-    private func read(_ receiver: Receiver, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        let count = Glibc.read(receiver.descriptor, buffer.baseAddress, buffer.count)
-        let time = MonotonicClock.now
+    /// Reads what the subscriber's socket holds and hands it over, with when it came; false once the connection
+    /// has ended.
+    private func read(_ receiver: Receiver, into buffer: UnsafeMutableRawBufferPointer,
+                      control: UnsafeMutableRawBufferPointer) -> Bool {
+        let (count, stamp) = receiver.isStampedByKernel
+            ? ReceiveTimes.read(receiver.descriptor, into: buffer, control: control)
+            : (Glibc.read(receiver.descriptor, buffer.baseAddress, buffer.count), nil)
+        let time = stamp ?? MonotonicClock.now
         if count > 0 {
             receiver.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]), at: time)
             return true

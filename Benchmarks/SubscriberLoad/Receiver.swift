@@ -2,10 +2,17 @@
 protocol Receiver: AnyObject {
     var descriptor: Int32 { get }
     var tally: ReceiverTally { get }
+    /// Whether the times it is given are when the kernel took the bytes in (`ReceiveTimes`, which it enabled on
+    /// its socket) rather than when the run read them.
+    var isStampedByKernel: Bool { get }
     /// Bytes read from the socket at `time` (monotonic nanoseconds).
     func take(_ bytes: UnsafeRawBufferPointer, at time: UInt64)
     /// The peer closed the connection (or reset it) at `time`.
     func closed(at time: UInt64)
+}
+
+extension Receiver {
+    var isStampedByKernel: Bool { false }
 }
 
 /// What one subscriber saw besides its frames: what the relay said about drops, and what went wrong.

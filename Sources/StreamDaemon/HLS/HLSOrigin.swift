@@ -187,10 +187,11 @@ final class HLSOrigin {
             wait.promise.fail(HLSRefusal.notFound("\(name) was not made"))
             return true
         }
-        for (loop, answers) in answered.values {
-            let deliver: @Sendable () -> Void = { for (promise, answer) in answers { promise.succeed(answer) } }
-            if loop === eventLoop { deliver() } else { loop.execute(deliver) }
+        // Other loops first, so that they write their answers while this one writes its own.
+        for (loop, answers) in answered.values where loop !== eventLoop {
+            loop.execute { for (promise, answer) in answers { promise.succeed(answer) } }
         }
+        for (promise, answer) in answered[ObjectIdentifier(eventLoop)]?.answers ?? [] { promise.succeed(answer) }
         if waits.isEmpty {
             expiry?.cancel()
             expiry = nil
