@@ -22,7 +22,7 @@ class Findings:
     """What the well-behaved clients saw; soak.py writes `failures` into the verdict."""
 
     def __init__(self):
-        self.failures, self.reconnects, self.packets = [], 0, 0
+        self.failures, self.reconnects, self.packets, self.hls_parts = [], 0, 0, 0
         self.restarts = {}  # stream name: time of the last reload that restarted it
 
     def fail(self, who, what):

@@ -70,7 +70,8 @@ def main(csv_path, summary_path, doc, plot):
                  f"descriptors {summary['fds_before_crowd']} and {summary['fds_after_crowd']} (limit +2), heap in "
                  f"use {summary['heap_before_crowd']:.1f} and {summary['heap_after_crowd']:.1f} MiB (not judged: the "
                  f"first is taken before the crowd's first requests of each kind made what the daemon keeps).")
-    checked = f"The well-behaved socket subscribers checked {summary['checked_packets']:,} packets."
+    checked = (f"The well-behaved socket subscribers checked {summary['checked_packets']:,} packets; the "
+               f"{summary.get('hls_players', 0)} HLS players fetched {summary.get('hls_parts', 0):,} parts.")
     cpu = (f"Mean CPU: audiostreamd {mean('daemon_cpu_percent'):.1f} %, the harness (Python asyncio: clients, standard "
            f"input and sampling in one process, the station in another) {mean('harness_cpu_percent'):.1f} % of one core.")
     section = f"""{HEADER}
@@ -101,7 +102,10 @@ for a missing mount or half a request head; half leave with a reset; another tak
 clients, one socket subscriber per stream (two more of PCM) and one HTTP listener per MP3 file stream, read at
 once and check that nothing is missing: no `overflow`, each packet's (and PCM message's) timestamp the
 previous one's plus its frames, an HTTP body equal to the file's bytes looped; only a reload's restart may end
-them, and they connect again.
+them, and they connect again. Five streams are also served as Low-Latency HLS (`mp3-cbr`, `aac-adts`,
+`stdin` and `live` packed, `ogg-opus` in fmp4; 2 s segments, 0.5 s parts), each to 20 players that wait for
+every part with a blocking reload (delta updates) on a kept-alive connection and fetch it: every reload must be
+answered 200, the media sequence never go back, every part listed be fetched whole.
 
 **Fails when**, after the warm-up ({summary['warmup_seconds']:.0f} s: 10 % of the run, at least a minute): RSS
 beyond the heap in use grows by more than 5 % of RSS; the heap in use grows by more than 5 % beyond what the

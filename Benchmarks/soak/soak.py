@@ -6,7 +6,8 @@ SOAK_INTERVAL seconds, sampler.py) and FOLDER/summary.json (the verdict, verdict
 quotes), and exits 1 with the reasons when the soak fails.
 
 Usage: soak.py FOLDER DAEMON   Environment: SOAK_MINUTES (30), SOAK_WARMUP_SECONDS (10 % of the run, at least
-60), SOAK_SOCKET_CLIENTS (500), SOAK_HTTP_CLIENTS (500), SOAK_RELOAD_SECONDS (60), SOAK_INTERVAL (5).
+60), SOAK_SOCKET_CLIENTS (500), SOAK_HTTP_CLIENTS (500), SOAK_HLS_PLAYERS (20 per stream served as HLS),
+SOAK_RELOAD_SECONDS (60), SOAK_INTERVAL (5).
 """
 import asyncio
 import json
@@ -19,6 +20,7 @@ import time
 
 import checkers
 import dj
+import hls_players
 import streams
 import unruly
 import verdict
@@ -99,6 +101,7 @@ async def main(folder, daemon_path):
     warmup = float(os.environ.get("SOAK_WARMUP_SECONDS", max(60, minutes * 6)))
     socket_clients = int(os.environ.get("SOAK_SOCKET_CLIENTS", 500))
     http_clients = int(os.environ.get("SOAK_HTTP_CLIENTS", 500))
+    hls_per_stream = int(os.environ.get("SOAK_HLS_PLAYERS", 20))
     reload_seconds = float(os.environ.get("SOAK_RELOAD_SECONDS", 60))
     interval = float(os.environ.get("SOAK_INTERVAL", 5))
     # A client is one descriptor here and one in the daemon: both need more than the usual 1024.
@@ -131,6 +134,8 @@ async def main(folder, daemon_path):
         *(checkers.http_listener(findings, census, stopping, stream.name, http_port,
                                  [f"{folder}/{file}" for file in stream.files])
           for stream in streams.STREAMS if stream.files),
+        *(hls_players.player(findings, census, stopping, stream.name, http_port, index)
+          for stream in streams.STREAMS if stream.hls for index in range(hls_per_stream)),
     ]
     sampling = asyncio.ensure_future(sampler.run(interval, stopping))
     tasks = [sampling, *(asyncio.ensure_future(work) for work in [
@@ -184,6 +189,8 @@ async def main(folder, daemon_path):
         failures.insert(0, f"the daemon exited with status {daemon.returncode} after SIGTERM")
     summary = {"minutes": minutes, "warmup_seconds": warmup, "socket_clients": socket_clients,
                "http_clients": http_clients, "reloads": reloads[0], "checked_packets": findings.packets,
+               "hls_players": hls_per_stream * sum(1 for stream in streams.STREAMS if stream.hls),
+               "hls_parts": findings.hls_parts,
                "fds_before_crowd": before_crowd["fds"], "fds_after_crowd": after_crowd["fds"],
                "heap_before_crowd": before_crowd["heap_mib"], "heap_after_crowd": after_crowd["heap_mib"],
                "failures": failures, **figures}

@@ -13,22 +13,23 @@ class Stream(NamedTuple):
     source: str  # as config.yaml says it; FILE: and HTTP: are filled in by `source_line`
     files: tuple = ()  # input files whose bytes an MP3 mount serves unchanged (checked by HTTP listeners)
     has_audio: bool = True  # false: random bytes; it is alive while bytes come in, as it never makes a packet
+    hls: str = ""  # the stream's `hls:` settings, when it is served as HLS too (checked by hls_players.py)
 
 
 STREAMS = [
-    Stream("mp3-cbr", "FILE:cbr128.mp3", ("cbr128.mp3",)),
+    Stream("mp3-cbr", "FILE:cbr128.mp3", ("cbr128.mp3",), hls="{segment: 2, part: 0.5, window: 30}"),
     Stream("mp3-vbr", "FILE:vbr-v2.mp3", ("vbr-v2.mp3",)),
     # Each odd-numbered reload moves this one between two files: its source changed, so it restarts.
     Stream("mp3-swap", "FILE:mono64.mp3", ("mono64.mp3", "cbr128.mp3")),
-    Stream("aac-adts", "FILE:aac128.aac"),
+    Stream("aac-adts", "FILE:aac128.aac", hls="{segment: 2, part: 0.5, window: 30}"),
     # A container whose header places its packets: each pass is read as a new file.
     Stream("aac-m4a", "FILE:aac48-mono.m4a"),
     Stream("ogg-vorbis", "FILE:vorbis-q3.ogg"),
-    Stream("ogg-opus", "FILE:opus64.opus"),
+    Stream("ogg-opus", "FILE:opus64.opus", hls="{segment: 2, part: 0.5, window: 30, container: fmp4}"),
     Stream("icy", "HTTP:/radio.mp3"),
     Stream("random", "HTTP:/random", has_audio=False),
-    Stream("stdin", "stdin"),
-    Stream("live", "PUSH:vbr-v2.mp3"),
+    Stream("stdin", "stdin", hls="{segment: 2, part: 0.5, window: 30}"),
+    Stream("live", "PUSH:vbr-v2.mp3", hls="{segment: 2, part: 0.5, window: 30}"),
 ]
 SWAPPED, RETUNED = "mp3-swap", "ogg-vorbis"
 SOURCE_PASSWORD = "soak-dj"  # what the DJ (dj.py) sends as user source
@@ -66,6 +67,8 @@ def write_config(path, folder, http_port, metrics_port, station_port, reload_num
                       "    reconnect: {initialDelay: 0.5, maxDelay: 2}"]
         else:
             lines += [f"    source: {source}"]
+        if stream.hls:
+            lines += [f"    hls: {stream.hls}"]
         if stream.name == RETUNED:
             lines += [f"    queueSeconds: {5 + reload_number // 2 % 2}"]
     text = "\n".join(lines) + "\n"
