@@ -42,9 +42,10 @@ soak: tool-deps
 	$(SWIFT) build -c release --product audiostreamd
 	SOAK_MINUTES=$(SOAK_MINUTES) bash Benchmarks/soak/soak.sh
 
-## make fuzz: build the libFuzzer targets (Fuzz/: the parser, and the daemon's ICY demuxer and block builder) with
-## AddressSanitizer, seed them from the fixtures and fuzz each for FUZZ_SECONDS (FUZZ_TARGET=audiofilestream or icy runs
-## one); corpus and crash inputs stay in .build-fuzz/. Never part of make test.
+## make fuzz: build the libFuzzer targets (Fuzz/: the parser, the daemon's ICY demuxer and block builder, the tag
+## editor and the HLS segmenter) with AddressSanitizer, seed them from the fixtures and fuzz each for FUZZ_SECONDS
+## (FUZZ_TARGET=audiofilestream, icy, tagedit or hls runs one); corpus and crash inputs stay in .build-fuzz/. Never
+## part of make test.
 FUZZ_SECONDS ?= 60
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGET="$(FUZZ_TARGET)" bash Fuzz/fuzz.sh

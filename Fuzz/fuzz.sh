@@ -9,6 +9,9 @@
 #   tagedit          `audiostream tags --set … -o`: a file's tags edited in its own key space (Fuzz/TagEdit), checked
 #                    by Tests/AudioFileWritingTests/TagEditInvariants.swift (the edited file's packets are the
 #                    input's); findings go to Tests/Fixtures/fuzz-tagedit/
+#   hls              the HLS segmenter (Fuzz/HLS): what the parser finds in a fuzzed scenario cut into segments and
+#                    parts, checked by Tests/AudioHLSTests/HLSInvariants.swift (every playlist keeps RFC 8216bis's
+#                    rules and names only files that are there); findings go to Tests/Fixtures/fuzz-hls/
 # Each is a build of its own, not a SwiftPM target, so `swift build` and `make test` never compile or run it: the
 # library sources are compiled as modules of their own (AudioFileStream; AudioStreamProtocol, which reads ICY bodies;
 # the network-free ICY part of StreamDaemon, under its own module name so the shared checks import it as the tests
@@ -28,16 +31,21 @@ cd "$here/.."
 seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-.build-fuzz}
 swiftc=${SWIFTC:-swiftc}
-targets=(${FUZZ_TARGET:-audiofilestream icy tagedit})
+targets=(${FUZZ_TARGET:-audiofilestream icy tagedit hls})
 # Seeds are cut to these many bytes: for the parser enough for headers, tags and dozens of packets, for ICY enough
 # for a few blocks of the longest kind; small enough to mutate fast.
-declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384 [tagedit]=65536)
+declare -A seed_bytes=([audiofilestream]=65536 [icy]=16384 [tagedit]=65536 [hls]=65536)
 # -O keeps every precondition, bounds and overflow check (the library has no assert()), and -g names lines;
 # -package-name as SwiftPM gives it, for `package` declarations.
 flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name audiostream -I Sources/CCRCFold/include -I "$dir")
 # The part of StreamDaemon a station's ICY body reaches beyond AudioStreamProtocol, which needs no network: it builds
 # alone.
 icy_sources=(Sources/StreamDaemon/HTTP/ICYMetadataBlock.swift Sources/StreamDaemon/HTTP/NowPlaying.swift)
+# The part of AudioRecording the segmenter uses (the stream's timeline, the clock, whole-file writes): the rest
+# decodes FLAC through libavcodec, which this build does not link.
+recording_sources=(Sources/AudioRecording/StreamTimeline.swift Sources/AudioRecording/SourceTrims.swift
+    Sources/AudioRecording/WallClock.swift Sources/AudioRecording/PieceFile.swift Sources/AudioRecording/OpenPieces.swift
+    Sources/AudioRecording/LeadInWindow.swift)
 
 # Compiles Swift files into module $1 (an object and its interface in $dir); further arguments are files or flags.
 module() {
@@ -57,7 +65,7 @@ build() {
     module AudioFileStream "${library[@]}"
     # Standard library only, shared with the tests.
     module FixtureSupport Tests/FixtureSupport/Feeding.swift Tests/FixtureSupport/FuzzScenario.swift \
-        Tests/FixtureSupport/StreamInvariants.swift
+        Tests/FixtureSupport/StreamInvariants.swift Tests/FixtureSupport/PlaylistChecker.swift
     # The ICY demuxer and metadata reader, and the metadata events' JSON; no network either.
     mapfile -t protocol < <(find Sources/AudioStreamProtocol -name '*.swift' | sort)
     module AudioStreamProtocol -enable-testing "${protocol[@]}"
@@ -74,12 +82,17 @@ build() {
     "$swiftc" "${flags[@]}" -module-name TagEditFuzz -use-ld=lld Fuzz/TagEdit/*.swift \
         Tests/AudioFileWritingTests/TagEditInvariants.swift "$dir/AudioFileStream.o" "$dir/AudioFileWriting.o" \
         "$dir/crc_fold.o" -o "$dir/fuzz-tagedit"
+    module AudioRecording "${recording_sources[@]}"
+    mapfile -t hls < <(find Sources/AudioHLS -name '*.swift' | sort)
+    module AudioHLS "${hls[@]}"
+    "$swiftc" "${flags[@]}" -module-name HLSFuzz -use-ld=lld Fuzz/HLS/*.swift Tests/AudioHLSTests/HLSInvariants.swift \
+        "${common[@]}" "$dir/AudioFileWriting.o" "$dir/AudioRecording.o" "$dir/AudioHLS.o" -o "$dir/fuzz-hls"
 }
 
 # Writes target $1's seeds into folder $2: fixtures behind the control header its scenario decodes.
 seed() {
     case $1 in
-    audiofilestream)
+    audiofilestream | hls)
         # Every format the library reads; header: no hint, chunk seed 1 (1…8192-byte chunks), no cuts (FuzzScenario).
         local extensions=(mp3 mp2 bit aac adts ac3 eac3 ogg opus oga flac wav aif aiff aifc caf m4a mp4 mov) tests=()
         for extension in "${extensions[@]}"; do tests+=(-o -name "*.$extension"); done
@@ -113,6 +126,7 @@ findings_folder() {
     audiofilestream) echo Tests/Fixtures/fuzz ;;
     icy) echo Tests/Fixtures/fuzz-icy ;;
     tagedit) echo Tests/Fixtures/fuzz-tagedit ;;
+    hls) echo Tests/Fixtures/fuzz-hls ;;
     esac
 }
 
@@ -122,7 +136,7 @@ status=0
 for target in "${targets[@]}"; do
     binary="$dir/fuzz-$target"
     work="$dir/$target"
-    [ -x "$binary" ] || { echo "fuzz: no target $target (built: audiofilestream icy tagedit)"; exit 2; }
+    [ -x "$binary" ] || { echo "fuzz: no target $target (built: audiofilestream icy tagedit hls)"; exit 2; }
     # Seeds are made afresh each run; what the fuzzer finds accumulates in corpus/.
     mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
     rm -f "$work/seeds/"*

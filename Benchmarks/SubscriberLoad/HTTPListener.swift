@@ -1,3 +1,5 @@
+import AudioStreamProtocol
+
 /// One Icecast listener: an HTTP GET on the mount, then the stream's bytes, counted into whole frames; with ICY
 /// metadata asked for, the metadata blocks are taken out before the bytes are counted.
 ///
@@ -20,8 +22,8 @@ final class HTTPListener: Receiver {
     private let log: DeliveryLog
     private var state = State.awaitingHeader([])
     private var nextFrame = 0
-    /// Set once the answer says how often metadata comes, when it was asked for.
-    private var metadata: ICYMetadataStripper?
+    /// Set once the answer says how often metadata comes, when it was asked for: takes the blocks out.
+    private var metadata: ICYDemuxer?
     private let asksForMetadata: Bool
     private(set) var tally = ReceiverTally()
 
@@ -44,7 +46,14 @@ final class HTTPListener: Receiver {
     func take(_ bytes: UnsafeRawBufferPointer, at time: UInt64) {
         // Set once the header is read, which takes the metadata out of the bytes that came with it.
         guard metadata != nil else { return takeAnswer(bytes, at: time) }
-        metadata!.audio(of: bytes).withUnsafeBytes { takeAnswer($0, at: time) }
+        Self.audio(of: bytes, demuxer: &metadata!).withUnsafeBytes { takeAnswer($0, at: time) }
+    }
+
+    /// The audio of the stream bytes `bytes`, the metadata blocks taken out.
+    private static func audio(of bytes: UnsafeRawBufferPointer, demuxer: inout ICYDemuxer) -> [UInt8] {
+        var audio: [UInt8] = []
+        demuxer.split(bytes, audio: { audio += $0 }, metadata: { _ in })
+        return audio
     }
 
     /// Takes bytes of the answer: its header, then audio with any metadata taken out.
@@ -78,9 +87,9 @@ final class HTTPListener: Receiver {
         guard asksForMetadata else { return locate(body, at: time) }
         guard let interval = LoopbackHTTP.headerValue("icy-metaint", in: header).flatMap({ Int($0) }), interval > 0
         else { return refuse("no icy-metaint in the answer to Icy-MetaData: 1") }
-        var stripper = ICYMetadataStripper(interval: interval)
-        let audio = body.withUnsafeBytes { stripper.audio(of: $0) }
-        metadata = stripper
+        var demuxer = ICYDemuxer(metaint: interval)
+        let audio = body.withUnsafeBytes { Self.audio(of: $0, demuxer: &demuxer) }
+        metadata = demuxer
         return locate(audio, at: time)
     }
 

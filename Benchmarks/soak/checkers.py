@@ -87,9 +87,9 @@ async def _follow(findings, who, reader, timeout):
             raise ValueError(f"refused: {payload.decode()}")
 
 
-async def http_listener(findings, census, stopping, stream, port, files):
-    who = f"HTTP listener of {stream}"
-    loops = [open(path, "rb").read() for path in files]
+async def connected(findings, census, stopping, who, port, session, excused=lambda: False):
+    """Connects to the daemon's HTTP `port` again and again until the soak stops and runs `session(reader, writer)`
+    on each connection. A connection lost before the soak's end is a failure unless `excused()` says why."""
     while not stopping.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -99,18 +99,28 @@ async def http_listener(findings, census, stopping, stream, port, files):
             continue
         try:
             with census.holding():
-                writer.write(f"GET /{stream} HTTP/1.0\r\n\r\n".encode())
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
-                if not head.startswith(b"HTTP/1.0 200"):
-                    raise ValueError(head.split(b"\r\n", 1)[0].decode())
-                await _compare(findings, who, reader, loops)
+                await session(reader, writer)
         except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError) as error:
-            if not stopping.is_set() and not findings.restarted_recently(stream):
+            if not stopping.is_set() and not excused():
                 findings.fail(who, f"connection lost ({error!r})")
         finally:
             writer.close()
         findings.reconnects += 1
         await asyncio.sleep(0.2)
+
+
+async def http_listener(findings, census, stopping, stream, port, files):
+    who = f"HTTP listener of {stream}"
+    loops = [open(path, "rb").read() for path in files]
+
+    async def listen(reader, writer):
+        writer.write(f"GET /{stream} HTTP/1.0\r\n\r\n".encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
+        if not head.startswith(b"HTTP/1.0 200"):
+            raise ValueError(head.split(b"\r\n", 1)[0].decode())
+        await _compare(findings, who, reader, loops)
+
+    await connected(findings, census, stopping, who, port, listen, lambda: findings.restarted_recently(stream))
 
 
 async def _compare(findings, who, reader, loops):

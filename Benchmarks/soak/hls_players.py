@@ -7,27 +7,15 @@ playlist before its player had it. The connection may end only at the soak's end
 import asyncio
 import re
 
+import checkers
+
 READ_TIMEOUT = 10  # seconds: more than three target durations of 2 s, after which the daemon answers 503
 
 
 async def player(findings, census, stopping, stream, port, index):
     who = f"HLS player {index} of {stream}"
-    while not stopping.is_set():
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError as error:
-            findings.fail(who, f"cannot connect ({error!r})")
-            await asyncio.sleep(1)
-            continue
-        try:
-            with census.holding():
-                await _play(findings, who, stream, reader, writer, stopping)
-        except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError) as error:
-            if not stopping.is_set():
-                findings.fail(who, f"connection lost ({error!r})")
-        finally:
-            writer.close()
-        await asyncio.sleep(0.2)
+    await checkers.connected(findings, census, stopping, who, port,
+                             lambda reader, writer: _play(findings, who, stream, reader, writer, stopping))
 
 
 async def _play(findings, who, stream, reader, writer, stopping):

@@ -47,6 +47,8 @@ public final class HLSSegmenter {
     private var dateAnchor: (date: Double, position: Int64)?
     /// What plays from the next packet on, when it changed.
     private var nowPlaying: HLSNowPlaying?
+    /// Set when the format could not be cut (`take`): events are passed over until the next format.
+    private var isRefusingFormat = false
     /// The longest part in frames at a rate, set by the first track cut: the list's `partTarget`.
     private var partTarget: (frames: Int64, rate: Double)?
 
@@ -74,6 +76,23 @@ public final class HLSSegmenter {
             for packet in batch.packets { try add(packet) }
         case .metadata, .none:
             break
+        }
+    }
+
+    /// Takes one parser event as a live stream's cutter must: a format that no container carries, or a packet
+    /// that none does, stops the cutting until the next format instead of ending it.
+    /// - Returns: why the cutting stopped, when this event stopped it.
+    public func take(_ event: AudioFileStreamEvent) -> (any Error)? {
+        if isRefusingFormat {
+            guard case .property(.dataFormat, _) = event else { return nil }
+            isRefusingFormat = false
+        }
+        do {
+            try handle(event)
+            return nil
+        } catch {
+            isRefusingFormat = true
+            return error
         }
     }
 

@@ -110,6 +110,9 @@ public enum Fixtures {
     /// Inputs the tag-edit fuzz target (Fuzz/TagEdit) found to break an invariant: files whose tags are edited.
     public static let tagEditFuzzFindings = findings(in: "fuzz-tagedit")
 
+    /// Inputs the HLS fuzz target (Fuzz/HLS) found to break an invariant, each a `FuzzScenario`.
+    public static let hlsFuzzFindings = findings(in: "fuzz-hls")
+
     private static func findings(in name: String) -> [URL] {
         let folder = directory.appendingPathComponent(name)
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []

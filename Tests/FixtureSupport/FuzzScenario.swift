@@ -79,6 +79,32 @@ public struct FuzzScenario: Sendable, CustomStringConvertible {
         return copy
     }
 
+    /// Plays the stream as the scenario says: `parse` gets each chunk, with the cut it resumes from for the first
+    /// after a cut; at a marked cut, `mark` comes first.
+    public func play(parse: (ArraySlice<UInt8>, Cut?) throws -> Void, mark: (Discontinuity.Reason) throws -> Void)
+        rethrows {
+        var sizes = ChunkSizes(chunks)
+        var position = 0
+        var remainingCuts = cuts[...]
+        /// The cut the next parse call resumes from.
+        var resuming: Cut?
+        while true {
+            let cut = remainingCuts.popFirst()
+            if let cut, cut.position < position { continue }  // behind a seek back
+            let end = cut?.position ?? stream.count
+            while position < end || resuming != nil {
+                let size = min(sizes.next(remaining: end - position), end - position)
+                try parse(stream[position..<position + size], resuming)
+                resuming = nil
+                position += size
+            }
+            guard let cut else { return }
+            if let reason = cut.markedReason { try mark(reason) }
+            resuming = cut
+            position = cut.resume
+        }
+    }
+
     public var description: String {
         "hint \(hint.map { "\($0)" } ?? "none"), \(chunks), cuts [\(cuts.map(\.description).joined(separator: "; "))], "
             + "\(stream.count) stream bytes"

@@ -3,6 +3,10 @@ import AudioFileStream
 /// An invariant of `AudioFileStream` that a parse broke, in words.
 public struct InvariantViolation: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// An event in a form that does not depend on how packets were batched, so that parses of the same bytes in
@@ -145,26 +149,7 @@ final class CheckedParse {
     }
 
     private func feedScenario(to stream: AudioFileStream) throws {
-        var sizes = ChunkSizes(scenario.chunks)
-        var position = 0
-        var remainingCuts = scenario.cuts[...]
-        /// The cut the next parse call resumes from.
-        var resuming: FuzzScenario.Cut?
-        while true {
-            let cut = remainingCuts.popFirst()
-            if let cut, cut.position < position { continue }  // behind a seek back
-            let end = cut?.position ?? scenario.stream.count
-            while position < end || resuming != nil {
-                let size = min(sizes.next(remaining: end - position), end - position)
-                try parse(scenario.stream[position..<position + size], resuming: resuming, into: stream)
-                resuming = nil
-                position += size
-            }
-            guard let cut else { break }
-            if let reason = cut.markedReason { try mark(reason, on: stream) }
-            resuming = cut
-            position = cut.resume
-        }
+        try scenario.play(parse: { try parse($0, resuming: $1, into: stream) }, mark: { try mark($0, on: stream) })
         try finish(stream)
     }
 

@@ -21,8 +21,6 @@ final class HLSOrigin {
     private var waits: [Wait] = []
     private var expiry: Scheduled<Void>?
     private let folder: HLSFolderWriter?
-    /// Set when the stream's format cannot be cut: nothing is segmented until the next format.
-    private var isRefusingFormat = false
     /// How long a held request waits: three target durations.
     private let holdLimit: TimeAmount
     /// `Cache-Control` of a playlist: half a part, or half a segment without parts.
@@ -54,16 +52,7 @@ final class HLSOrigin {
     /// Cuts the event into the stream's segments.
     func take(_ event: AudioFileStreamEvent) {
         eventLoop.assertInEventLoop()
-        if isRefusingFormat {
-            guard case .property(.dataFormat, _) = event else { return }
-            isRefusingFormat = false
-        }
-        do {
-            try segmenter?.handle(event)
-        } catch {
-            isRefusingFormat = true
-            logger.error("HLS stops until the format changes: \(error)")
-        }
+        if let error = segmenter?.take(event) { logger.error("HLS stops until the format changes: \(error)") }
     }
 
     /// What plays changed: the next packet starts a segment that says so.
