@@ -152,7 +152,8 @@ for target in "${targets[@]}"; do
         fi
     done
     echo "fuzz: $target for ${seconds}s from $(ls "$work/seeds" | wc -l) seeds; findings go to $work/artifacts/"
-    dictionary=Fuzz/$target.dict
+    # The HLS target reads what the parser reads: the parser's words.
+    dictionary=Fuzz/$([ "$target" = hls ] && echo audiofilestream || echo "$target").dict
     # Fork mode with -ignore_crashes: a finding is saved and the run goes on for its whole time, so a known bug the
     # fuzzer meets again cannot hide the next one. Findings of this run are the artifacts newer than the marker.
     marker="$work/artifacts/.started"
