@@ -64,13 +64,14 @@ public final class HLSSegmenter {
 
     /// Takes one parser event.
     /// - Throws: `WriteError.unsupportedFormat` when no HLS container carries the stream's format, or one of its
-    ///   packets; what `publish` throws.
+    ///   packets, or a packet is longer than the playlist's `PART-TARGET`; what `publish` throws.
     public func handle(_ event: AudioFileStreamEvent) throws {
         switch timeline.take(event) {
         case .track, .discontinuity:
             try endSegment()
             cutting = nil
             packager = nil
+            dateAnchor = nil
             isDiscontinuity = !list.segments.isEmpty
         case .packets(let batch):
             for packet in batch.packets { try add(packet) }
@@ -117,6 +118,7 @@ public final class HLSSegmenter {
         let cutting = try self.cutting ?? startCutting(track, firstPacket: packet)
         let position = timeline.position
         let kept = cutting.keptFrames(of: packet, at: position)
+        if makesParts, kept > cutting.partTarget { throw Self.longerThanPartTarget(kept, cutting) }
         if let segment = list.segments.last, !segment.isComplete {
             if segment.frames > 0, segment.frames + kept > cutting.segmentTarget || nowPlaying != nil {
                 try endSegment()
@@ -178,6 +180,15 @@ public final class HLSSegmenter {
         self.cutting = cutting
         self.packager = packager
         return cutting
+    }
+
+    /// A playlist states one PART-TARGET, from the stream's first track: a later packet longer than it fits no
+    /// part the playlist allows (§4.4.4.9).
+    private static func longerThanPartTarget(_ frames: Int64, _ cutting: HLSCutting) -> WriteError {
+        let seconds = { (frames: Int64) in (Double(frames) / cutting.sampleRate * 1000).rounded() / 1000 }
+        return .unsupportedFormat("a packet of \(seconds(frames)) s, longer than the playlist's PART-TARGET of "
+            + "\(seconds(cutting.partTarget)) s (the part setting in whole packets of the first track): "
+            + "a longer part carries it")
     }
 
     /// The frames of as many packets like `packet` as `frames` holds, one at least (`frames` when packets state

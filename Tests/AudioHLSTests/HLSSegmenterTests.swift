@@ -28,6 +28,14 @@ import Testing
     }
 
     static func run(_ fixture: String, _ settings: HLSSettings, skips: [Range<Int>] = []) throws -> Run {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture(fixture))))
+        return try run(bytes, settings, skips: skips)
+    }
+
+    /// `bytes` cut as a file is (`handle`, the first error thrown), or as a live stream is (`take`, each
+    /// refusal kept in `refusals`).
+    static func run(_ bytes: [UInt8], _ settings: HLSSettings, skips: [Range<Int>] = [], live: Bool = false,
+                    refusals: inout [any Error]) throws -> Run {
         var run = Run()
         var segmenter: HLSSegmenter?
         let made = HLSSegmenter(settings: settings, clock: { 1_780_000_000 }) { change in
@@ -38,16 +46,26 @@ import Testing
         }
         segmenter = made
         var failure: (any Error)?
+        var found: [any Error] = []
         let stream = try AudioFileStream(fileTypeHint: nil) { event in
+            if live {
+                if let refusal = made.take(event) { found.append(refusal) }
+                return
+            }
             guard failure == nil else { return }
             do { try made.handle(event) } catch { failure = error }
         }
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture(fixture))))
         try feed(bytes, to: stream, chunking: .fixed(4096), skips: skips)
+        refusals = found
         if let failure { throw failure }
         try made.finish()
         run.list = made.list
         return run
+    }
+
+    static func run(_ bytes: [UInt8], _ settings: HLSSettings, skips: [Range<Int>] = []) throws -> Run {
+        var refusals: [any Error] = []
+        return try run(bytes, settings, skips: skips, refusals: &refusals)
     }
 
     static func fixture(_ name: String) -> String {
@@ -187,6 +205,57 @@ import Testing
         let playlist = HLSPlaylistWriter.media(try #require(run.list))
         #expect(playlist.components(separatedBy: "#EXT-X-DISCONTINUITY\n").count == 2, "\(playlist)")
         #expect(PlaylistChecker(playlist).violations.isEmpty)
+    }
+
+    /// The playlist states one PART-TARGET, from the first track: a later track whose packets are longer (32 kHz
+    /// MP3 after 44.1 kHz with parts of one packet) is not cut, and the cutting goes on at the next format, the
+    /// playlist keeping every rule all the while.
+    @Test func packetsLongerThanThePartTargetAreNotCut() throws {
+        let first = Self.fixture("cbr.mp3")
+        let slower = Fixtures.directory.appendingPathComponent("l3-32k-mono.mp3").path
+        let firstFrames = try FFmpegTool.firstPacketFrames(first)
+        let firstPacket = Double(firstFrames) / Double(try FFmpegTool.sampleRate(first))
+        let slowerPacket = Double(try FFmpegTool.firstPacketFrames(slower))
+            / Double(try FFmpegTool.sampleRate(slower))
+        try #require(slowerPacket > firstPacket && 0.05 < 2 * firstPacket, "one packet of the first per part")
+        let firstBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: first)))
+        let bytes = firstBytes + [UInt8](try Data(contentsOf: URL(fileURLWithPath: slower))) + firstBytes
+        var refusals: [any Error] = []
+        let run = try Self.run(bytes, HLSSettings(segment: 0.5, part: 0.05, window: 60), live: true,
+                               refusals: &refusals)
+        #expect(refusals.count == 1)
+        #expect(refusals.map { "\($0)" }.allSatisfy { $0.contains("PART-TARGET") }, "\(refusals)")
+        let list = try #require(run.list)
+        #expect(list.partTarget == firstPacket)
+        for playlist in run.playlists + run.deltas {
+            let checker = PlaylistChecker(playlist)
+            #expect(checker.violations.isEmpty, "\(checker.violations)\n\(playlist)")
+        }
+        // The first file, then after the discontinuity the first file again: as many frames as ffprobe's packets.
+        let frames = Int64(try FFmpegTool.packetHashes(first).count * firstFrames)
+        let resumed = try #require(list.segments.firstIndex { $0.isDiscontinuity })
+        #expect(list.segments[..<resumed].reduce(0) { $0 + $1.frames } == frames)
+        #expect(list.segments[resumed...].reduce(0) { $0 + $1.frames } == frames)
+    }
+
+    /// Dates follow the audio, but a discontinuity dates its segment by the clock again: after a gap of the
+    /// source, the next segment says when it was made, not when the audio before it would have ended.
+    @Test func aDiscontinuityIsDatedByTheClock() throws {
+        let start = 1_780_000_000.0
+        var readings = 0
+        let segmenter = HLSSegmenter(settings: HLSSettings(segment: 2, part: 0, window: 60), clock: {
+            readings += 1
+            return readings == 1 ? start : start + 3600
+        }) { _ in }
+        let stream = try AudioFileStream(fileTypeHint: nil) { event in try? segmenter.handle(event) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("cbr.mp3"))))
+        try feed(bytes, to: stream, chunking: .fixed(4096), skips: [bytes.count / 2..<bytes.count / 2 + 3000])
+        try segmenter.finish()
+        let segments = segmenter.list.segments
+        let resumed = try #require(segments.firstIndex { $0.isDiscontinuity })
+        #expect(segments[0].date == start)
+        #expect(segments[resumed].date == start + 3600)
+        #expect(abs(segments[resumed + 1].date - segments[resumed].date - segments[resumed].duration) < 1e-6)
     }
 
     /// Vorbis has no HLS container: the error says which codecs each one carries.
