@@ -134,6 +134,8 @@ import Testing
         #expect(try IcecastServer.get(port: port, path: "/hls/live/segment-0.mp3").status == 404)
         #expect(try IcecastServer.get(port: port, path: "/hls/live/nothing.mp3").status == 404)
         #expect(try IcecastServer.get(port: port, path: "/hls/nostream/live.m3u8").status == 404)
+        #expect(try IcecastServer.get(port: port, path: "/hls/live/x/live.m3u8").status == 404)
+        #expect(try IcecastServer.get(port: port, path: "/hls/live").status == 404)
 
         // A delta update leaves out the segments before the skip boundary, six target durations from the end.
         try daemon.waitUntil("more than six seconds of segments") {

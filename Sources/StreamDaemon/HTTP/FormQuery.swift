@@ -1,31 +1,53 @@
 /// A form-encoded query (`name=value&…`, `+` a space, `%XX` a byte), as Icecast's admin calls send it: each
 /// field's value as the bytes it encodes, the first of a name winning.
+///
+/// Read where a field is asked for, without a table: every HLS player's reload has a query, so reading one is on
+/// the server's busiest path, and a handful of short fields is scanned faster than it is stored.
 struct FormQuery {
-    private var fields: [String: [UInt8]] = [:]
+    private let query: String?
 
     /// The fields of `query`, the text after a request target's `?`; none without one.
     init(_ query: String?) {
-        guard var query else { return }
-        // Byte by byte: every HLS player's reload has a query, so its reading is on the server's busiest path.
-        query.withUTF8 { bytes in
-            for pair in bytes.split(separator: UInt8(ascii: "&")) {
-                let name = pair.prefix { $0 != UInt8(ascii: "=") }
-                let key = String(decoding: Self.decoded(name), as: UTF8.self)
-                if fields[key] == nil { fields[key] = Self.decoded(pair.dropFirst(name.count + 1)) }
-            }
-        }
+        self.query = query
     }
 
     /// The bytes of field `name`, if the query has it.
-    subscript(name: String) -> [UInt8]? { fields[name] }
+    subscript(name: String) -> [UInt8]? {
+        guard var query else { return nil }
+        var name = name
+        return query.withUTF8 { bytes in name.withUTF8 { Self.value(of: $0, in: bytes) } }
+    }
 
     /// Field `name` as UTF-8 text; nil without the field or when it is not UTF-8.
     func text(_ name: String) -> String? {
-        fields[name].flatMap { String(validating: $0, as: UTF8.self) }
+        self[name].flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// The decoded value of the first field whose decoded name is `wanted`.
+    private static func value(of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            let pair = bytes[start..<end]
+            start = end + 1
+            guard !pair.isEmpty else { continue }
+            let nameEnd = pair.firstIndex(of: UInt8(ascii: "=")) ?? end
+            guard isName(pair[..<nameEnd], wanted) else { continue }
+            return decoded(pair[min(nameEnd + 1, end)...])
+        }
+        return nil
+    }
+
+    /// Whether the encoded `name` decodes to `wanted`: compared as it is unless it has escapes.
+    private static func isName(_ name: Bytes, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        let isPlain = !name.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+        return isPlain ? name.elementsEqual(wanted) : decoded(name).elementsEqual(wanted)
     }
 
     /// `+` as a space and `%XX` as its byte; a `%` without two hex digits stays as it is.
-    private static func decoded(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
+    private static func decoded(_ text: Bytes) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var index = text.startIndex

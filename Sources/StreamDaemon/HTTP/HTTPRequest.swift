@@ -44,6 +44,7 @@ struct HTTPRequest {
 
     /// `%XX` escapes decoded; nil for a broken escape or bytes that are not UTF-8.
     private static func percentDecoded(_ text: Substring) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         var index = text.utf8.startIndex
         let utf8 = text.utf8

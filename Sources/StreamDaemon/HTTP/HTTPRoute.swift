@@ -84,11 +84,12 @@ enum HTTPRoute {
 
     /// `/hls/NAME/FILE` of a stream with `hls:`, or `/hls/GROUP/master.m3u8`.
     private static func hlsRoute(_ request: HTTPRequest, mounts: HTTPMounts) throws(HTTPRefusal) -> HTTPRoute {
-        let parts = request.path.dropFirst(hlsPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
+        let rest = request.path.utf8.dropFirst(hlsPrefix.utf8.count)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")),
+              !rest[rest.index(after: slash)...].contains(UInt8(ascii: "/")) else {
             throw HTTPRefusal(.notFound, "no HLS at \(request.path)", http11: request.isHTTP11)
         }
-        let (name, file) = (String(parts[0]), String(parts[1]))
+        let (name, file) = (String(Substring(rest[..<slash])), String(Substring(rest[rest.index(after: slash)...])))
         if file == hlsGroupPlaylist {
             let group = mounts.hlsGroup(name)
             if !group.isEmpty { return .hlsGroup(group) }
