@@ -34,7 +34,7 @@ final class StreamCore {
     private let onEnd: @Sendable (StreamService, _ failure: String?) -> Void
 
     init(config: StreamConfig, group: EventLoopGroup, eventLoop: EventLoop, hubs: HubGroup, deadAir: DeadAir,
-         hlsFiles: HLSFileShelf?, inherited: InheritedSockets, metrics: StreamMetrics, logger: Logger,
+         hlsDesks: HLSDesks?, inherited: InheritedSockets, metrics: StreamMetrics, logger: Logger,
          onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         self.config = config
         self.group = group
@@ -47,7 +47,7 @@ final class StreamCore {
         let recording = config.record.map { RecordingWorker(config: $0, stream: config.name, logger: logger) }
         self.recording = recording
         let hls = config.hls.flatMap { hls in
-            hlsFiles.map { HLSOrigin(config: hls, stream: config.name, files: $0, eventLoop: eventLoop, logger: logger) }
+            hlsDesks.map { HLSOrigin(config: hls, stream: config.name, desks: $0, eventLoop: eventLoop, logger: logger) }
         }
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
                                   metrics: metrics, recording: recording, hls: hls)

@@ -20,8 +20,8 @@ final class StreamService: Sendable {
     let sourcePassword: String?
     /// How the stream is served as HTTP Live Streaming, if it is.
     let hls: HLSConfig?
-    /// The HLS files of the window, which connections read on their own loops.
-    let hlsFiles: HLSFileShelf?
+    /// Where connections get the stream's HLS, on their own loops.
+    let hlsDesks: HLSDesks?
     private let core: NIOLoopBoundBox<StreamCore>
 
     /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
@@ -32,8 +32,8 @@ final class StreamService: Sendable {
         name = config.name
         sourcePassword = config.source.pushPassword
         hls = config.hls
-        hlsFiles = config.hls.map { _ in HLSFileShelf() }
         eventLoop = group.next()
+        hlsDesks = config.hls.map { [eventLoop] in HLSDesks(config: $0, loops: Array(group.makeIterator()), home: eventLoop) }
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"
         self.logger = logger
@@ -43,7 +43,7 @@ final class StreamService: Sendable {
         deadAir = DeadAir(hubs: hubs, timeout: deadAirTimeout, eventLoop: eventLoop, logger: logger)
         core = .makeBoxSendingValue(
             StreamCore(config: config, group: group, eventLoop: eventLoop, hubs: hubs, deadAir: deadAir,
-                       hlsFiles: hlsFiles, inherited: inherited, metrics: metrics, logger: logger, onEnd: onEnd),
+                       hlsDesks: hlsDesks, inherited: inherited, metrics: metrics, logger: logger, onEnd: onEnd),
             eventLoop: eventLoop)
     }
 
@@ -123,27 +123,6 @@ final class StreamService: Sendable {
     func setTitle(_ title: String) -> EventLoopFuture<Void> {
         let metadata = ICYMetadata(fields: [(key: "StreamTitle", value: title)])
         return eventLoop.submit { [core] in core.value.setTitle(metadata) }
-    }
-
-    /// The answer to an HLS request of `session` (`HLSSessions.key`), on `loop`: at once, or once what it waits
-    /// for exists. A file of the window is taken from the shelf on the caller's loop; the rest is asked of the
-    /// stream's.
-    /// - Fails with `HLSRefusal` when the stream has no such file or cannot answer.
-    func answer(_ request: HLSRequest, session: @autoclosure () -> String, on loop: EventLoop)
-        -> EventLoopFuture<HLSAnswer> {
-        if case .file(let name) = request, let file = hlsFiles?.file(named: name) {
-            return loop.makeSucceededFuture(file)
-        }
-        let promise = loop.makePromise(of: HLSAnswer.self)
-        let ask: @Sendable () -> Void = { [core, session = session()] in
-            guard let hls = core.value.pipeline.hls else {
-                return promise.fail(HLSRefusal.notFound("the stream has no HLS"))
-            }
-            hls.answer(request, session: session, promise: promise)
-        }
-        // A client on the stream's own loop is answered without a task: players ask twice a part.
-        if eventLoop.inEventLoop { ask() } else { eventLoop.execute(ask) }
-        return promise.futureResult
     }
 
     /// What the stream's group's multivariant playlist says of it; nil until it has a segment.

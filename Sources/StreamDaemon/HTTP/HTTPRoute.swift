@@ -20,7 +20,7 @@ enum HTTPRoute {
     /// `PUT`, or Icecast's legacy `SOURCE`, to a stream's mount: an Icecast source client pushing to it.
     case source(StreamService)
     /// `GET /hls/NAME/FILE`: a stream's HLS media playlist, segment, part or initialization section.
-    case hls(StreamService, HLSRequest)
+    case hls(HLSDesks, HLSRequest)
     /// `GET /hls/GROUP/master.m3u8`: the multivariant playlist over the streams of an HLS group.
     case hlsGroup([StreamService])
 
@@ -94,11 +94,11 @@ enum HTTPRoute {
             let group = mounts.hlsGroup(name)
             if !group.isEmpty { return .hlsGroup(group) }
         }
-        guard let stream = mounts.hlsStream(named: name) else {
+        guard let desks = mounts.hlsStream(named: name)?.hlsDesks else {
             throw HTTPRefusal(.notFound, "no stream with HLS is called \(name)", http11: request.isHTTP11)
         }
         do throws(HLSRefusal) {
-            return .hls(stream, try HLSRequest(name: file, query: FormQuery(request.query)))
+            return .hls(desks, try HLSRequest(name: file, query: FormQuery(request.query)))
         } catch {
             throw error.refusal(http11: request.isHTTP11)
         }

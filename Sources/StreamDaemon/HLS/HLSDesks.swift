@@ -1,0 +1,38 @@
+import NIOCore
+
+/// A stream's HLS as the event loops serve it: the board its origin writes, and a desk on each loop for the
+/// connections living there. Each desk is bound to its loop, and reached there only.
+final class HLSDesks: Sendable {
+    let board: HLSBoard
+    private let desks: [NIOLoopBoundBox<HLSDesk>]
+    /// The stream's loop, where the origin changes the board.
+    private let home: EventLoop
+
+    /// Desks on `loops` for a stream on `home`, holding requests at most three segments of `settings`.
+    init(config: HLSConfig, loops: [EventLoop], home: EventLoop) {
+        self.home = home
+        let targetDuration = max(1, Int(config.settings.segment.rounded(.up)))
+        let board = HLSBoard(targetDuration: targetDuration)
+        self.board = board
+        let holdLimit = TimeAmount.seconds(Int64(3 * targetDuration))
+        desks = loops.map { loop in
+            NIOLoopBoundBox.makeBoxSendingValue(HLSDesk(board: board, holdLimit: holdLimit, eventLoop: loop),
+                                                eventLoop: loop)
+        }
+    }
+
+    /// The desk on `loop`, for a connection living there; call on `loop`.
+    func desk(on loop: EventLoop) -> HLSDesk {
+        desks.first { $0.eventLoop === loop }!.value
+    }
+
+    /// Has every desk answer what the board's change lets it, each other loop's in one task; call on the
+    /// stream's loop. Other loops first, so that they write their answers while this one writes its own.
+    func update() {
+        home.preconditionInEventLoop()
+        for desk in desks where desk.eventLoop !== home {
+            desk.eventLoop.execute { desk.value.update() }
+        }
+        for desk in desks where desk.eventLoop === home { desk.value.update() }
+    }
+}
