@@ -136,6 +136,16 @@ import Testing
         #expect(try IcecastServer.get(port: port, path: "/hls/nostream/live.m3u8").status == 404)
         #expect(try IcecastServer.get(port: port, path: "/hls/live/x/live.m3u8").status == 404)
         #expect(try IcecastServer.get(port: port, path: "/hls/live").status == 404)
+        // On one kept-alive connection, two requests sent at once and one after their answers: each is answered.
+        let connection = try RawConnection(port: port)
+        let get = "GET /hls/live/\(nextName) HTTP/1.1\r\nHost: a\r\n\r\n"
+        connection.send(get + get)
+        let pair = connection.readToEnd(timeout: 2)
+        connection.send(get)
+        let third = connection.readToEnd(timeout: 2)
+        let answers = { (bytes: Data) in String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 200 OK\r\n").count - 1 }
+        #expect(answers(pair.bytes) == 2 && answers(third.bytes) == 1 && !third.closed)
+        #expect(pair.bytes.count + third.bytes.count > 3 * part.body.count)
 
         // A delta update leaves out the segments before the skip boundary, six target durations from the end.
         try daemon.waitUntil("more than six seconds of segments") {

@@ -220,6 +220,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     func answerKeepingAlive(_ answer: ByteBuffer, context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
         answered = false
+        if !isReused { gate.leave() }
         isReused = true
         requestDeadline.start(for: context.channel)
         guard let head = nextHead else { return }

@@ -74,6 +74,19 @@ final class RequestHeadGate: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
+    /// Leaves the pipeline once its first head has passed and nothing is held: a connection kept alive after its
+    /// first answer takes no source client, and each later read would only pass through. It leaves after the read
+    /// under way, which may still have a pipelined request to pass along.
+    func leave() {
+        guard let context else { return }
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let gate = loopBound.value
+            guard case .passing = gate.state, let context = gate.context else { return }
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
     /// Reads the bytes of the head from `bytes`: up to and with the LF that ends its empty line, or all of them,
     /// with `line` as the bytes before them left it. Returns them with each bare LF made CRLF, and whether the
     /// head ended.
