@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AudioFileWriting", targets: ["AudioFileWriting"]),
         .library(name: "AudioRecording", targets: ["AudioRecording"]),
         .library(name: "AudioHLS", targets: ["AudioHLS"]),
+        .library(name: "AudioLoudness", targets: ["AudioLoudness"]),
         .library(name: "StreamDaemon", targets: ["StreamDaemon"]),
         .executable(name: "audiostream", targets: ["audiostream"]),
         .executable(name: "audiostreamd", targets: ["audiostreamd"]),
@@ -44,6 +45,9 @@ let package = Package(
         // HTTP Live Streaming: a stream's packets cut into segments and parts of packed audio or CMAF, and the
         // playlists over them, without sockets: the daemon serves what it makes, the tool writes it to a folder.
         .target(name: "AudioHLS", dependencies: ["AudioFileStream", "AudioFileWriting", "AudioRecording"]),
+        // EBU R128 loudness and true peak of PCM, measured by libebur128.
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .target(name: "AudioLoudness", dependencies: ["CEBUR128"]),
         // The wire protocol of docs/protocol.md and its events' JSON, with a blocking client, and what a network
         // source says beside the audio (ICY blocks, station headers): what the daemon, the tool and any Swift
         // subscriber share, without NIO.
@@ -119,6 +123,7 @@ let package = Package(
         .testTarget(name: "AudioFileWritingTests", dependencies: ["AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudioRecordingTests", dependencies: ["AudioRecording", "AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
         .testTarget(name: "AudioHLSTests", dependencies: ["AudioHLS", "AudioFileWriting", "AudioFileStream", "FixtureSupport"]),
+        .testTarget(name: "AudioLoudnessTests", dependencies: ["AudioLoudness"]),
         .testTarget(name: "AudiostreamTests", dependencies: ["audiostream", "FixtureSupport"]),
         .testTarget(
             name: "StreamDaemonTests",

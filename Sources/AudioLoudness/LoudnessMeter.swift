@@ -1,0 +1,85 @@
+import CEBUR128
+
+/// Loudness of PCM as EBU R128 and ITU-R BS.1770-4 define it, measured by libebur128: momentary (400 ms) and
+/// short-term (3 s) loudness, integrated loudness and loudness range since the meter began, and each channel's
+/// sample and true peak.
+///
+/// Takes interleaved float samples (full scale ±1) in order with `add`; the figures cover every sample added so
+/// far. Channels follow the order of WAVE and FLAC, as libebur128 takes them (left, right, centre, LFE, surround
+/// left and right): the LFE is left out and the surround channels weigh +1.5 dB, as BS.1770 says. Not for sharing
+/// between threads.
+public final class LoudnessMeter {
+    public let channels: Int
+    public let sampleRate: Int
+    private let state: UnsafeMutablePointer<ebur128_state>
+
+    /// A meter of `channels` channels at `sampleRate` Hz.
+    /// - Throws: `LoudnessError.unsupported` for a layout or rate libebur128 does not measure.
+    public init(channels: Int, sampleRate: Int) throws(LoudnessError) {
+        guard channels > 0, sampleRate > 0,
+              let state = ebur128_init(UInt32(channels), UInt(sampleRate), Self.modes) else {
+            throw .unsupported("\(channels) channels at \(sampleRate) Hz")
+        }
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.state = state
+    }
+
+    deinit {
+        var state: UnsafeMutablePointer<ebur128_state>? = state
+        ebur128_destroy(&state)
+    }
+
+    private static let modes = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue
+        | EBUR128_MODE_TRUE_PEAK.rawValue)
+
+    /// Adds `samples`, whole frames of interleaved channels.
+    public func add(_ samples: UnsafeBufferPointer<Float>) {
+        guard let base = samples.baseAddress else { return }
+        ebur128_add_frames_float(state, base, samples.count / channels)
+    }
+
+    /// Loudness of the last 400 ms, in LUFS; -infinity in silence.
+    public var momentary: Double { figure(ebur128_loudness_momentary) }
+
+    /// Loudness of the last 3 s, in LUFS; -infinity in silence.
+    public var shortTerm: Double { figure(ebur128_loudness_shortterm) }
+
+    /// Gated loudness of everything added, in LUFS; -infinity before a gating block is loud enough.
+    public var integrated: Double { figure(ebur128_loudness_global) }
+
+    /// Loudness range (EBU Tech 3342) of everything added, in LU.
+    public var range: Double { figure(ebur128_loudness_range) }
+
+    /// The largest sample of `channel`, as a linear factor of full scale.
+    public func samplePeak(channel: Int) -> Double {
+        var peak = 0.0
+        ebur128_sample_peak(state, UInt32(channel), &peak)
+        return peak
+    }
+
+    /// The largest value of `channel` between its samples (4× oversampled, BS.1770-4 Annex 2), as a linear
+    /// factor of full scale.
+    public func truePeak(channel: Int) -> Double {
+        var peak = 0.0
+        ebur128_true_peak(state, UInt32(channel), &peak)
+        return peak
+    }
+
+    private func figure(_ read: (UnsafeMutablePointer<ebur128_state>?, UnsafeMutablePointer<Double>?) -> Int32)
+        -> Double {
+        var value = -Double.infinity
+        return read(state, &value) == EBUR128_SUCCESS.rawValue ? value : -.infinity
+    }
+}
+
+/// Why loudness cannot be measured.
+public enum LoudnessError: Error, Equatable, CustomStringConvertible {
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let what): "loudness cannot be measured for \(what)"
+        }
+    }
+}
