@@ -50,7 +50,7 @@ public struct HLSMediaList: Equatable, Sendable {
     public internal(set) var isEnded = false
 
     init(settings: HLSSettings) {
-        targetDuration = max(1, Int(settings.segment.rounded(.up)))
+        targetDuration = settings.targetDuration
         partTarget = settings.part > 0 ? settings.part : nil
     }
 

@@ -17,6 +17,9 @@ public struct HLSSettings: Equatable, Sendable {
         self.container = container
     }
 
+    /// `EXT-X-TARGETDURATION`: the segment's target rounded up to whole seconds, one at least.
+    public var targetDuration: Int { max(1, Int(segment.rounded(.up))) }
+
     /// What is wrong with the settings, one sentence each; empty when they can be used.
     public var problems: [String] {
         var problems: [String] = []

@@ -11,7 +11,7 @@ final class HLSDesks: Sendable {
     /// Desks on `loops` for a stream on `home`, holding requests at most three segments of `settings`.
     init(config: HLSConfig, loops: [EventLoop], home: EventLoop) {
         self.home = home
-        let targetDuration = max(1, Int(config.settings.segment.rounded(.up)))
+        let targetDuration = config.settings.targetDuration
         let board = HLSBoard(targetDuration: targetDuration)
         self.board = board
         let holdLimit = TimeAmount.seconds(Int64(3 * targetDuration))

@@ -2,12 +2,13 @@ import NIOCore
 
 /// The answers to HTTP Live Streaming clients: a stream's playlist and files, and a group's multivariant playlist.
 extension HTTPConnection {
-    /// Answers `hlsRequest` once the stream has what it asks for, or with its refusal: from the stream's desk on
-    /// this connection's loop.
-    func answer(_ hlsRequest: HLSRequest, of desks: HLSDesks, _ request: HTTPRequest, context: ChannelHandlerContext) {
+    /// Answers `hlsRequest` of the player that says `session` (or none) once the stream has what it asks for, or
+    /// with its refusal: from the stream's desk on this connection's loop.
+    func answer(_ hlsRequest: HLSRequest, of desks: HLSDesks, session: String?, _ request: HTTPRequest,
+                context: ChannelHandlerContext) {
         let channel = context.channel
         desks.desk(on: context.eventLoop).answer(hlsRequest, session: HLSSessions.key(
-            session: FormQuery(request.query).text("session"), client: ClientIdentity(channel, request))) { result in
+            session: session, client: ClientIdentity(channel, request))) { result in
             switch result {
             case .success(let answer):
                 let keepAlive = request.head.isKeepAlive

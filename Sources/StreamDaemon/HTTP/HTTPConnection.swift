@@ -140,8 +140,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             answerPlaylist(kind, of: stream, at: mount, request, context: context)
         case .source(let stream):
             takeSource(for: stream, request, context: context)
-        case .hls(let desks, let hlsRequest):
-            answer(hlsRequest, of: desks, request, context: context)
+        case .hls(let desks, let hlsRequest, let session):
+            answer(hlsRequest, of: desks, session: session, request, context: context)
         case .hlsGroup(let streams):
             answerGroup(of: streams, request, context: context)
         }

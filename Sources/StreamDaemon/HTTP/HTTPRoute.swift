@@ -19,8 +19,9 @@ enum HTTPRoute {
     case playlist(StreamService, mount: String, MountPlaylist.Kind)
     /// `PUT`, or Icecast's legacy `SOURCE`, to a stream's mount: an Icecast source client pushing to it.
     case source(StreamService)
-    /// `GET /hls/NAME/FILE`: a stream's HLS media playlist, segment, part or initialization section.
-    case hls(HLSDesks, HLSRequest)
+    /// `GET /hls/NAME/FILE`: a stream's HLS media playlist, segment, part or initialization section, with the
+    /// query's `session` if it has one.
+    case hls(HLSDesks, HLSRequest, session: String?)
     /// `GET /hls/GROUP/master.m3u8`: the multivariant playlist over the streams of an HLS group.
     case hlsGroup([StreamService])
 
@@ -97,8 +98,9 @@ enum HTTPRoute {
         guard let desks = mounts.hlsStream(named: name)?.hlsDesks else {
             throw HTTPRefusal(.notFound, "no stream with HLS is called \(name)", http11: request.isHTTP11)
         }
+        let query = FormQuery(request.query)
         do throws(HLSRefusal) {
-            return .hls(desks, try HLSRequest(name: file, query: FormQuery(request.query)))
+            return .hls(desks, try HLSRequest(name: file, query: query), session: query.text("session"))
         } catch {
             throw error.refusal(http11: request.isHTTP11)
         }
