@@ -8,16 +8,20 @@ import CEBUR128
 /// far. Channels follow the order of WAVE and FLAC, as libebur128 takes them (left, right, centre, LFE, surround
 /// left and right): the LFE is left out and the surround channels weigh +1.5 dB, as BS.1770 says. Not for sharing
 /// between threads.
+///
+/// A meter that is `bounded` keeps a histogram of 0.1 LU bins for its integrated loudness and range, in a fixed
+/// amount of memory however long it runs (a live source); otherwise it keeps every block, exact, and grows by some
+/// bytes a second (a file).
 public final class LoudnessMeter {
     public let channels: Int
     public let sampleRate: Int
     private let state: UnsafeMutablePointer<ebur128_state>
 
-    /// A meter of `channels` channels at `sampleRate` Hz.
+    /// A meter of `channels` channels at `sampleRate` Hz, in fixed memory when `bounded`.
     /// - Throws: `LoudnessError.unsupported` for a layout or rate libebur128 does not measure.
-    public init(channels: Int, sampleRate: Int) throws(LoudnessError) {
-        guard channels > 0, sampleRate > 0,
-              let state = ebur128_init(UInt32(channels), UInt(sampleRate), Self.modes) else {
+    public init(channels: Int, sampleRate: Int, bounded: Bool = false) throws(LoudnessError) {
+        let modes = Self.modes | (bounded ? Int32(EBUR128_MODE_HISTOGRAM.rawValue) : 0)
+        guard channels > 0, sampleRate > 0, let state = ebur128_init(UInt32(channels), UInt(sampleRate), modes) else {
             throw .unsupported("\(channels) channels at \(sampleRate) Hz")
         }
         self.channels = channels
