@@ -61,6 +61,7 @@ let package = Package(
                 "AudioStreamProtocol",
                 "AudioRecording",
                 "AudioHLS",
+                "AudioLoudness",
                 "CMalloc",
                 "CSendRing",
                 .product(name: "NIOCore", package: "swift-nio"),

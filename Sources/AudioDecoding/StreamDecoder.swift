@@ -35,6 +35,11 @@ public final class StreamDecoder: PacketDecoder {
         }
     }
 
+    /// Whether some decoder reads packets of `formatID`.
+    public static func decodes(_ formatID: FourCharCode) -> Bool {
+        Kind(formatID) != nil
+    }
+
     public init(sampleFormat: PCMSampleFormat = .float32, handler: @escaping (DecoderEvent) -> Void) {
         self.sampleFormat = sampleFormat
         self.handler = handler

@@ -19,15 +19,18 @@ public final class LiveLevels {
     }
 
     private let rule: SilenceRule?
+    private let startsSilent: Bool
     private var watch: SilenceWatch?
     private var meter: LoudnessMeter?
     /// Frames added since the last reading.
     private var framesSinceReading = 0
 
-    /// Levels judged by `rule`, when silence is watched.
-    public init(rule: SilenceRule?) {
+    /// Levels judged by `rule`, when silence is watched, of a source judged silent from the start when
+    /// `startsSilent` (one that must show its sound to be heard again).
+    public init(rule: SilenceRule?, startsSilent: Bool = false) {
         self.rule = rule
-        watch = rule.map(SilenceWatch.init)
+        self.startsSilent = startsSilent
+        watch = rule.map { SilenceWatch(rule: $0, silent: startsSilent) }
     }
 
     /// Whether the source is judged silent now.
@@ -36,7 +39,7 @@ public final class LiveLevels {
     /// Forgets everything measured: a new source begins.
     public func restart() {
         meter = nil
-        watch = rule.map(SilenceWatch.init)
+        watch = rule.map { SilenceWatch(rule: $0, silent: startsSilent) }
         framesSinceReading = 0
     }
 

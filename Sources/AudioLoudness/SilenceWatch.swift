@@ -31,8 +31,10 @@ public struct SilenceWatch: Sendable {
     /// Seconds in a row on the other side of the level than the judgement, so far.
     private var against = 0.0
 
-    public init(rule: SilenceRule) {
+    /// A watch by `rule` of a source judged `silent` or not so far.
+    public init(rule: SilenceRule, silent: Bool = false) {
         self.rule = rule
+        isSilent = silent
     }
 
     /// Takes the level of the source's next `seconds` of audio.

@@ -3,9 +3,10 @@ import Foundation
 /// What a subscriber asks for when it connects: its first message, JSON on the wire.
 public struct Hello: Equatable, Sendable {
     /// What a subscriber can receive. Discontinuity and end events reach every subscriber, `source` events the
-    /// subscribers of `metadata` or `properties`, and the `dfmt` and `mgic` properties those of `packets` too.
+    /// subscribers of `metadata` or `properties`, and the `dfmt` and `mgic` properties those of `packets` too;
+    /// `levels` events come from a stream whose loudness is monitored.
     public enum Kind: String, CaseIterable, Sendable {
-        case packets, pcm, properties, metadata
+        case packets, pcm, properties, metadata, levels
     }
 
     public var kinds: Set<Kind>
@@ -43,7 +44,7 @@ public struct Hello: Equatable, Sendable {
             throw WireError.badHello("unsupported protocol \(object["protocol"] ?? "none"); this server speaks 1")
         }
         guard let names = object["kinds"] as? [String], !names.isEmpty else {
-            throw WireError.badHello("kinds must list some of packets, pcm, properties, metadata")
+            throw WireError.badHello("kinds must list some of packets, pcm, properties, metadata, levels")
         }
         kinds = try Set(names.map { name in
             guard let kind = Kind(rawValue: name) else { throw WireError.badHello("unknown kind '\(name)'") }

@@ -10,8 +10,12 @@ public enum SourceState: Equatable, Sendable {
     case reconnecting(attempt: Int, delay: Double)
     /// The stream's fallback source plays, from its first confirmed frame, while the main source is lost.
     case fallback
-    /// The main source plays again, from its first confirmed frame since it was lost, and the fallback stopped.
+    /// The main source plays again, from its first confirmed frame since it was lost, and the fallback stopped;
+    /// or, silent, it has had sound again for the silence rule's `back` seconds.
     case restored
+    /// The main source sends silence: quieter than the silence rule's level for its `after` seconds. It counts
+    /// as lost, and the fallback, if there is one, takes the air.
+    case silent
 
     /// The `state` of a `source` event.
     public var name: String {
@@ -22,6 +26,7 @@ public enum SourceState: Equatable, Sendable {
         case .reconnecting: "reconnecting"
         case .fallback: "fallback"
         case .restored: "restored"
+        case .silent: "silent"
         }
     }
 
@@ -29,7 +34,7 @@ public enum SourceState: Equatable, Sendable {
     public var error: String? {
         switch self {
         case .lost(let error), .stalled(let error): error
-        case .connected, .reconnecting, .fallback, .restored: nil
+        case .connected, .reconnecting, .fallback, .restored, .silent: nil
         }
     }
 }

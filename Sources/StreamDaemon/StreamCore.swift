@@ -49,8 +49,10 @@ final class StreamCore {
         let hls = config.hls.flatMap { hls in
             hlsDesks.map { HLSOrigin(config: hls, stream: config.name, desks: $0, eventLoop: eventLoop, logger: logger) }
         }
+        let levels = config.monitor.isActive
+            ? StreamLevels(config: config.monitor, stream: config.name, logger: logger) : nil
         pipeline = StreamPipeline(streamName: config.name, hubs: hubs, eventLoop: eventLoop, logger: logger,
-                                  metrics: metrics, recording: recording, hls: hls)
+                                  metrics: metrics, recording: recording, hls: hls, levels: levels)
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
@@ -83,7 +85,7 @@ final class StreamCore {
                 for output in core.outputs { output.start() }
             }
             .flatMapErrorThrowing { error in
-                loopBound.value.metrics.destroy()
+                loopBound.value.destroyMetrics()
                 throw error
             }
     }
@@ -130,7 +132,7 @@ final class StreamCore {
             ("limits", config.limits.json),
             ("uptimeSeconds", .number((NIODeadline.now() - startedAt).nanoseconds / 1_000_000_000)),
         ] + sources.status + pipeline.statistics.json + [("recording", .optional(recording?.status, \.json))]
-            + [("hlsListeners", .optional(pipeline.hls?.listeners(), JSON.number))]
+            + [("hlsListeners", .optional(pipeline.hls?.listeners(), JSON.number))] + (pipeline.levels?.status ?? [])
     }
 
     /// The outputs' part of `audiostream status`.
@@ -194,6 +196,12 @@ final class StreamCore {
             }
     }
 
+    /// Forgets the stream's metrics: it stopped, or never started.
+    private func destroyMetrics() {
+        metrics.destroy()
+        pipeline.levels?.destroy()
+    }
+
     /// Stops listening: the socket file the daemon made goes at once, the listening channel when the future says.
     private func stopListening() -> EventLoopFuture<Void> {
         defer { listener = nil }
@@ -203,7 +211,7 @@ final class StreamCore {
     /// Once the listener has `closed` and the recording is finished, waits up to `grace` for subscribers to take
     /// their queues, then closes what is left.
     private func finish(afterClosing closed: EventLoopFuture<Void>, grace: TimeAmount) -> EventLoopFuture<Void> {
-        metrics.destroy()
+        destroyMetrics()
         let deadline = NIODeadline.now() + grace
         let (hubs, eventLoop) = (hubs, eventLoop)
         let recorded = finishRecording()

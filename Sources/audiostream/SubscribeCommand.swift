@@ -42,7 +42,7 @@ struct SubscribeCommand: ParsableCommand {
     func validate() throws {
         let names = kinds.split(separator: ",").map(String.init)
         guard !names.isEmpty, names.allSatisfy({ Hello.Kind(rawValue: $0) != nil }) else {
-            throw ValidationError("--kinds takes packets, pcm, metadata and properties, comma-separated")
+            throw ValidationError("--kinds takes packets, pcm, metadata, properties and levels, comma-separated")
         }
         guard WirePCMEncoding(name: format) != nil else { throw ValidationError("--format must be s16 or f32") }
         guard burst >= 0 else { throw ValidationError("--burst must be 0 or more seconds") }

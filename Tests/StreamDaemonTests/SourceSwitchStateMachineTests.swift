@@ -275,4 +275,92 @@ import Testing
         #expect(machine.ended(.fallback, failure: nil) == [])
         #expect(machine.state == .main)
     }
+
+    // MARK: - Silence
+
+    /// A station on the air with a fallback, judged silent: the fallback is started and probed.
+    private func stationSilent(fallback: Bool = true) -> Machine {
+        var machine = Machine(mainTakesClients: false, hasFallback: fallback)
+        _ = machine.start()
+        _ = machine.connected(.main)
+        _ = machine.silenced(.main)
+        return machine
+    }
+
+    @Test func aSilentMainKeepsTheAirUntilTheFallbackHasAFrame() {
+        var machine = Machine(mainTakesClients: false, hasFallback: true)
+        _ = machine.start()
+        #expect(machine.silenced(.main) == [.report(.silent), .startFallback])
+        #expect(machine.state == .quiet(fallback: .probing))
+        #expect(machine.onAir == .main)
+        #expect(machine.destination(of: .main) == .stream)
+        #expect(machine.destination(of: .fallback) == .probe)
+        #expect(machine.connected(.fallback) == [.beginProbe(.fallback)])
+        #expect(machine.confirmedByProbe(.fallback) == [.report(.fallback), .putOnAir(.fallback, resumes: false)])
+        #expect(machine.state == .fallback(main: .silent))
+        #expect(machine.destination(of: .main) == .watch)
+        #expect(machine.isMainSilent)
+    }
+
+    @Test func aSilentMainWithSoundAgainTakesTheAirBackFromTheFallback() {
+        var machine = stationSilent()
+        _ = machine.confirmedByProbe(.fallback)
+        #expect(machine.sounding(.main)
+            == [.stopFallback, .report(.restored), .putOnAir(.main, resumes: false), .backOnAir])
+        #expect(machine.state == .main)
+        #expect(!machine.isMainSilent)
+    }
+
+    @Test func soundBackBeforeTheFallbackPlaysStopsIt() {
+        var machine = stationSilent()
+        #expect(machine.sounding(.main) == [.stopFallback, .report(.restored)])
+        #expect(machine.state == .main)
+        #expect(machine.destination(of: .main) == .stream)
+    }
+
+    @Test func withoutAFallbackSilenceIsOnlyTold() {
+        var machine = stationSilent(fallback: false)
+        #expect(machine.state == .quiet(fallback: .idle))
+        #expect(machine.onAir == .main)
+        #expect(machine.sounding(.main) == [.report(.restored)])
+        #expect(machine.state == .main)
+    }
+
+    @Test func aSilentFallbackChangesNothing() {
+        var machine = stationLost()
+        _ = machine.confirmedByProbe(.fallback)
+        #expect(machine.silenced(.fallback) == [])
+        #expect(machine.state == .fallback(main: .absent))
+    }
+
+    @Test func aSilentMainThatLosesItsConnectionIsLost() {
+        var quiet = stationSilent()
+        #expect(quiet.changed(.main, to: .lost(error: "reset")) == [.offAir])
+        #expect(quiet.state == .away(main: .absent, fallback: .probing))
+        var watched = stationSilent()
+        _ = watched.confirmedByProbe(.fallback)
+        #expect(watched.changed(.main, to: .lost(error: "reset")) == [])
+        #expect(watched.state == .fallback(main: .absent))
+        // Connected again, it is probed as any main source that was lost.
+        #expect(watched.connected(.main) == [.beginProbe(.main)])
+        #expect(watched.sounding(.main) == [])
+    }
+
+    @Test func aFallbackThatFailsWhileTheMainIsSilentLeavesTheMainOnTheAir() {
+        var machine = stationSilent()
+        #expect(machine.ended(.fallback, failure: "404") == [.stopFallback])
+        #expect(machine.state == .quiet(fallback: .failed))
+        #expect(machine.onAir == .main)
+        #expect(machine.sounding(.main) == [.report(.restored)])
+    }
+
+    @Test func aFallbackLostWhileTheMainIsSilentLeavesTheMainWatched() {
+        var machine = stationSilent()
+        _ = machine.confirmedByProbe(.fallback)
+        _ = machine.changed(.fallback, to: .lost(error: "reset"))
+        #expect(machine.state == .away(main: .silent, fallback: .probing))
+        #expect(machine.destination(of: .main) == .watch)
+        #expect(machine.sounding(.main) == [.stopFallback, .report(.restored), .putOnAir(.main, resumes: false),
+                                            .backOnAir])
+    }
 }

@@ -6,7 +6,7 @@ extension ConfigLoader {
     static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
         "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs", "record",
-        "sourcePassword", "codec", "fallback", "hls",
+        "sourcePassword", "codec", "fallback", "hls", "monitor", "silence",
     ]
     static let fileKeys = ["pace", "loop"]
     static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -44,8 +44,10 @@ extension ConfigLoader {
         let hls = attempt {
             try section("hls", of: fields, key: key, sources: sources, read: self.hls(_:key:), check: checkSegmentable)
         }
+        let monitor = attempt { try self.monitor(fields, key: key, sources: sources) }
         guard let name, let source, let fallback, let socket, let queueSeconds, let disconnectAfter,
-              let historySeconds, let writeInterval, let mount, let http, let outputs, let record, let hls
+              let historySeconds, let writeInterval, let mount, let http, let outputs, let record, let hls,
+              let monitor
         else { return nil }
         let limits = SubscriberLimits(
             queueSeconds: queueSeconds ?? defaults.queueSeconds,
@@ -53,12 +55,13 @@ extension ConfigLoader {
             historySeconds: historySeconds ?? defaults.historySeconds,
             writeInterval: writeInterval ?? defaults.writeInterval)
         return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
-                            outputs: outputs ?? [], record: record, fallback: fallback, hls: hls)
+                            outputs: outputs ?? [], record: record, fallback: fallback, hls: hls,
+                            monitor: monitor)
     }
 
-    /// A stream's section `name` (`record:`, `hls:`) as `read` reads it, checked by `check` against each of the
+    /// A stream's section `name` (`record:`, `hls:`, `silence:`) as `read` reads it, checked by `check` against each of the
     /// stream's sources it can judge before anything plays (a file's codec); nil when the stream has none.
-    private func section<Value>(
+    func section<Value>(
         _ name: String, of fields: [String: Node], key: String, sources: [SourceConfig],
         read: (Node, String) throws -> Value, check: (SourceConfig, Value, Node, String) throws -> Void
     ) throws -> Value? {

@@ -52,10 +52,13 @@ public struct StreamConfig: Equatable, Sendable {
     public var fallback: SourceConfig?
     /// How the stream is served as HTTP Live Streaming, if it is.
     public var hls: HLSConfig?
+    /// What is measured of the stream's sound: its loudness, its silence.
+    public var monitor: MonitorConfig
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
                 mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
-                record: RecordConfig? = nil, fallback: SourceConfig? = nil, hls: HLSConfig? = nil) {
+                record: RecordConfig? = nil, fallback: SourceConfig? = nil, hls: HLSConfig? = nil,
+                monitor: MonitorConfig = MonitorConfig()) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -66,6 +69,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.record = record
         self.fallback = fallback
         self.hls = hls
+        self.monitor = monitor
     }
 }
 

@@ -19,6 +19,7 @@ struct Audience: OptionSet, Hashable {
     static let pcm = Audience(.pcm)
     static let properties = Audience(.properties)
     static let metadata = Audience(.metadata)
+    static let levels = Audience(.levels)
     /// ICY metadata blocks and mount headers, for HTTP listeners and outputs only.
     static let listeners = Audience(rawValue: 1 << 7)
     /// Artwork messages, for the subscribers whose hello asked for them.

@@ -138,6 +138,7 @@ final class Hub {
             case .mountHeader(let header): publishMountHeader(header)
             case .mountTrailer(let trailer): publishMountTrailer(trailer)
             case .artwork(let buffer): publishArtwork(buffer)
+            case .levels(let buffer): publish(QueuedMessage(buffer: buffer, audio: nil), to: .levels)
             }
         }
         scheduleWriteOuts()

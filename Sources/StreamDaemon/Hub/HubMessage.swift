@@ -32,4 +32,6 @@ enum HubMessage: Sendable {
     case mountTrailer(ByteBuffer)
     /// An `artwork` message with a new picture, for the subscribers that asked for artwork.
     case artwork(ByteBuffer)
+    /// A `levels` event: the loudness on the air, for the subscribers of levels.
+    case levels(ByteBuffer)
 }

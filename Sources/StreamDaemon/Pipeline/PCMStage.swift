@@ -4,8 +4,8 @@ import AudioStreamProtocol
 import Logging
 import NIOCore
 
-/// A stream's decoding: a decoder runs only while a subscriber wants PCM, and what it gives goes out in each
-/// format wanted, as messages handed to `send`.
+/// A stream's decoding: a decoder runs only while a subscriber wants PCM or the stream's sound is monitored, and
+/// what it gives is measured and goes out in each format wanted, as messages handed to `send`.
 ///
 /// Confined to its stream's event loop, as the pipeline that owns it.
 final class PCMStage {
@@ -14,6 +14,8 @@ final class PCMStage {
     private let logger: Logger
     private let allocator: ByteBufferAllocator
     private let send: (HubMessage) -> Void
+    /// The stream's sound, measured on what the decoder gives, when it is monitored.
+    private let levels: StreamLevels?
     private var decoder: StreamDecoder?
     /// Timestamp of the next PCM frame, counted from where the decoder started.
     private var timestamp: Int64 = 0
@@ -22,9 +24,10 @@ final class PCMStage {
     /// The decoded PCM in the formats subscribers want.
     private var delivery: PCMDelivery
 
-    init(hubs: HubGroup, statistics: StreamStatistics, logger: Logger, allocator: ByteBufferAllocator,
-         send: @escaping (HubMessage) -> Void) {
+    init(hubs: HubGroup, statistics: StreamStatistics, levels: StreamLevels?, logger: Logger,
+         allocator: ByteBufferAllocator, send: @escaping (HubMessage) -> Void) {
         self.hubs = hubs
+        self.levels = levels
         self.statistics = statistics
         self.logger = logger
         self.allocator = allocator
@@ -32,11 +35,11 @@ final class PCMStage {
         delivery = PCMDelivery(allocator: allocator)
     }
 
-    /// Starts the decoder when PCM is wanted and stops it when not; gives it `event` while it runs. A decoder
-    /// started now begins its PCM at `streamTimestamp`, the frames of the stream's packets so far, and learns the
-    /// codec from what `parser` announced.
+    /// Starts the decoder when PCM is wanted (or the sound monitored) and stops it when not; gives it `event`
+    /// while it runs. A decoder started now begins its PCM at `streamTimestamp`, the frames of the stream's
+    /// packets so far, and learns the codec from what `parser` announced.
     func update(with event: AudioFileStreamEvent, streamTimestamp: Int64, parser: AudioFileStream?) {
-        guard !hubs.demand.isEmpty else {
+        guard !hubs.demand.isEmpty || levels != nil else {
             if decoder != nil { _ = delivery.finish(at: decodingOffset) }
             decoder = nil
             return
@@ -88,6 +91,7 @@ final class PCMStage {
     private func decoded(_ event: DecoderEvent) {
         switch event {
         case .pcm(let pcm):
+            levels?.measure(pcm, send: send)
             sendPCM(delivery.messages(
                 for: pcm, at: decodingOffset, timestamp: timestamp, requests: hubs.demand.requests,
                 report: decodeFailed))

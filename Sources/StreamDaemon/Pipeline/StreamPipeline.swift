@@ -36,9 +36,10 @@ final class StreamPipeline {
     private var lastPicture: [UInt8] = []
     private var listenerAnnouncements: ListenerAnnouncements
     /// The decoding, while subscribers want PCM; its messages join the chunk's.
-    private lazy var pcm = PCMStage(hubs: hubs, statistics: statistics, logger: logger, allocator: allocator) {
-        [unowned self] in send($0)
-    }
+    private lazy var pcm = PCMStage(hubs: hubs, statistics: statistics, levels: levels, logger: logger,
+                                    allocator: allocator) { [unowned self] in send($0) }
+    /// The stream's sound, measured on the air, when it is monitored.
+    let levels: StreamLevels?
     /// The stream's recording, if it has one: it gets every event of the parser, a chunk's at a time.
     private var recording: RecordingTap
     /// The stream's HTTP Live Streaming, if it has it: it cuts every event of the parser as it comes.
@@ -49,9 +50,10 @@ final class StreamPipeline {
     private var isComposition = false
 
     init(streamName: String, hubs: HubGroup, eventLoop: EventLoop, logger: Logger, metrics: StreamMetrics,
-         recording: RecordingWorker? = nil, hls: HLSOrigin? = nil) {
+         recording: RecordingWorker? = nil, hls: HLSOrigin? = nil, levels: StreamLevels? = nil) {
         self.recording = RecordingTap(recording)
         self.hls = hls
+        self.levels = levels
         listenerAnnouncements = ListenerAnnouncements(streamName: streamName)
         self.hubs = hubs
         self.eventLoop = eventLoop
@@ -131,7 +133,8 @@ final class StreamPipeline {
     /// Another source takes the air, saying what `announcements` say: its bytes that follow are a new file, whose
     /// type its station's content type hints. The last source's file ends here, with what it said; then the new
     /// source's station is announced when it differs from the last one (a source without one, a file, clears it),
-    /// and its title (one that names none clears the last source's), before anything its bytes hold.
+    /// and its title (one that names none clears the last source's), before anything its bytes hold. Its sound
+    /// is measured afresh.
     /// - Throws: the parser's error when the bytes so far cannot be ended as a file.
     func handOver(to announcements: SourceAnnouncements) throws {
         eventLoop.preconditionInEventLoop()
@@ -151,6 +154,7 @@ final class StreamPipeline {
         }
         // After the last source's file has ended (its last packets and the new file's discontinuity).
         recording.noteNewSource()
+        levels?.restart()
         if let station = announcements.station {
             announce(station)
         } else if station != nil {

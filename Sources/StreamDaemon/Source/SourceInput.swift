@@ -1,4 +1,5 @@
 import AudioFileStream
+import AudioLoudness
 import AudioStreamProtocol
 import Logging
 import Metrics
@@ -7,7 +8,7 @@ import NIOCore
 /// One source of a stream, main or fallback, as its `SourceSwitch` sees it: what the source reports comes here and
 /// goes on to the switch naming this input, so that the switch knows whose it is (and ignores a source it has
 /// stopped). The input holds what belongs to its source: what it said of itself, its probe while it is off the
-/// air, and where its audio started on the air.
+/// air (or its watch, while it is off the air for its silence), and where its audio started on the air.
 final class SourceInput {
     let role: SourceSwitchStateMachine.Role
     /// The switch its source reports to, on the stream's loop.
@@ -16,6 +17,8 @@ final class SourceInput {
     private(set) var announcements = SourceAnnouncements()
     /// Parses the source's bytes on the side while it is probed.
     private var probe: SourceProbe?
+    /// Judges the source's bytes on the side while it is off the air for its silence.
+    private var watch: SourceWatch?
     /// The stream's seconds of audio when the source took the air; nil while it has not: a reader is paced by its
     /// own audio on the air.
     private var audioSecondsAtStart: Double?
@@ -61,6 +64,7 @@ final class SourceInput {
     /// Its bytes are probed afresh from now on: a new connection's.
     func beginProbe() {
         probe = nil
+        watch = nil
     }
 
     /// Probes the source's next bytes, the first since `beginProbe()` starting a probe, with the type its station
@@ -73,15 +77,26 @@ final class SourceInput {
         return probe.take(bytes, restartsFile: restartsFile)
     }
 
+    /// Judges the source's next bytes, silent so far, by `rule`, the first since it took the air or was probed
+    /// starting a watch; `silence` is told the seconds of its audio that were silence.
+    /// - Returns: whether it has had sound long enough to take the air again.
+    func watch(_ bytes: UnsafeRawBufferPointer, rule: SilenceRule, silence: @escaping (Double) -> Void) -> Bool {
+        let watch = self.watch ?? SourceWatch(
+            rule: rule, typeHint: announcements.station?.contentType.flatMap(AudioFileType.init(hint:)),
+            silence: silence)
+        self.watch = watch
+        return watch.take(bytes)
+    }
+
     /// The format its probe found, while it is probed.
     var probedFormat: AudioStreamBasicDescription? { probe?.format }
 
-    /// The source takes the air when the stream holds `audioSeconds`: the probe ends.
+    /// The source takes the air when the stream holds `audioSeconds`: the probe or watch ends.
     /// - Returns: the bytes it kept, which the stream reads next.
     func takeAir(atAudioSeconds audioSeconds: Double) -> [UInt8] {
-        defer { probe = nil }
+        defer { (probe, watch) = (nil, nil) }
         audioSecondsAtStart = audioSeconds
-        return probe?.kept ?? []
+        return watch?.kept ?? probe?.kept ?? []
     }
 
     /// A reader's seconds of audio on the air, given the stream's: none before it took the air.

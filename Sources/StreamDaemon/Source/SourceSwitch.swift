@@ -1,5 +1,6 @@
 import Foundation
 import AudioFileStream
+import AudioLoudness
 import AudioStreamProtocol
 import Logging
 import Metrics
@@ -56,6 +57,9 @@ final class SourceSwitch {
                                            hasFallback: fallback != nil)
         self.main.input.owner = self
         if case .push(let push) = main { mountCodec = push.codec }
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        // After the chunk under way: the judgement comes from inside the pipeline's parsing.
+        pipeline.levels?.onSilence = { change in eventLoop.execute { loopBound.value.judged(change) } }
     }
 
     /// Starts the main source, and the fallback if the main one has nothing to play until a client comes.
@@ -122,6 +126,7 @@ final class SourceSwitch {
             let onAir = machine.onAir.map { "\($0)" } ?? "away"
             status += [("fallback", .string(fallbackConfig.description)), ("onAir", .string(onAir))]
         }
+        if pipeline.levels?.config.silence != nil { status.append(("silent", .bool(machine.isMainSilent))) }
         return status
     }
 
@@ -146,6 +151,15 @@ final class SourceSwitch {
                 return .refused
             }
             run(machine.confirmedByProbe(role))
+            return self.role(of: input) == nil ? .refused : .taken(confirmed: true)
+        case .watch:
+            guard let rule = pipeline.levels?.config.silence else { return .refused }
+            let levels = pipeline.levels
+            if input.watch(bytes, rule: rule, silence: { levels?.noteSilence(seconds: $0) }) {
+                logger.info("main source has sound again: \(rule.back.secondsText) s above \(rule.below) LUFS")
+                run(machine.sounding(role))
+            }
+            // Known audio, whose frames came before: no bound on its first frame.
             return self.role(of: input) == nil ? .refused : .taken(confirmed: true)
         case .stream:
             let packets = pipeline.statistics.packets
@@ -200,6 +214,20 @@ final class SourceSwitch {
         guard let role = role(of: input) else { return }
         if role == .fallback { logger.warning("fallback \(failure.map { "failed: \($0)" } ?? "ended")") }
         run(machine.ended(role, failure: failure))
+    }
+
+    /// The source on the air fell silent, or has sound again, as the stream's levels judge it.
+    private func judged(_ change: SilenceWatch.Change) {
+        guard let role = machine.onAir, let rule = pipeline.levels?.config.silence else { return }
+        let name = role == .main ? "main source" : "fallback"
+        switch change {
+        case .silent:
+            logger.warning("\(name) silent: below \(rule.below) LUFS for \(rule.after.secondsText) s")
+            run(machine.silenced(role))
+        case .sounding:
+            logger.info("\(name) has sound again: \(rule.back.secondsText) s above \(rule.below) LUFS")
+            run(machine.sounding(role))
+        }
     }
 
     // MARK: - Carrying out the machine's actions

@@ -8,6 +8,10 @@ import AudioStreamProtocol
 /// connection continues the stream it had (an HTTP station's reconnect, with no fallback to hand back from) feeds
 /// the stream at once instead. A push source's clients are each an encoder of their own, so each is probed.
 ///
+/// A main source that sends silence (as the stream's silence rule judges it) counts as lost too: it keeps the air
+/// until the fallback's first confirmed frame, then its bytes are watched on the side until it has had sound long
+/// enough to take the air back.
+///
 /// A pure state machine, in the shape of swift-nio's: each event is a `mutating` call that returns what the caller
 /// must do, and the machine calls out to nothing, so every transition is tested without a channel.
 struct SourceSwitchStateMachine {
@@ -26,6 +30,8 @@ struct SourceSwitchStateMachine {
         case resuming
         /// It will deliver nothing more.
         case ended
+        /// Connected, but silent: its bytes are watched for sound.
+        case silent
     }
 
     /// What the fallback is doing while it does not have the air.
@@ -43,6 +49,8 @@ struct SourceSwitchStateMachine {
         case idle
         /// The main source has the air, the fallback does not run.
         case main
+        /// The main source has the air but is silent: the fallback, if there is one, is started to take it.
+        case quiet(fallback: FallbackCondition)
         /// Nothing has the air.
         case away(main: MainCondition, fallback: FallbackCondition)
         /// The fallback has the air.
@@ -59,6 +67,8 @@ struct SourceSwitchStateMachine {
         case stream
         /// The source's probe.
         case probe
+        /// The silent main source's watch, which hears when it has sound again.
+        case watch
         /// Nowhere: the source is stopped, or its bytes are not wanted.
         case nowhere
     }
@@ -100,7 +110,7 @@ struct SourceSwitchStateMachine {
     /// Which source has the air, if one does.
     var onAir: Role? {
         switch state {
-        case .main: .main
+        case .main, .quiet: .main
         case .fallback: .fallback
         case .idle, .away, .ended, .stopped: nil
         }
@@ -109,16 +119,18 @@ struct SourceSwitchStateMachine {
     /// Whether the fallback runs (probed, or on the air).
     var isFallbackRunning: Bool {
         switch state {
-        case .away(_, .probing), .fallback: true
-        case .idle, .main, .away, .ended, .stopped: false
+        case .away(_, .probing), .fallback, .quiet(.probing): true
+        case .idle, .main, .away, .quiet, .ended, .stopped: false
         }
     }
 
     /// Where `role`'s bytes go now.
     func destination(of role: Role) -> Destination {
         switch (state, role) {
-        case (.main, .main), (.fallback, .fallback), (.away(.resuming, _), .main): .stream
-        case (.away(.probing, _), .main), (.fallback(.probing), .main), (.away(_, .probing), .fallback): .probe
+        case (.main, .main), (.quiet, .main), (.fallback, .fallback), (.away(.resuming, _), .main): .stream
+        case (.away(.probing, _), .main), (.fallback(.probing), .main), (.away(_, .probing), .fallback),
+             (.quiet(.probing), .fallback): .probe
+        case (.fallback(.silent), .main), (.away(.silent, _), .main): .watch
         default: .nowhere
         }
     }
@@ -161,7 +173,7 @@ struct SourceSwitchStateMachine {
         case (.fallback(.absent), .main):
             state = .fallback(main: .probing)
             return [.beginProbe(.main)]
-        case (.away(_, .probing), .fallback):
+        case (.away(_, .probing), .fallback), (.quiet(.probing), .fallback):
             return [.beginProbe(.fallback)]
         default:
             return []
@@ -179,6 +191,9 @@ struct SourceSwitchStateMachine {
         case (.away(let main, .probing), .fallback):
             state = .fallback(main: main)
             return [.report(.fallback), putOnAir(.fallback), .backOnAir]
+        case (.quiet(.probing), .fallback):
+            state = .fallback(main: .silent)
+            return [.report(.fallback), putOnAir(.fallback)]
         default:
             return []
         }
@@ -201,9 +216,15 @@ struct SourceSwitchStateMachine {
         switch (state, role) {
         case (.main, .main):
             actions += mainLeft(.absent)
-        case (.away(.probing, let fallback), .main), (.away(.resuming, let fallback), .main):
+        case (.quiet(.probing), .main):
+            state = .away(main: .absent, fallback: .probing)
+            actions.append(.offAir)
+        case (.quiet, .main):
+            actions += mainLeft(.absent)
+        case (.away(.probing, let fallback), .main), (.away(.resuming, let fallback), .main),
+             (.away(.silent, let fallback), .main):
             state = .away(main: .absent, fallback: fallback)
-        case (.fallback(.probing), .main):
+        case (.fallback(.probing), .main), (.fallback(.silent), .main):
             state = .fallback(main: .absent)
         case (.fallback(let main), .fallback):
             // Still running: it may connect again, and is probed then.
@@ -219,9 +240,12 @@ struct SourceSwitchStateMachine {
     /// fallback leaves the stream off the air until the main one is back. With neither, the stream ends.
     mutating func ended(_ role: Role, failure: String?) -> [Action] {
         switch (state, role) {
-        case (.main, .main):
+        case (.main, .main), (.quiet(.idle), .main), (.quiet(.failed), .main):
             guard hasFallback else { return endStream(failure) }
             return mainLeft(.ended)
+        case (.quiet(.probing), .main):
+            state = .away(main: .ended, fallback: .probing)
+            return [.offAir]
         case (.away(_, let fallback), .main):
             guard fallback == .probing else { return endStream(failure) }
             state = .away(main: .ended, fallback: .probing)
@@ -234,11 +258,48 @@ struct SourceSwitchStateMachine {
         case (.away(let main, .probing), .fallback):
             state = .away(main: main, fallback: .failed)
             return [.stopFallback]
+        case (.quiet(.probing), .fallback):
+            state = .quiet(fallback: .failed)
+            return [.stopFallback]
         case (.fallback(let main), .fallback):
             state = .away(main: main, fallback: .failed)
             return [.stopFallback, .offAir, .report(.lost(error: "fallback: \(failure ?? "ended")"))]
         default:
             return []
+        }
+    }
+
+    /// The source on the air, `role`, has been silent for the silence rule's delay. The main source counts as
+    /// lost: it keeps the air until the fallback's first confirmed frame, or for good without a fallback, its
+    /// silence told. A silent fallback changes nothing: there is nothing else to play.
+    mutating func silenced(_ role: Role) -> [Action] {
+        guard role == .main, state == .main else { return [] }
+        state = .quiet(fallback: hasFallback ? .probing : .idle)
+        return hasFallback ? [.report(.silent), .startFallback] : [.report(.silent)]
+    }
+
+    /// The silent main source has had sound for the silence rule's `back` seconds: it plays on, or takes the air
+    /// back from the fallback.
+    mutating func sounding(_ role: Role) -> [Action] {
+        guard role == .main else { return [] }
+        switch state {
+        case .quiet(let fallback):
+            state = .main
+            return (fallback == .probing ? [.stopFallback] : []) + [.report(.restored)]
+        case .fallback(.silent):
+            return mainBack(stoppingFallback: true)
+        case .away(.silent, let fallback):
+            return mainBack(stoppingFallback: fallback == .probing)
+        default:
+            return []
+        }
+    }
+
+    /// Whether the main source is judged silent.
+    var isMainSilent: Bool {
+        switch state {
+        case .quiet, .fallback(.silent), .away(.silent, _): true
+        default: false
         }
     }
 

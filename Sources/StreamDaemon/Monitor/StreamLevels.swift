@@ -1,0 +1,103 @@
+import AudioDecoding
+import AudioLoudness
+import AudioStreamProtocol
+import Logging
+import NIOCore
+
+/// A monitored stream's sound as it goes on the air, measured on the PCM its pipeline decodes (once, for this
+/// and PCM subscribers together): its loudness figures, published as metrics, in `status` and as `levels` events
+/// (at most ten a second), and the silence of the source on the air, told to `onSilence`.
+///
+/// Starts again at each source that takes the air: integrated loudness is per source. Confined to the stream's
+/// loop, as the pipeline that feeds it.
+final class StreamLevels {
+    let config: MonitorConfig
+    private let levels: LiveLevels
+    private let metrics: LevelMetrics
+    private let logger: Logger
+    private let allocator = ByteBufferAllocator()
+    /// What the meter read last, since the source on the air took it.
+    private var reading: LevelReading?
+    /// When the last `levels` event went out.
+    private var lastEvent: NIODeadline?
+    /// Whether the meter refused the PCM's layout, said once per source.
+    private var refusedLayout = false
+    /// Told when the source on the air falls silent or has sound again (set by the stream's source switch).
+    var onSilence: ((SilenceWatch.Change) -> Void)?
+
+    /// Fewest nanoseconds between two `levels` events.
+    static let eventInterval = TimeAmount.milliseconds(100)
+
+    init(config: MonitorConfig, stream: String, logger: Logger) {
+        self.config = config
+        levels = LiveLevels(rule: config.silence)
+        metrics = LevelMetrics(stream: stream, loudness: config.loudness)
+        self.logger = logger
+    }
+
+    /// Whether the source on the air is judged silent.
+    var isSilent: Bool { levels.isSilent }
+
+    /// Measures decoded `pcm` (32-bit float); `send` takes the `levels` events it brings.
+    func measure(_ pcm: PCMBuffer, send: (HubMessage) -> Void) {
+        let samples = pcm.bytes.assumingMemoryBound(to: Float.self)
+        do {
+            try levels.add(samples, channels: pcm.format.channels, sampleRate: pcm.format.sampleRate) { report in
+                take(report, send: send)
+            }
+        } catch {
+            guard !refusedLayout else { return }
+            refusedLayout = true
+            logger.warning("sound not measured: \(error)")
+        }
+    }
+
+    /// Another source takes the air: what was measured of the last one is forgotten.
+    func restart() {
+        levels.restart()
+        reading = nil
+        refusedLayout = false
+    }
+
+    /// Seconds of a source's audio that became silence, wherever it was judged.
+    func noteSilence(seconds: Double) {
+        if seconds > 0 { metrics.silenceSeconds.increment(by: seconds) }
+    }
+
+    /// The stream's part of `audiostream status`: the figures, with loudness.
+    var status: [(String, JSON)] {
+        guard config.loudness else { return [] }
+        return [("loudness", .optional(reading) { .object($0.figures(silent: isSilent)) })]
+    }
+
+    /// The last short-term loudness, for the status page; nil before any, or without loudness.
+    var shortTerm: Double? { config.loudness ? reading?.shortTerm : nil }
+
+    func destroy() {
+        metrics.destroy()
+    }
+
+    private func take(_ report: LiveLevels.Report, send: (HubMessage) -> Void) {
+        noteSilence(seconds: report.silentSeconds)
+        if let change = report.change { onSilence?(change) }
+        guard config.loudness else { return }
+        reading = report.reading
+        metrics.record(report.reading)
+        let now = NIODeadline.now()
+        if let lastEvent, now - lastEvent < Self.eventInterval { return }
+        lastEvent = now
+        let json = EventJSON.levels(report.reading.figures(silent: isSilent))
+        send(.levels(WireEncoding.message(.event, json: json, allocator: allocator)))
+    }
+}
+
+extension LevelReading {
+    /// The figures of a `levels` event and of `status`.
+    func figures(silent: Bool) -> [(String, JSON)] {
+        func figure(_ value: Double) -> JSON { .double((value * 100).rounded() / 100) }
+        return [
+            ("momentary", figure(momentary)), ("shortTerm", figure(shortTerm)), ("integrated", figure(integrated)),
+            ("range", figure(range)), ("truePeak", .array(truePeaks.map(figure))), ("silent", .bool(silent)),
+        ]
+    }
+}
