@@ -20,6 +20,8 @@ final class StreamLevels {
     private var reading: LevelReading?
     /// When the last `levels` event went out.
     private var lastEvent: NIODeadline?
+    /// Whether `reading` came after the last `levels` event: held back by the rate, it goes out at the end.
+    private var isReadingUnsent = false
     /// Whether the meter refused the PCM's layout, said once per source.
     private var refusedLayout = false
     /// Told when the source on the air falls silent or has sound again (set by the stream's source switch).
@@ -50,6 +52,11 @@ final class StreamLevels {
             refusedLayout = true
             logger.warning("sound not measured: \(error)")
         }
+    }
+
+    /// The stream ends: its last figures go out, if they were held back.
+    func finish(send: (HubMessage) -> Void) {
+        if let reading, isReadingUnsent { sendEvent(reading, send: send) }
     }
 
     /// Another source takes the air: what was measured of the last one is forgotten.
@@ -83,10 +90,15 @@ final class StreamLevels {
         guard config.loudness else { return }
         reading = report.reading
         metrics.record(report.reading)
-        let now = NIODeadline.now()
-        if let lastEvent, now - lastEvent < Self.eventInterval { return }
-        lastEvent = now
-        let json = EventJSON.levels(report.reading.figures(silent: isSilent))
+        isReadingUnsent = true
+        if let lastEvent, .now() - lastEvent < Self.eventInterval { return }
+        sendEvent(report.reading, send: send)
+    }
+
+    private func sendEvent(_ reading: LevelReading, send: (HubMessage) -> Void) {
+        lastEvent = .now()
+        isReadingUnsent = false
+        let json = EventJSON.levels(reading.figures(silent: isSilent))
         send(.levels(WireEncoding.message(.event, json: json, allocator: allocator)))
     }
 }

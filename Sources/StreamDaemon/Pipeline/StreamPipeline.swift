@@ -193,6 +193,7 @@ final class StreamPipeline {
             logger.error("cannot parse the end of the stream: \(error)")
         }
         pcm.finish()
+        levels?.finish { send($0) }
         hls?.finish()
         releaseSourceMetadata(upTo: .max)
         send(listenerAnnouncements.finish(allocator: allocator))

@@ -57,9 +57,12 @@ final class SourceSwitch {
                                            hasFallback: fallback != nil)
         self.main.input.owner = self
         if case .push(let push) = main { mountCodec = push.codec }
-        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
-        // After the chunk under way: the judgement comes from inside the pipeline's parsing.
-        pipeline.levels?.onSilence = { change in eventLoop.execute { loopBound.value.judged(change) } }
+        // Judged after the chunk under way: the judgement comes from inside the pipeline's parsing, on the loop.
+        pipeline.levels?.onSilence = { [weak self] change in
+            guard let self else { return }
+            let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+            eventLoop.execute { loopBound.value.judged(change) }
+        }
     }
 
     /// Starts the main source, and the fallback if the main one has nothing to play until a client comes.
