@@ -159,6 +159,9 @@ final class StreamCore {
     /// The source client on the air, if one is.
     var sourceClient: ClientIdentity? { sources.sourceClient }
 
+    /// Whether the main source is silent, for a stream that watches silence.
+    var isMainSilent: Bool? { sources.isMainSilent }
+
     /// Whether the stream waits for its source: a network source away, and no fallback playing.
     var isWaitingForSource: Bool { sources.isWaiting }
 

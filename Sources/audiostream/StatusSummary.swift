@@ -19,12 +19,13 @@ struct StatusSummary {
                 source += ", \(Self.number(stream["reconnects"])) reconnect(s))"
             }
             let hls = (stream["hlsListeners"] as? Int).map { ["\($0) HLS listener(s)"] } ?? []
+            let silent = stream["silent"] as? Bool == true ? ["main source silent"] : []
             lines.append(([
                 "\(stream["name"] ?? "?"): \(stream["state"] ?? "?")", source, format,
                 "\(Self.number(stream["bitRate"]) / 1000) kb/s", "up \(Self.duration(stream["uptimeSeconds"]))",
                 "in \(Self.number(stream["bytesIn"])) B", "out \(Self.number(stream["bytesOut"])) B",
                 "\(subscribers.count) subscriber(s)", "\(listeners.count) HTTP listener(s)",
-            ] + hls).joined(separator: ", "))
+            ] + hls + Self.loudness(stream) + silent).joined(separator: ", "))
             for subscriber in subscribers + listeners {
                 let kinds = subscriber["transport"] as? String == "http"
                     ? "http" : (subscriber["kinds"] as? [String] ?? []).joined(separator: "+")
@@ -40,6 +41,16 @@ struct StatusSummary {
     private static func away(_ stream: [String: Any]) -> String {
         if let error = stream["lastSourceError"] as? String { return " (disconnected: \(error)" }
         return stream["source"] as? String == "push" ? " (no source client yet" : " (not connected yet"
+    }
+
+    /// The loudness on the air, for a stream that measures it: short-term, and integrated since the source took
+    /// the air.
+    private static func loudness(_ stream: [String: Any]) -> [String] {
+        guard let loudness = stream["loudness"] as? [String: Any] else { return [] }
+        func level(_ key: String) -> String {
+            (loudness[key] as? Double).map { String(format: "%.1f", $0) } ?? "-inf"
+        }
+        return ["\(level("shortTerm")) LUFS (integrated \(level("integrated")))"]
     }
 
     private static func number(_ value: Any?) -> Int {

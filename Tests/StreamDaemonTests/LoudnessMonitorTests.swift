@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -71,5 +72,64 @@ import Testing
             #expect(peak - reference <= 0.2 && peak - reference >= -0.4, "channel \(channel): \(peak) against \(reference)")
         }
         #expect(last["silent"] as? Bool == false)
+    }
+
+    /// The figures reach everywhere an operator looks, the same in each: `status` (JSON and text), Icecast's
+    /// `/status-json.xsl` (as extra keys), the status page, and the Prometheus gauges; `levels` events come at
+    /// most ten a second, and only to subscribers that ask for them.
+    @Test func theFiguresAreInStatusMetricsAndTheStatusPage() throws {
+        let port = try FreePort.pick()
+        let file = Fixtures.named("l3-cbr128-joint.mp3").file.path
+        let daemon = try DaemonHarness(config: """
+            control: control.sock
+            metrics: metrics.sock
+            http: {listen: "127.0.0.1:\(port)"}
+            streams:
+              - name: radio
+                source: "file:\(file)"
+                loop: true
+                socket: radio.sock
+                monitor: {loudness: true}
+            """)
+        let levels = try daemon.subscribe("radio", kinds: "packets,levels")
+        let others = try daemon.subscribe("radio", kinds: "packets,metadata,properties")
+        let started = Date()
+        try daemon.waitUntil("three seconds of levels") {
+            levels.events.count { $0["event"] as? String == "levels" } >= 25
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(Double(levels.events.count { $0["event"] as? String == "levels" }) <= elapsed * 10 + 2)
+        #expect(!others.events.contains { $0["event"] as? String == "levels" })
+
+        let status = try #require(try daemon.streamStatus("radio"))
+        let loudness = try #require(status["loudness"] as? [String: Any], "\(status)")
+        let integrated = try #require(loudness["integrated"] as? Double)
+        #expect(integrated < 0 && integrated > -40)
+        #expect((loudness["truePeak"] as? [Double])?.count == 2)
+        #expect(status["silent"] == nil)
+
+        let text = try ToolProcess.run(DaemonHarness.binary("audiostream").path, ["status", daemon.path("control.sock")],
+                                       folder: daemon.folder, name: "status")
+        #expect(String(decoding: text.output, as: UTF8.self).contains(" LUFS (integrated -"), "\(text)")
+
+        let icestats = try IcecastServer.get(port: port, path: "/status-json.xsl")
+        let json = try #require(try JSONSerialization.jsonObject(with: icestats.body) as? [String: Any])
+        let source = try #require((json["icestats"] as? [String: Any])?["source"] as? [String: Any])
+        for key in ["loudness_integrated", "loudness_momentary", "loudness_range", "loudness_shortterm"] {
+            #expect(source[key] is Double, "\(key) in \(source)")
+        }
+        #expect((source["true_peak"] as? [Double])?.count == 2)
+        let page = String(decoding: try IcecastServer.get(port: port, path: "/").body, as: UTF8.self)
+        #expect(page.contains(" LUFS"), "\(page)")
+
+        let metrics = MetricsTests.series(try MetricsTests.fetch(socket: daemon.path("metrics.sock")))
+        for name in ["loudness_momentary_lufs", "loudness_shortterm_lufs", "loudness_integrated_lufs", "loudness_range_lu"] {
+            #expect(metrics["audiostream_\(name){stream=\"radio\"}"] != nil, "\(name)")
+        }
+        let gauge = try #require(metrics[#"audiostream_loudness_integrated_lufs{stream="radio"}"#])
+        #expect(abs(gauge - integrated) < 0.5)
+        for channel in 0..<2 {
+            #expect(metrics["audiostream_true_peak_dbtp{stream=\"radio\",channel=\"\(channel)\"}"] != nil)
+        }
     }
 }

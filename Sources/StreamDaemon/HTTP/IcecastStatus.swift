@@ -48,6 +48,12 @@ enum IcecastStatus {
             ("genre", .string(facts.info?.genre ?? "various")), ("listener_peak", .number(facts.listenerPeak)),
             ("listeners", .number(facts.listeners)), ("listenurl", .string(serverURL + facts.mount)),
         ]
+        // Ours too, for dashboards: the loudness on the air (EBU R128) and the main source's silence.
+        if let loudness = facts.loudness {
+            fields += zip(["integrated", "momentary", "range", "shortterm"],
+                          [loudness.integrated, loudness.momentary, loudness.range, loudness.shortTerm])
+                .map { ("loudness_\($0)", JSON.level($1)) }
+        }
         if let format { fields.append(("samplerate", .number(format.sampleRate))) }
         // Ours, beside Icecast's: HTTP Live Streaming sessions are not connections.
         if let hls = facts.hlsListeners { fields.append(("hls_listeners", .number(hls))) }
@@ -57,10 +63,12 @@ enum IcecastStatus {
         ]
         if let contentType = facts.info?.contentType { fields.append(("server_type", .string(contentType))) }
         if let url = facts.info?.url { fields.append(("server_url", .string(url))) }
+        if let silent = facts.silent { fields.append(("silent", .bool(silent))) }
         fields += [
             ("stream_start", .string(rfc822(since))), ("stream_start_iso8601", .string(iso8601(since))),
         ]
         if let title = facts.title { fields.append(("title", .string(title))) }
+        if let peaks = facts.loudness?.truePeaks { fields.append(("true_peak", .array(peaks.map(JSON.level)))) }
         return fields
     }
 

@@ -1,3 +1,4 @@
+import AudioLoudness
 import Foundation
 
 /// What Icecast's statistics (`/status-json.xsl`) and the status page tell of one mount.
@@ -23,6 +24,10 @@ struct MountFacts: Sendable {
     /// Bytes read from the stream's sources, and sent to its HTTP listeners connected now.
     let bytesRead: Int
     let bytesSent: Int
+    /// The loudness on the air, for a stream whose loudness is monitored, once measured.
+    let loudness: LevelReading?
+    /// Whether the main source is silent, for a stream that watches silence.
+    let silent: Bool?
 }
 
 extension StreamCore {
@@ -34,6 +39,6 @@ extension StreamCore {
                           hlsListeners: pipeline.hls?.listeners(), listenerPeak: listenerPeak,
                           title: pipeline.nowPlaying?.title, format: format, bitRate: statistics.measuredBitRate,
                           air: air, sourceClient: sourceClient, bytesRead: statistics.bytesIn,
-                          bytesSent: sentBytes)
+                          bytesSent: sentBytes, loudness: pipeline.levels?.loudness, silent: isMainSilent)
     }
 }

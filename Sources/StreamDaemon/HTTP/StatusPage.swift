@@ -1,3 +1,5 @@
+import Foundation
+
 /// The page at `/`, headed by the server's name: every mount with whether it is on the air (its main source, its
 /// fallback, or nothing), what it plays, its listeners and format, and a player while it is on the air. Plain HTML5
 /// with no script and nothing fetched from elsewhere, which the browser loads again every `refreshSeconds`; every
@@ -35,6 +37,10 @@ enum StatusPage {
         if facts.bitRate > 0 { details.append("\((facts.bitRate + 500) / 1000) kb/s") }
         details.append(facts.listeners == 1 ? "1 listener" : "\(facts.listeners) listeners")
         if let hls = facts.hlsListeners { details.append(hls == 1 ? "1 HLS listener" : "\(hls) HLS listeners") }
+        if let loudness = facts.loudness {
+            details.append(loudness.shortTerm.isFinite ? String(format: "%.1f LUFS", loudness.shortTerm) : "no sound")
+        }
+        if facts.silent == true { details.append("main source silent") }
         // Off the air, a player would only get a 503.
         let player = facts.air == .off ? "" : "<audio controls preload=\"none\" src=\"\(mount)\"></audio>\n"
         let playing = facts.air == .off ? "" : "<p>Now playing: \((facts.title ?? "unknown").markupEscaped)</p>\n"

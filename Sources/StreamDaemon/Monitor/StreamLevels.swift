@@ -27,7 +27,7 @@ final class StreamLevels {
     /// Told when the source on the air falls silent or has sound again (set by the stream's source switch).
     var onSilence: ((SilenceWatch.Change) -> Void)?
 
-    /// Fewest nanoseconds between two `levels` events.
+    /// The least time between two `levels` events.
     static let eventInterval = TimeAmount.milliseconds(100)
 
     init(config: MonitorConfig, stream: String, logger: Logger) {
@@ -77,8 +77,8 @@ final class StreamLevels {
         return [("loudness", .optional(reading) { .object($0.figures(silent: isSilent)) })]
     }
 
-    /// The last short-term loudness, for the status page; nil before any, or without loudness.
-    var shortTerm: Double? { config.loudness ? reading?.shortTerm : nil }
+    /// What the meter read last, with loudness; nil before any, or without.
+    var loudness: LevelReading? { config.loudness ? reading : nil }
 
     func destroy() {
         metrics.destroy()
@@ -106,10 +106,16 @@ final class StreamLevels {
 extension LevelReading {
     /// The figures of a `levels` event and of `status`.
     func figures(silent: Bool) -> [(String, JSON)] {
-        func figure(_ value: Double) -> JSON { .double((value * 100).rounded() / 100) }
-        return [
-            ("momentary", figure(momentary)), ("shortTerm", figure(shortTerm)), ("integrated", figure(integrated)),
-            ("range", figure(range)), ("truePeak", .array(truePeaks.map(figure))), ("silent", .bool(silent)),
+        [
+            ("momentary", .level(momentary)), ("shortTerm", .level(shortTerm)), ("integrated", .level(integrated)),
+            ("range", .level(range)), ("truePeak", .array(truePeaks.map(JSON.level))), ("silent", .bool(silent)),
         ]
+    }
+}
+
+extension JSON {
+    /// A level in LUFS, LU or dB, to the hundredth; null for the -infinity of silence.
+    static func level(_ value: Double) -> JSON {
+        .double((value * 100).rounded() / 100)
     }
 }

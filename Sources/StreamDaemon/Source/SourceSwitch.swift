@@ -129,8 +129,13 @@ final class SourceSwitch {
             let onAir = machine.onAir.map { "\($0)" } ?? "away"
             status += [("fallback", .string(fallbackConfig.description)), ("onAir", .string(onAir))]
         }
-        if pipeline.levels?.config.silence != nil { status.append(("silent", .bool(machine.isMainSilent))) }
+        if let silent = isMainSilent { status.append(("silent", .bool(silent))) }
         return status
+    }
+
+    /// Whether the main source is silent, for a stream that watches silence.
+    var isMainSilent: Bool? {
+        pipeline.levels?.config.silence == nil ? nil : machine.isMainSilent
     }
 
     // MARK: - From the inputs
