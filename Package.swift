@@ -82,6 +82,7 @@ let package = Package(
                 "AudioFileWriting",
                 "AudioRecording",
                 "AudioHLS",
+                "AudioLoudness",
                 "AudioStreamProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

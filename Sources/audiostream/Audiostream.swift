@@ -13,7 +13,7 @@ struct Audiostream: ParsableCommand {
         subcommands: [
             PacketsCommand.self, EventsCommand.self, ProbeCommand.self, TagsCommand.self, ScanCommand.self,
             DecodeCommand.self, RecordCommand.self, CutCommand.self, ConcatCommand.self, HLSCommand.self,
-            SubscribeCommand.self, StatusCommand.self,
+            SubscribeCommand.self, StatusCommand.self, LoudnessCommand.self,
         ]
     )
 

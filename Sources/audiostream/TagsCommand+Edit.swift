@@ -34,6 +34,12 @@ extension TagsCommand {
         guard input != "-" else { throw CommandFailure("tags -o edits a file: name it, not standard input") }
         var edits = try edits()
         if let artworkPath { edits.artwork = .replace(try Self.picture(at: artworkPath)) }
+        try Self.write(edits, of: input, to: output)
+    }
+
+    /// Writes `input` with `edits` made to its tags to `output` (which may be `input` itself, replaced), its
+    /// audio untouched.
+    static func write(_ edits: TagEdits, of input: String, to output: String) throws {
         let (found, stream) = try Self.read(input, limits: MetadataLimits())
         guard stream.counted.packets > 0 else { throw CommandFailure.noPacket(in: input) }
         guard case .fileType(let fileType) = try stream.property(.fileFormat) else {
@@ -44,7 +50,7 @@ extension TagsCommand {
         defer { close(descriptor) }
         guard let mapping = FileMapping(descriptor: descriptor) else { throw CommandFailure("\(input): not a regular file") }
         defer { mapping.unmap() }
-        let edited = try TagEditor.edit(mapping.bytes, fileType: fileType, current: Self.commonTags(of: found),
+        let edited = try TagEditor.edit(mapping.bytes, fileType: fileType, current: commonTags(of: found),
                                         audioEnd: Int(stream.audioEnd), edits: edits)
         Interrupt.install()
         var file = try OutputFile.open(output)

@@ -112,10 +112,3 @@ extension LevelReading {
         ]
     }
 }
-
-extension JSON {
-    /// A level in LUFS, LU or dB, to the hundredth; null for the -infinity of silence.
-    static func level(_ value: Double) -> JSON {
-        .double((value * 100).rounded() / 100)
-    }
-}
