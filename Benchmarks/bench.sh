@@ -31,8 +31,9 @@
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls
-#                   (default all twelve)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale, hls
+#                   or loudness (default all thirteen)
+#   BENCH_LOUDNESS_MIN  minutes of audio measured by `audiostream loudness` (default 60)
 #   BENCH_RECORD_MIN  minutes of audio recorded                (default 120)
 #   BENCH_MB        size of each parse input in MB            (default 500)
 #   BENCH_M4A_MB    size of the M4A input in MB, encoded whole (default 120: two hours of audio)
@@ -72,6 +73,7 @@ decode_minutes=${BENCH_DECODE_MIN:-40}
 codec_minutes=${BENCH_CODEC_MIN:-20}
 codec_count_minutes=${BENCH_CODEC_COUNT_MIN:-3}
 record_minutes=${BENCH_RECORD_MIN:-120}
+loudness_minutes=${BENCH_LOUDNESS_MIN:-60}
 runs=${BENCH_RUNS:-10}
 subscriber_counts=${BENCH_SUBSCRIBERS:-1 100 1000 5000}
 window=${BENCH_WINDOW:-20}
@@ -85,8 +87,9 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale | hls) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls," \
+    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale | hls | loudness) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale, hls" \
+            "or loudness," \
             "not '$only'" >&2
        exit 1 ;;
 esac
@@ -111,10 +114,10 @@ fi
 if wants decode; then need mpg123; fi
 if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
-if wants record || wants hls; then need ffmpeg; fi
+if wants record || wants hls || wants loudness; then need ffmpeg; fi
 if wants hls; then need icecast2; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
-if wants daemon || wants scale || wants hls; then
+if wants daemon || wants scale || wants hls || wants loudness; then
     for product in audiostreamd SubscriberLoad; do
         [[ -x $build/$product ]] || { echo "bench: $build/$product not built (swift build -c release)" >&2; exit 1; }
     done
@@ -686,6 +689,30 @@ bench_hls() {
     echo "bench: wrote the HLS section of $doc"
 }
 
+# Loudness: `audiostream loudness` (sample peaks, and true peaks) against `ffmpeg -af ebur128=peak=true` on
+# BENCH_LOUDNESS_MIN minutes of MP3; then the daemon's live meter (`monitor: {loudness: true}`) on 20 streams read
+# at real time, against 20 ffmpeg processes metering the same input.
+bench_loudness() {
+    use_input mpeg "$loudness_minutes"
+    local cmd_as="$audiostream loudness $input"
+    local cmd_true="$audiostream loudness --true-peak $input"
+    local cmd_ffmpeg="ffmpeg -v error -i $input -af ebur128=peak=true -f null -"
+    local json=$data/loudness.json live_json=$data/loudness-live.json live_folder
+    hyperfine --shell=none --output=null --warmup 1 --runs "$runs" --export-json "$json" \
+        -n "audiostream loudness" "$cmd_as" -n "audiostream loudness --true-peak" "$cmd_true" \
+        -n "ffmpeg ebur128" "$cmd_ffmpeg"
+    [[ -x $build/audiostreamd ]] || { echo "bench: $build/audiostreamd not built (swift build -c release)" >&2; exit 1; }
+    live_folder=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
+    local cmd_live="python3 Benchmarks/loudness_live.py --daemon $build/audiostreamd --input $seed --streams 20 --seconds 60 --warmup 5 --folder DIR --report $live_json"
+    python3 "$here/loudness_live.py" --daemon "$build/audiostreamd" --input "$seed" --streams 20 --seconds 60 \
+        --warmup 5 --folder "$live_folder/run" --report "$live_json"
+    rm -rf "$live_folder"
+    BENCH_LIVE_JSON=$live_json BENCH_CMD_LIVE=$cmd_live BENCH_JSON=$json BENCH_CMD_AS=$cmd_as \
+    BENCH_CMD_TRUE=$cmd_true BENCH_CMD_FFMPEG=$cmd_ffmpeg BENCH_V_FFMPEG=$(ffmpeg -version | head -n1) \
+        python3 "$here/loudness_report.py"
+    echo "bench: wrote the loudness section of $doc"
+}
+
 if wants parse; then bench_parse mpeg mpegaudioparse; fi
 if wants adts; then
     if gst-inspect-1.0 aacparse >/dev/null 2>&1; then bench_parse adts aacparse
@@ -714,3 +741,4 @@ if wants daemon; then bench_daemon; fi
 if wants record; then bench_record; fi
 if wants scale; then bench_scale; fi
 if wants hls; then bench_hls; fi
+if wants loudness; then bench_loudness; fi

@@ -40,16 +40,17 @@ def stop(processes):
         process.wait(timeout=30)
 
 
-def daemon(args, record, folder):
-    """audiostreamd with `args.streams` streams of the input, recorded when `record`; its CPU over the window."""
+RECORD = ", record: {path: 'rec/{stream}-{n}.mp3', every: 600}"
+
+
+def daemon(args, keys, folder):
+    """audiostreamd with `args.streams` streams of the input read at real time, each with the stream `keys` (YAML
+    flow text after a comma, or empty); its CPU over the window."""
     os.makedirs(folder)
     streams = []
     for index in range(args.streams):
-        stream = (f"  - {{name: s{index}, source: 'file:{os.path.abspath(args.input)}', pace: realtime, loop: true, "
-                  f"socket: s{index}.sock")
-        if record:
-            stream += f", record: {{path: 'rec/{{stream}}-{{n}}.mp3', every: 600}}"
-        streams.append(stream + "}")
+        streams.append(f"  - {{name: s{index}, source: 'file:{os.path.abspath(args.input)}', pace: realtime, "
+                       f"loop: true, socket: s{index}.sock{keys}}}")
     config = os.path.join(folder, "config.yaml")
     with open(config, "w") as file:
         file.write("streams:\n" + "\n".join(streams) + "\n")
@@ -61,12 +62,11 @@ def daemon(args, record, folder):
         stop([process])
 
 
-def ffmpeg(args, folder):
-    """`args.streams` ffmpeg processes recording the input at real time; their CPU over the window."""
-    os.makedirs(folder)
+def ffmpeg(args, outputs):
+    """`args.streams` ffmpeg processes reading the input at real time, the n-th with `outputs(n)` after it; their
+    CPU over the window."""
     processes = [subprocess.Popen(
-        ["ffmpeg", "-v", "error", "-re", "-stream_loop", "-1", "-i", args.input, "-c", "copy", "-f", "segment",
-         "-segment_time", "600", os.path.join(folder, f"ff{index}-%03d.mp3")],
+        ["ffmpeg", "-v", "error", "-re", "-stream_loop", "-1", "-i", args.input] + outputs(index),
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for index in range(args.streams)]
     try:
@@ -75,23 +75,35 @@ def ffmpeg(args, folder):
         stop(processes)
 
 
-def main():
+def arguments():
+    """The options every live benchmark takes."""
     parser = argparse.ArgumentParser()
     for option in ("--daemon", "--input", "--folder", "--report"):
         parser.add_argument(option, required=True)
     parser.add_argument("--streams", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=5)
-    args = parser.parse_args()
-    report = {
-        "streams": args.streams, "seconds": args.seconds, "warmup": args.warmup,
-        "daemonWithout": daemon(args, False, os.path.join(args.folder, "without")),
-        "daemonWith": daemon(args, True, os.path.join(args.folder, "with")),
-        "ffmpeg": ffmpeg(args, os.path.join(args.folder, "ffmpeg")),
-    }
+    return parser.parse_args()
+
+
+def write(args, figures):
+    """Writes the report: the run's shape and `figures`."""
+    report = {"streams": args.streams, "seconds": args.seconds, "warmup": args.warmup, **figures}
     with open(args.report, "w") as file:
         json.dump(report, file, indent=1)
     print(json.dumps(report))
+
+
+def main():
+    args = arguments()
+    pieces = os.path.join(args.folder, "ffmpeg")
+    os.makedirs(pieces)
+    write(args, {
+        "daemonWithout": daemon(args, "", os.path.join(args.folder, "without")),
+        "daemonWith": daemon(args, RECORD, os.path.join(args.folder, "with")),
+        "ffmpeg": ffmpeg(args, lambda index: ["-c", "copy", "-f", "segment", "-segment_time", "600",
+                                             os.path.join(pieces, f"ff{index}-%03d.mp3")]),
+    })
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ struct AlbumLoudness {
     }
 }
 
-/// ReplayGain 2.0 in each format's own fields, as loudgain writes them: ID3v2 `TXXX` frames, Vorbis comments
+/// ReplayGain 2.0 in each format's own fields, as loudgain writes them: ID3v2 `TXXX` frames (MPEG audio, and
+/// the ID3 tags of ADTS, WAVE and AIFF), Vorbis comments
 /// (FLAC, Vorbis), Opus's R128 gains in Q7.8 (RFC 7845 §5.2.1, the header's output gain left as it is), and
 /// iTunes freeform atoms in MP4.
 enum ReplayGainTags {
@@ -45,7 +46,7 @@ enum ReplayGainTags {
     /// The field of a ReplayGain name in `track`'s tag format: upper case but in MP4, where iTunes writes lower.
     private static func key(for track: TrackLoudness) throws -> (String) -> TagKey {
         switch track.fileType {
-        case .mp1?, .mp2?, .mp3?: { .raw(.id3, "TXXX:\($0.uppercased())") }
+        case .mp1?, .mp2?, .mp3?, .adts?, .wave?, .aiff?, .aifc?: { .raw(.id3, "TXXX:\($0.uppercased())") }
         case .flac?, .ogg?: { .raw(.vorbis, $0.uppercased()) }
         case .mpeg4?, .m4a?, .m4b?: { .raw(.itunes, "----:com.apple.iTunes:\($0)") }
         default: throw CommandFailure("\(track.file): \(track.fileType?.description ?? "this") files get no ReplayGain tags")
