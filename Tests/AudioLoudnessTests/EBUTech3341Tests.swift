@@ -100,4 +100,32 @@ import Testing
         #expect(throws: LoudnessError.self) { _ = try LoudnessMeter(channels: 2, sampleRate: 3_000_000) }
         #expect(throws: LoudnessError.self) { _ = try LoudnessMeter(channels: 0, sampleRate: 48000) }
     }
+
+    /// True peaks between samples, as Tech 3341's true-peak cases test them (BS.1770-4 Annex 2): a sine at a
+    /// quarter, a sixth and an eighth of the rate, sampled half a step away from its crests (45°, 30° and 22.5°),
+    /// reads its own peak, -6 dBTP, though its largest sample is up to 3 dB lower; and the same on the crests reads
+    /// -6 too. Tolerance +0.2/-0.4 dB, on a meter bounded as the daemon's is and on an exact one.
+    @Test(arguments: [(4.0, 0.0), (4.0, 45.0), (6.0, 30.0), (8.0, 22.5)], [false, true])
+    func aPeakBetweenSamplesIsFound(_ signal: (divisor: Double, phase: Double), bounded: Bool) throws {
+        let meter = try LoudnessMeter(channels: 2, sampleRate: Self.rate, bounded: bounded)
+        let amplitude = pow(10, -6.0 / 20)
+        let frequency = Double(Self.rate) / signal.divisor
+        var samples = [Float](repeating: 0, count: 2 * Self.rate)
+        for frame in 0..<Self.rate {
+            let angle = 2 * Double.pi * frequency * Double(frame) / Double(Self.rate) + (90 - signal.phase) * .pi / 180
+            // A raised-cosine fade-in over 50 ms: a sine that starts at once is not band-limited, and its onset
+            // truly overshoots, by up to 0.7 dB here.
+            let fade = frame < Self.rate / 20 ? (1 - cos(Double.pi * Double(frame) / Double(Self.rate / 20))) / 2 : 1
+            samples[2 * frame] = Float(fade * amplitude * sin(angle))
+            samples[2 * frame + 1] = samples[2 * frame]
+        }
+        samples.withUnsafeBufferPointer { meter.add($0) }
+        for channel in 0..<2 {
+            let decibels = 20 * log10(meter.truePeak(channel: channel))
+            #expect(decibels <= -6 + 0.2 && decibels >= -6 - 0.4, "channel \(channel): \(decibels) dBTP")
+        }
+        // The samples themselves miss the crest by the phase: cos(45°) is -3 dB.
+        let sampled = 20 * log10(meter.samplePeak(channel: 0))
+        #expect(abs(sampled - (-6 + 20 * log10(cos(signal.phase * .pi / 180)))) < 0.01, "\(sampled) dBFS")
+    }
 }
