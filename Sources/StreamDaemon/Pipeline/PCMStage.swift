@@ -99,8 +99,9 @@ final class PCMStage {
         case .error(let error):
             decodeFailed(error)
         case .unsupportedFormat(let formatID):
+            let measured = levels == nil ? "" : ", and their sound is not measured"
             logger.warning(
-                "no decoder for \(AudioFormatID.name(of: formatID)) packets: PCM subscribers get none of them")
+                "no decoder for \(AudioFormatID.name(of: formatID)) packets: PCM subscribers get none of them\(measured)")
             let json = EventJSON.unsupportedDataFormat(formatID)
             send(.pcmEvent(WireEncoding.message(.event, json: json, allocator: allocator)))
         case .format(let format):
