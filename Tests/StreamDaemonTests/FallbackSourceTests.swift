@@ -49,15 +49,7 @@ import Testing
         #expect(newcomer.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(newcomer)")
 
         station = try Self.station(port: stationPort, folder: folder, name: "station-2")
-        try daemon.waitUntil("the station to be back", timeout: 30) {
-            let events = subscriber.events
-            guard let restored = events.firstIndex(where: { $0["state"] as? String == "restored" }) else {
-                return false
-            }
-            return events[restored...].count { $0["event"] as? String == "packet" } > 40
-        }
-        let back = heard()
-        try daemon.waitUntil("the station to reach the listener again") { heard() > back + 16_000 }
+        try Self.waitUntilBack(daemon, subscriber, heard: heard, timeout: 30)
         #expect(listener.process.isRunning)
         #expect(try daemon.streamStatus("radio")?["onAir"] as? String == "main")
 
@@ -291,6 +283,21 @@ import Testing
             usleep(20_000)
         }
         throw HarnessError.timedOut("ffmpeg to listen on \(port)", log: "")
+    }
+
+    /// Waits until `subscriber` got 40 packets after the `restored` event, then until the listener that `heard`
+    /// counts got 16 kB more.
+    static func waitUntilBack(_ daemon: DaemonHarness, _ subscriber: SubscriberProcess, heard: () -> Int,
+                              timeout: TimeInterval) throws {
+        try daemon.waitUntil("the station to be back", timeout: timeout) {
+            let events = subscriber.events
+            guard let restored = events.firstIndex(where: { $0["state"] as? String == "restored" }) else {
+                return false
+            }
+            return events[restored...].count { $0["event"] as? String == "packet" } > 40
+        }
+        let back = heard()
+        try daemon.waitUntil("the station to reach the listener again") { heard() > back + 16_000 }
     }
 
     /// The states of the `source` events.

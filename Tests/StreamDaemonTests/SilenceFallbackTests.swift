@@ -66,15 +66,7 @@ import Testing
         let status = try #require(try daemon.streamStatus("radio"))
         #expect(status["silent"] as? Bool == true)
         #expect(status["onAir"] as? String == "fallback")
-        try daemon.waitUntil("the station to be back", timeout: 20) {
-            let events = subscriber.events
-            guard let restored = events.firstIndex(where: { $0["state"] as? String == "restored" }) else {
-                return false
-            }
-            return events[restored...].count { $0["event"] as? String == "packet" } > 40
-        }
-        let back = heard()
-        try daemon.waitUntil("the station to reach the listener again") { heard() > back + 16_000 }
+        try FallbackSourceTests.waitUntilBack(daemon, subscriber, heard: heard, timeout: 20)
         #expect(listener.process.isRunning)
         #expect(try daemon.streamStatus("radio")?["silent"] as? Bool == false)
         #expect(try daemon.streamStatus("radio")?["onAir"] as? String == "main")
