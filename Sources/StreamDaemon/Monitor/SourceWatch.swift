@@ -87,7 +87,7 @@ final class SourceWatch {
             let needed = !Self.framed.contains(fileType ?? .mp3) && bufferStart == 0 && length <= SourceProbe.maximumBytes
             header = needed ? Array(buffer.prefix(length)) : []
         }
-        var drop = Int(packetsEnd - bufferStart)
+        var drop = min(Int(packetsEnd - bufferStart), buffer.count)
         if buffer.count - max(drop, 0) > SourceProbe.maximumBytes { drop = buffer.count - SourceProbe.maximumBytes / 2 }
         guard drop > 0 else { return }
         buffer.removeFirst(drop)
