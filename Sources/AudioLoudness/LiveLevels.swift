@@ -19,28 +19,32 @@ public final class LiveLevels {
     }
 
     private let rule: SilenceRule?
-    private let startsSilent: Bool
     private var watch: SilenceWatch?
     private var meter: LoudnessMeter?
     /// Frames added since the last reading.
     private var framesSinceReading = 0
 
-    /// Levels judged by `rule`, when silence is watched, of a source judged silent from the start when
-    /// `startsSilent` (one that must show its sound to be heard again).
-    public init(rule: SilenceRule?, startsSilent: Bool = false) {
+    /// Levels judged by `rule`, when silence is watched.
+    public init(rule: SilenceRule?) {
         self.rule = rule
-        self.startsSilent = startsSilent
-        watch = rule.map { SilenceWatch(rule: $0, silent: startsSilent) }
+        watch = rule.map { SilenceWatch(rule: $0) }
     }
 
     /// Whether the source is judged silent now.
     public var isSilent: Bool { watch?.isSilent ?? false }
 
-    /// Forgets everything measured: a new source begins.
+    /// Forgets everything measured: a new source begins, not silent so far.
     public func restart() {
         meter = nil
-        watch = rule.map { SilenceWatch(rule: $0, silent: startsSilent) }
+        watch = rule.map { SilenceWatch(rule: $0) }
         framesSinceReading = 0
+    }
+
+    /// Takes the source as `silent` from now on, or not, as judged elsewhere (a source that must show its sound to
+    /// be heard again); a judgement under way starts again when this changes it.
+    public func assume(silent: Bool) {
+        guard let rule, watch?.isSilent != silent else { return }
+        watch = SilenceWatch(rule: rule, silent: silent)
     }
 
     /// Adds interleaved samples of `channels` at `sampleRate`, handing `report` a report for each tenth of a second

@@ -354,13 +354,22 @@ import Testing
         #expect(machine.sounding(.main) == [.report(.restored)])
     }
 
-    @Test func aFallbackLostWhileTheMainIsSilentLeavesTheMainWatched() {
-        var machine = stationSilent()
-        _ = machine.confirmedByProbe(.fallback)
-        _ = machine.changed(.fallback, to: .lost(error: "reset"))
-        #expect(machine.state == .away(main: .silent, fallback: .probing))
-        #expect(machine.destination(of: .main) == .watch)
-        #expect(machine.sounding(.main) == [.stopFallback, .report(.restored), .putOnAir(.main, resumes: false),
-                                            .backOnAir])
+    /// A fallback that fails while it covers a silent main leaves the main on the air, silent, rather than the
+    /// stream off the air; one lost for a moment covers it again once it has a frame.
+    @Test func aFallbackThatFailsWhileCoveringASilentMainHandsItTheAir() {
+        var lost = stationSilent()
+        _ = lost.confirmedByProbe(.fallback)
+        #expect(lost.changed(.fallback, to: .lost(error: "reset"))
+            == [.report(.lost(error: "fallback: reset")), .putOnAir(.main, resumes: false)])
+        #expect(lost.state == .quiet(fallback: .probing))
+        #expect(lost.destination(of: .main) == .stream)
+        #expect(lost.confirmedByProbe(.fallback) == [.report(.fallback), .putOnAir(.fallback, resumes: false)])
+        var ended = stationSilent()
+        _ = ended.confirmedByProbe(.fallback)
+        #expect(ended.ended(.fallback, failure: "404")
+            == [.stopFallback, .report(.lost(error: "fallback: 404")), .putOnAir(.main, resumes: false)])
+        #expect(ended.state == .quiet(fallback: .failed))
+        #expect(ended.isMainSilent)
+        #expect(ended.sounding(.main) == [.report(.restored)])
     }
 }

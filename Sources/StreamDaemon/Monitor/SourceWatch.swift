@@ -3,10 +3,11 @@ import AudioFileStream
 import AudioLoudness
 
 /// A silent source's bytes while another has the air: parsed and decoded on the side and judged by the silence
-/// rule, until it has had sound for the rule's `back` seconds. It keeps what the stream's parser reads when the
-/// source takes the air again: its header (what came before its first packet: an Ogg stream's header pages, a
-/// FLAC stream's metadata) and the bytes after its last whole packet, so that the stream goes on with the
-/// source's audio of that moment, not with what it sent in silence.
+/// rule, until it has had sound for the rule's `back` seconds. It starts from the start of the source's
+/// connection (its header: an Ogg stream's header pages, a FLAC stream's metadata), which it reads but does not
+/// judge, then takes the source's bytes from where they are. It keeps what the stream's parser reads when the
+/// source takes the air again: that header, and the bytes after its last whole packet, so that the stream goes
+/// on with the source's audio of that moment, not with what it sent in silence.
 final class SourceWatch {
     /// Types whose stream may start at any frame: what came before the first one (an ID3 tag, which would end in
     /// the first frame's own framing) is not needed.
@@ -25,21 +26,26 @@ final class SourceWatch {
     /// The bytes not yet known to be whole packets, from stream offset `bufferStart`.
     private var buffer: [UInt8] = []
     private var bufferStart: Int64 = 0
-    /// Where the first packet parsed starts, and where the last one ends.
-    private var firstPacket: Int64?
+    /// Where the audio starts, as the parser says it (DataOffset) or its first packet shows it, and where the
+    /// last packet parsed ends.
+    private var audioStart: Int64?
     private var packetsEnd: Int64 = 0
     private var hasSound = false
+    /// Whether the decoded audio is judged: not that of the connection's start.
+    private var judges = false
 
-    /// A watch by `rule` of a source of `typeHint`'s type (sniffed without one) that is silent so far; `silence`
-    /// is told the seconds of its audio that were silence.
-    init(rule: SilenceRule, typeHint: AudioFileType?, silence: @escaping (Double) -> Void) {
-        levels = LiveLevels(rule: rule, startsSilent: true)
+    /// A watch by `rule` of a source of `typeHint`'s type (sniffed without one) that is silent so far, whose
+    /// connection began with `start`; `silence` is told the seconds of its audio that were silence.
+    init(rule: SilenceRule, typeHint: AudioFileType?, start: [UInt8], silence: @escaping (Double) -> Void) {
+        levels = LiveLevels(rule: rule)
+        levels.assume(silent: true)
         self.silence = silence
         let handler: AudioFileStream.EventHandler = { [unowned self] event in
             switch event {
             case .property(.fileFormat, .fileType(let type)): fileType = type
+            case .property(.dataOffset, .int64(let offset)): audioStart = audioStart ?? offset
             case .packets(let batch):
-                if firstPacket == nil { firstPacket = batch.streamOffset }
+                if audioStart == nil { audioStart = batch.streamOffset }
                 // An assembled packet's bytes are a copy: where it ends is not where its bytes do.
                 if !batch.isAssembled { packetsEnd = batch.streamOffset + Int64(batch.bytes.count) }
             default: break
@@ -48,6 +54,16 @@ final class SourceWatch {
         }
         parser = (try? AudioFileStream(fileTypeHint: typeHint, indexedPackets: 0, handler: handler))
             ?? (try? AudioFileStream(indexedPackets: 0, handler: handler))
+        readStart(start)
+    }
+
+    /// Reads the connection's start for its header, then drops it: the source's bytes from now on do not follow.
+    private func readStart(_ start: [UInt8]) {
+        _ = start.withUnsafeBytes { take($0) }
+        bufferStart += Int64(buffer.count)
+        buffer = []
+        try? parser?.markDiscontinuity(.reconnect)
+        judges = true
     }
 
     /// Parses, decodes and judges the source's next bytes.
@@ -71,7 +87,7 @@ final class SourceWatch {
     var kept: [UInt8] { (header ?? []) + buffer }
 
     private func measure(_ pcm: PCMBuffer) {
-        guard !hasSound else { return }
+        guard judges, !hasSound else { return }
         let samples = pcm.bytes.assumingMemoryBound(to: Float.self)
         try? levels.add(samples, channels: pcm.format.channels, sampleRate: pcm.format.sampleRate) { report in
             silence(report.silentSeconds)
@@ -79,12 +95,12 @@ final class SourceWatch {
         }
     }
 
-    /// Keeps the header once the first packet shows where it ends, and of the rest only what follows the last
-    /// packet; at most `SourceProbe.maximumBytes`, as a probe.
+    /// Keeps the header once the parser knows where it ends, and of the rest only what follows the last packet;
+    /// at most `SourceProbe.maximumBytes`, as a probe.
     private func keepUnparsed() {
-        if header == nil, let firstPacket {
-            let length = Int(firstPacket - bufferStart)
-            let needed = !Self.framed.contains(fileType ?? .mp3) && bufferStart == 0 && length <= SourceProbe.maximumBytes
+        if header == nil, let audioStart {
+            let length = Int(audioStart - bufferStart)
+            let needed = !Self.framed.contains(fileType ?? .mp3) && bufferStart == 0 && length <= buffer.count
             header = needed ? Array(buffer.prefix(length)) : []
         }
         var drop = min(Int(packetsEnd - bufferStart), buffer.count)

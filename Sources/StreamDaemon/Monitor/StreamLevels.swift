@@ -20,8 +20,6 @@ final class StreamLevels {
     private var reading: LevelReading?
     /// When the last `levels` event went out.
     private var lastEvent: NIODeadline?
-    /// Whether `reading` came after the last `levels` event: held back by the rate, it goes out at the end.
-    private var isReadingUnsent = false
     /// Whether the meter refused the PCM's layout, said once per source.
     private var refusedLayout = false
     /// Told when the source on the air falls silent or has sound again (set by the stream's source switch).
@@ -54,9 +52,9 @@ final class StreamLevels {
         }
     }
 
-    /// The stream ends: its last figures go out, if they were held back.
+    /// The stream ends: its last figures go out once more, with loudness.
     func finish(send: (HubMessage) -> Void) {
-        if let reading, isReadingUnsent { sendEvent(reading, send: send) }
+        if config.loudness, let reading { sendEvent(reading, send: send) }
     }
 
     /// Another source takes the air: what was measured of the last one is forgotten.
@@ -64,6 +62,11 @@ final class StreamLevels {
         levels.restart()
         reading = nil
         refusedLayout = false
+    }
+
+    /// Takes the source on the air as `silent`, or not, as its switch judged it: see `LiveLevels.assume(silent:)`.
+    func assume(silent: Bool) {
+        levels.assume(silent: silent)
     }
 
     /// Seconds of a source's audio that became silence, wherever it was judged.
@@ -90,14 +93,12 @@ final class StreamLevels {
         guard config.loudness else { return }
         reading = report.reading
         metrics.record(report.reading)
-        isReadingUnsent = true
         if let lastEvent, .now() - lastEvent < Self.eventInterval { return }
         sendEvent(report.reading, send: send)
     }
 
     private func sendEvent(_ reading: LevelReading, send: (HubMessage) -> Void) {
         lastEvent = .now()
-        isReadingUnsent = false
         let json = EventJSON.levels(reading.figures(silent: isSilent))
         send(.levels(WireEncoding.message(.event, json: json, allocator: allocator)))
     }

@@ -19,6 +19,11 @@ final class SourceInput {
     private var probe: SourceProbe?
     /// Judges the source's bytes on the side while it is off the air for its silence.
     private var watch: SourceWatch?
+    /// The first bytes of the source's connection (or of its file), kept while silence is watched: where a watch
+    /// finds a container's header.
+    private var connectionStart: [UInt8] = []
+    /// The most bytes of a connection's start kept: room for an Ogg stream's header pages with a picture.
+    static let connectionStartBytes = 256 << 10
     /// The stream's seconds of audio when the source took the air; nil while it has not: a reader is paced by its
     /// own audio on the air.
     private var audioSecondsAtStart: Double?
@@ -54,6 +59,15 @@ final class SourceInput {
     func connected(_ station: HTTPStreamInfo, isNewEncoder: Bool) {
         announcements.station = station
         if isNewEncoder { announcements.nowPlaying = nil }
+        connectionStart = []
+    }
+
+    /// Keeps the start of the source's connection, from its next bytes (with `restartsFile`, a file's start
+    /// again): called for every byte of a source whose silence is watched.
+    func noteStart(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool) {
+        if restartsFile { connectionStart = [] }
+        let room = Self.connectionStartBytes - connectionStart.count
+        if room > 0 { connectionStart.append(contentsOf: bytes.prefix(room)) }
     }
 
     /// The source named what it plays.
@@ -83,7 +97,7 @@ final class SourceInput {
     func watch(_ bytes: UnsafeRawBufferPointer, rule: SilenceRule, silence: @escaping (Double) -> Void) -> Bool {
         let watch = self.watch ?? SourceWatch(
             rule: rule, typeHint: announcements.station?.contentType.flatMap(AudioFileType.init(hint:)),
-            silence: silence)
+            start: connectionStart, silence: silence)
         self.watch = watch
         return watch.take(bytes)
     }

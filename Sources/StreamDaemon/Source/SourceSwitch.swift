@@ -149,6 +149,7 @@ final class SourceSwitch {
     /// Takes a source's bytes: to the pipeline while it has the air (or resumes it), else to its probe.
     func take(_ bytes: UnsafeRawBufferPointer, restartsFile: Bool, from input: SourceInput) -> Uptake {
         guard let role = role(of: input) else { return .refused }
+        if role == .main, pipeline.levels?.config.silence != nil { input.noteStart(bytes, restartsFile: restartsFile) }
         switch machine.destination(of: role) {
         case .nowhere:
             return .refused
@@ -224,9 +225,11 @@ final class SourceSwitch {
         run(machine.ended(role, failure: failure))
     }
 
-    /// The source on the air fell silent, or has sound again, as the stream's levels judge it.
+    /// The source on the air fell silent, or has sound again, as the stream's levels judge it; a judgement that
+    /// another source's taking the air made stale (the levels no longer say it) is dropped.
     private func judged(_ change: SilenceWatch.Change) {
-        guard let role = machine.onAir, let rule = pipeline.levels?.config.silence else { return }
+        guard let role = machine.onAir, let levels = pipeline.levels, let rule = levels.config.silence,
+              levels.isSilent == (change == .silent) else { return }
         let name = role == .main ? "main source" : "fallback"
         switch change {
         case .silent:
@@ -260,6 +263,7 @@ final class SourceSwitch {
                 input(for: role)?.beginProbe()
             case .putOnAir(let role, let resumes):
                 if let input = input(for: role) { putOnAir(input, resumes: resumes) }
+                judgeAfresh()
             case .report(let state):
                 pipeline.sourceChanged(state)
             case .offAir:
@@ -267,10 +271,17 @@ final class SourceSwitch {
                 deadAir.began()
             case .backOnAir:
                 deadAir.ended()
+                judgeAfresh()
             case .end(let failure):
                 delegate?.sourcesEnded(.sourceEnded(failure: failure))
             }
         }
+    }
+
+    /// A source took the air: its silence is judged from where the machine stands, silent only for a main that
+    /// counts as such (on the air again for a fallback that failed), whatever was judged of the last one.
+    private func judgeAfresh() {
+        pipeline.levels?.assume(silent: machine.onAir == .main && machine.isMainSilent)
     }
 
     /// The input's source takes the air: the pipeline gets what it said and sent while it was probed.

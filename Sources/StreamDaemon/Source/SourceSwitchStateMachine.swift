@@ -10,7 +10,7 @@ import AudioStreamProtocol
 ///
 /// A main source that sends silence (as the stream's silence rule judges it) counts as lost too: it keeps the air
 /// until the fallback's first confirmed frame, then its bytes are watched on the side until it has had sound long
-/// enough to take the air back.
+/// enough to take the air back; should the fallback fail meanwhile, it has the air again, silent.
 ///
 /// A pure state machine, in the shape of swift-nio's: each event is a `mutating` call that returns what the caller
 /// must do, and the machine calls out to nothing, so every transition is tested without a channel.
@@ -30,7 +30,7 @@ struct SourceSwitchStateMachine {
         case resuming
         /// It will deliver nothing more.
         case ended
-        /// Connected, but silent: its bytes are watched for sound.
+        /// Connected, but silent, while the fallback has the air: its bytes are watched for sound.
         case silent
     }
 
@@ -130,7 +130,7 @@ struct SourceSwitchStateMachine {
         case (.main, .main), (.quiet, .main), (.fallback, .fallback), (.away(.resuming, _), .main): .stream
         case (.away(.probing, _), .main), (.fallback(.probing), .main), (.away(_, .probing), .fallback),
              (.quiet(.probing), .fallback): .probe
-        case (.fallback(.silent), .main), (.away(.silent, _), .main): .watch
+        case (.fallback(.silent), .main): .watch
         default: .nowhere
         }
     }
@@ -221,11 +221,14 @@ struct SourceSwitchStateMachine {
             actions.append(.offAir)
         case (.quiet, .main):
             actions += mainLeft(.absent)
-        case (.away(.probing, let fallback), .main), (.away(.resuming, let fallback), .main),
-             (.away(.silent, let fallback), .main):
+        case (.away(.probing, let fallback), .main), (.away(.resuming, let fallback), .main):
             state = .away(main: .absent, fallback: fallback)
         case (.fallback(.probing), .main), (.fallback(.silent), .main):
             state = .fallback(main: .absent)
+        case (.fallback(.silent), .fallback):
+            // Still running: it may connect again, and is probed then; the silent main has the air meanwhile.
+            state = .quiet(fallback: .probing)
+            actions += [.report(.lost(error: "fallback: \(error)")), putOnAir(.main)]
         case (.fallback(let main), .fallback):
             // Still running: it may connect again, and is probed then.
             state = .away(main: main, fallback: .probing)
@@ -261,6 +264,9 @@ struct SourceSwitchStateMachine {
         case (.quiet(.probing), .fallback):
             state = .quiet(fallback: .failed)
             return [.stopFallback]
+        case (.fallback(.silent), .fallback):
+            state = .quiet(fallback: .failed)
+            return [.stopFallback, .report(.lost(error: "fallback: \(failure ?? "ended")")), putOnAir(.main)]
         case (.fallback(let main), .fallback):
             state = .away(main: main, fallback: .failed)
             return [.stopFallback, .offAir, .report(.lost(error: "fallback: \(failure ?? "ended")"))]
@@ -288,8 +294,6 @@ struct SourceSwitchStateMachine {
             return (fallback == .probing ? [.stopFallback] : []) + [.report(.restored)]
         case .fallback(.silent):
             return mainBack(stoppingFallback: true)
-        case .away(.silent, let fallback):
-            return mainBack(stoppingFallback: fallback == .probing)
         default:
             return []
         }
@@ -298,7 +302,7 @@ struct SourceSwitchStateMachine {
     /// Whether the main source is judged silent.
     var isMainSilent: Bool {
         switch state {
-        case .quiet, .fallback(.silent), .away(.silent, _): true
+        case .quiet, .fallback(.silent): true
         default: false
         }
     }
