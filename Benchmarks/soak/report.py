@@ -94,7 +94,8 @@ and looped (128 kb/s CBR MP3, VBR MP3 `lame -V 2`, 64 kb/s mono MP3, AAC-LC at 1
 kb/s mono in an M4A with its moov first, Ogg Vorbis, Ogg Opus: one minute of pink noise and a tone), an ICY
 station on 127.0.0.1 (MP3 with `icy-metaint` titles; it drops
 each connection after 5 to 45 s), random bytes over HTTP (16,000 B/s) and standard input (MP3 at real time).
-Reloads alternate: odd ones move `mp3-swap` to its other file (a restart: its subscribers get
+Five streams (VBR MP3, M4A, Vorbis, the ICY station and the push mount) have their loudness measured all along
+(`monitor: {loudness: true}`), the last two judged for dead air too (`silence:`). Reloads alternate: odd ones move `mp3-swap` to its other file (a restart: its subscribers get
 `restartedByReload`), even ones change `ogg-vorbis`'s `queueSeconds` (applied live: nobody is dropped). The crowd:
 each client connects to a random stream and, for 2 to 40 s, reads promptly, reads a few KiB every 0.5 to 2 s, or
 stalls (through a 4 KiB receive buffer, so the daemon's queue fills), or sends no hello, a bad hello, a request
