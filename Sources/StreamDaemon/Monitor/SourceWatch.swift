@@ -21,7 +21,8 @@ final class SourceWatch {
     /// Told the seconds of audio that were silence.
     private let silence: (Double) -> Void
     private var fileType: AudioFileType?
-    /// Bytes before the first packet, once it came.
+    /// The bytes before the audio, once the parser knows where it starts; empty for a framed type, or when the
+    /// connection's start did not hold them.
     private var header: [UInt8]?
     /// The bytes not yet known to be whole packets, from stream offset `bufferStart`.
     private var buffer: [UInt8] = []
@@ -52,8 +53,7 @@ final class SourceWatch {
             }
             decoder.consume(event)
         }
-        parser = (try? AudioFileStream(fileTypeHint: typeHint, indexedPackets: 0, handler: handler))
-            ?? (try? AudioFileStream(indexedPackets: 0, handler: handler))
+        parser = AudioFileStream.onTheSide(typeHint: typeHint, handler: handler)
         readStart(start)
     }
 

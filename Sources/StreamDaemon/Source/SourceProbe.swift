@@ -25,8 +25,7 @@ final class SourceProbe {
             default: break
             }
         }
-        parser = (try? AudioFileStream(fileTypeHint: typeHint, indexedPackets: 0, handler: handler))
-            ?? (try? AudioFileStream(indexedPackets: 0, handler: handler))
+        parser = AudioFileStream.onTheSide(typeHint: typeHint, handler: handler)
     }
 
     /// Parses and keeps the source's next bytes; with `restartsFile` they start its file again (a looped file
@@ -46,5 +45,14 @@ final class SourceProbe {
             kept = []
         }
         return isConfirmed && self.parser != nil
+    }
+}
+
+extension AudioFileStream {
+    /// A parser for a source's bytes read on the side, by `typeHint`'s type, or sniffed when there is none or none
+    /// the parser reads; it keeps no index (a live source is never seeked).
+    static func onTheSide(typeHint: AudioFileType?, handler: @escaping EventHandler) -> AudioFileStream? {
+        (try? AudioFileStream(fileTypeHint: typeHint, indexedPackets: 0, handler: handler))
+            ?? (try? AudioFileStream(indexedPackets: 0, handler: handler))
     }
 }
