@@ -26,8 +26,9 @@ test: deps
 	SWIFT=$(SWIFT) bash scripts/test.sh
 
 ## make bench: MP3, ADTS, FLAC, Ogg Opus, WAVE and M4A parsing against ffmpeg and GStreamer, decoding against mpg123 (MP3) and
-## ffmpeg (AAC, Opus), the daemon's fan-out and many streams, and recording against ffmpeg -f segment; writes docs/benchmarks.md
-## (BENCH_ONLY=parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale or hls runs one: see Benchmarks/bench.sh).
+## ffmpeg (AAC, Opus), the daemon's fan-out and many streams, recording against ffmpeg -f segment, HLS, and loudness against
+## ffmpeg's ebur128; writes docs/benchmarks.md (BENCH_ONLY=parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record,
+## scale, hls or loudness runs one: see Benchmarks/bench.sh).
 bench: tool-deps
 	$(SWIFT) build -c release
 	bash Benchmarks/bench.sh

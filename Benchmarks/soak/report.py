@@ -95,7 +95,7 @@ kb/s mono in an M4A with its moov first, Ogg Vorbis, Ogg Opus: one minute of pin
 station on 127.0.0.1 (MP3 with `icy-metaint` titles; it drops
 each connection after 5 to 45 s), random bytes over HTTP (16,000 B/s) and standard input (MP3 at real time).
 Five streams (VBR MP3, M4A, Vorbis, the ICY station and the push mount) have their loudness measured all along
-(`monitor: {loudness: true}`), the last two judged for dead air too (`silence:`). Reloads alternate: odd ones move `mp3-swap` to its other file (a restart: its subscribers get
+(`monitor: {{loudness: true}}`), the last two judged for dead air too (`silence:`). Reloads alternate: odd ones move `mp3-swap` to its other file (a restart: its subscribers get
 `restartedByReload`), even ones change `ogg-vorbis`'s `queueSeconds` (applied live: nobody is dropped). The crowd:
 each client connects to a random stream and, for 2 to 40 s, reads promptly, reads a few KiB every 0.5 to 2 s, or
 stalls (through a 4 KiB receive buffer, so the daemon's queue fills), or sends no hello, a bad hello, a request
