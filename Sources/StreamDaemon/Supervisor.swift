@@ -25,6 +25,8 @@ final class Supervisor: Sendable {
     let state: NIOLoopBoundBox<State>
     /// Where the HTTP listeners of every stream on each loop are sent to.
     private let sendRings: SendRings
+    /// The daemon's own requests to other servers: a master's mount list.
+    let outbound: OutboundHTTP
 
     /// How long subscribers get to take their queues on shutdown.
     static let shutdownGrace = TimeAmount.seconds(2)
@@ -39,6 +41,7 @@ final class Supervisor: Sendable {
         let state = NIOLoopBoundBox.makeBoxSendingValue(State(config: config), eventLoop: eventLoop)
         self.state = state
         sendRings = SendRings(loops: Array(group.makeIterator()), logger: logger)
+        outbound = OutboundHTTP(group: group)
         httpServer = config.http.map { HTTPServer(config: $0) { Self.mountStatus(of: state) } }
     }
 
@@ -46,7 +49,8 @@ final class Supervisor: Sendable {
     func start() -> EventLoopFuture<Void> {
         eventLoop.flatSubmit { [self] in
             let config = state.value.config
-            let starts = config.streams.map(startStream) + [startControl(config.controlSocket)]
+            let starts = state.value.streamConfigs.map(startStream) + [startControl(config.controlSocket)]
+            startRelay(config.relay)
             return EventLoopFuture.andAllSucceed(starts, on: eventLoop)
         }
     }
@@ -78,6 +82,7 @@ final class Supervisor: Sendable {
                 guard !state.value.stopping else { return reloadFinished() }
                 switch result {
                 case .success(let newConfig):
+                    logger.info("reloading \(configFile)")
                     apply(newConfig)
                 case .failure(let error):
                     logger.error("reload refused, keeping the running configuration: \(error)")
@@ -86,9 +91,10 @@ final class Supervisor: Sendable {
             }
     }
 
-    private func apply(_ newConfig: DaemonConfig) {
+    /// Runs `newConfig`'s streams and those relaying the master's mounts listed last, starting, stopping and
+    /// changing the running ones as `StreamReload` says.
+    func apply(_ newConfig: DaemonConfig) {
         let state = self.state.value
-        logger.info("reloading \(configFile)")
         if newConfig.metrics != state.config.metrics {
             logger.warning("metrics stay \(state.config.metrics.map { "at \($0)" } ?? "off") until the next start")
         }
@@ -97,9 +103,16 @@ final class Supervisor: Sendable {
                 "the HTTP server stays \(state.config.http.map { "at \($0.address)" } ?? "off") until the next start")
         }
         state.reloadPhase = .applying
-        let wanted = Dictionary(uniqueKeysWithValues: newConfig.streams.map { ($0.name, $0) })
+        state.relayChanged = false
+        if newConfig.relay != state.config.relay {
+            if newConfig.relay?.master != state.config.relay?.master { state.relayMounts = [] }
+            startRelay(newConfig.relay)
+        }
+        let oldStreams = state.streamConfigs
+        state.streamConfigs = streamConfigs(of: newConfig, relaying: state.relayMounts)
+        let wanted = Dictionary(uniqueKeysWithValues: state.streamConfigs.map { ($0.name, $0) })
         var changes: [EventLoopFuture<Void>] = []
-        for old in state.config.streams {
+        for old in oldStreams {
             guard let service = state.streams[old.name] else { continue }
             switch StreamReload(from: old, to: wanted[old.name]) {
             case .keep:
@@ -126,7 +139,7 @@ final class Supervisor: Sendable {
                     logger.error("control socket not started: \($0)")
                 })
             }
-            for stream in newConfig.streams
+            for stream in state.streamConfigs
             where state.streams[stream.name] == nil && state.endedStreams[stream.name] != stream {
                 starts.append(startStream(stream).recover { [self] in
                     logger.error("stream \(stream.name) not started: \($0)")
@@ -149,6 +162,9 @@ final class Supervisor: Sendable {
         if state.reloadRequested {
             state.reloadRequested = false
             readForReload()
+        } else if state.relayChanged {
+            state.reloadPhase = .applying
+            apply(state.config)
         }
     }
 
@@ -169,10 +185,14 @@ final class Supervisor: Sendable {
             state.stopping = true
             systemd.notifier?.stopping()
             logger.info("stopping")
+            state.relay?.stop()
+            state.relay = nil
             let stops = state.streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
             state.streams.removeAll()
             updateMounts()
-            EventLoopFuture.andAllComplete(stops, on: eventLoop).whenComplete { [self] _ in
+            EventLoopFuture.andAllComplete(stops, on: eventLoop).flatMap { [outbound] in
+                outbound.shutdown()
+            }.whenComplete { [self] _ in
                 stopControl()
                 finished.succeed(status)
             }
@@ -182,7 +202,7 @@ final class Supervisor: Sendable {
     /// Serves each running stream that HTTP should serve at its mount, as the configuration has it now.
     private func updateMounts() {
         let state = self.state.value
-        let served = state.config.streams.compactMap { stream -> (mount: String, service: StreamService)? in
+        let served = state.streamConfigs.compactMap { stream -> (mount: String, service: StreamService)? in
             guard stream.http, let service = state.streams[stream.name] else { return nil }
             return (stream.mount, service)
         }
@@ -193,7 +213,7 @@ final class Supervisor: Sendable {
     /// The HTTP server's `/status.json`: the served streams and their listeners.
     private static func mountStatus(of state: NIOLoopBoundBox<State>) -> EventLoopFuture<JSON> {
         state.eventLoop.flatSubmit {
-            let services = state.value.config.streams.filter(\.http).compactMap { state.value.streams[$0.name] }
+            let services = state.value.streamConfigs.filter(\.http).compactMap { state.value.streams[$0.name] }
             return EventLoopFuture.whenAllSucceed(services.map { $0.mountStatus() }, on: state.eventLoop).map {
                 .object([("server", .string("audiostreamd")), ("streams", .array($0))])
             }
@@ -204,7 +224,7 @@ final class Supervisor: Sendable {
     func status() -> EventLoopFuture<JSON> {
         eventLoop.flatSubmit { [self] in
             let state = self.state.value
-            let services = state.config.streams.compactMap { state.streams[$0.name] }
+            let services = state.streamConfigs.compactMap { state.streams[$0.name] }
             let statuses = services.map { $0.status(hasHTTPServer: httpServer != nil) }
             return EventLoopFuture.whenAllSucceed(statuses, on: eventLoop).map { [self] streams in
                 .object([
@@ -236,13 +256,14 @@ final class Supervisor: Sendable {
         let state = self.state.value
         guard state.streams[service.name] === service else { return }
         state.streams[service.name] = nil
-        if service.hls != nil, state.config.streams.first(where: { $0.name == service.name })?.http == true {
+        if service.hls != nil, state.streamConfigs.first(where: { $0.name == service.name })?.http == true {
             state.endedHLS[service.name] = service
         }
         updateMounts()
-        state.endedStreams[service.name] = state.config.streams.first { $0.name == service.name }
+        state.endedStreams[service.name] = state.streamConfigs.first { $0.name == service.name }
         if failure != nil { state.streamsFailed += 1 }
-        if state.streams.isEmpty && !state.stopping && state.reloadPhase != .applying {
+        // A relay waits for the master's mounts, however few there are now.
+        if state.streams.isEmpty && !state.stopping && state.reloadPhase != .applying && state.config.relay == nil {
             // Exit 1 when a source failed, so that a supervisor such as systemd restarts the daemon.
             logger.info("every stream has ended")
             stop(status: state.streamsFailed > 0 ? 1 : 0)
@@ -279,8 +300,17 @@ final class Supervisor: Sendable {
 extension Supervisor {
     /// What the supervisor changes as it goes, on its loop.
     final class State {
+        /// The configuration file's settings.
         var config: DaemonConfig
+        /// The streams to run: the configured ones, then those relaying the master's mounts.
+        var streamConfigs: [StreamConfig]
         var streams: [String: StreamService] = [:]
+        /// Reads the master's mount list, when the daemon is a relay.
+        var relay: RelayListPoller?
+        /// The mounts the master listed last.
+        var relayMounts: [String] = []
+        /// Whether the master listed other mounts while a reload was under way: they are applied after it.
+        var relayChanged = false
         /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
         var endedStreams: [String: StreamConfig] = [:]
         /// Those of them with HLS: their playlist, ended, and its files stay served until a reload starts or
@@ -297,6 +327,7 @@ extension Supervisor {
 
         init(config: DaemonConfig) {
             self.config = config
+            streamConfigs = config.streams
         }
     }
 

@@ -117,10 +117,9 @@ extension ConfigLoader {
     /// A mount path such as `/jazz.mp3`: a slash, then characters a URL path carries as they are.
     func mount(_ node: Node, key: String) throws -> String {
         let text = try string(node, key: key)
-        let allowed = "-._~!$&'()*+,;=:@/"
-        guard text.count > 1, text.hasPrefix("/"),
-              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0)) })
-        else { throw error(node, key, "expected a path such as /jazz.mp3 (got '\(text)')") }
+        guard MountPath.isValid(text) else {
+            throw error(node, key, "expected a path such as /jazz.mp3 (got '\(text)')")
+        }
         return text
     }
 

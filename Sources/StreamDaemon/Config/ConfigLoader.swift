@@ -93,15 +93,24 @@ public struct ConfigLoader {
         } catch let error as YamlError {
             throw syntaxError(error, in: text)
         }
-        let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics", "http"])
+        let document = try mapping(root, key: "", allowed: ["control", "streams", "metrics", "http", "relay"])
         let control = attempt { try document["control"].map { try socket($0, key: "control") } }
         let metrics = attempt { try document["metrics"].map { try metricsAddress($0) } }
         let http = attempt { try document["http"].map { try httpServer($0) } }
-        guard let streamsNode = document["streams"] else {
-            throw ConfigError(file: file, line: root.mark?.line, key: "streams", problem: "missing: list at least one stream")
-        }
-        guard let items = streamsNode.sequence, !items.isEmpty else {
-            throw error(streamsNode, "streams", "expected a non-empty list of streams")
+        let relay = attempt { try document["relay"].map { try self.relay($0) } }
+        let items: [Node]
+        if let streamsNode = document["streams"] {
+            // A relay's streams are the master's mounts: it may list none of its own.
+            guard let list = streamsNode.sequence, !list.isEmpty || document["relay"] != nil else {
+                throw error(streamsNode, "streams", "expected a non-empty list of streams")
+            }
+            items = Array(list)
+        } else {
+            guard document["relay"] != nil else {
+                throw ConfigError(file: file, line: root.mark?.line, key: "streams",
+                                  problem: "missing: list at least one stream, or relay a master's (relay:)")
+            }
+            items = []
         }
         let read = items.enumerated().map { index, item in attempt { try stream(item, key: "streams[\(index)]") } ?? nil }
         // Clashes between the streams read are noted too, so that one run lists every problem of the file.
@@ -117,8 +126,8 @@ public struct ConfigLoader {
         checkUnique(streams, reserved: reserved)
         if let http, http != nil { checkMounts(streams) }
         let pushed = http.map { withPushPasswords(streams, http: $0) }
-        guard let control, let metrics, let http, let pushed, pushed.count == items.count else { return nil }
-        return DaemonConfig(controlSocket: control, streams: pushed, metrics: metrics, http: http)
+        guard let control, let metrics, let http, let relay, let pushed, pushed.count == items.count else { return nil }
+        return DaemonConfig(controlSocket: control, streams: pushed, metrics: metrics, http: http, relay: relay)
     }
 
     /// `HOST:PORT` with an IP address (IPv6 in brackets) or a host name, or else a Unix socket path.

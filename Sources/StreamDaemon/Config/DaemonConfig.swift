@@ -9,13 +9,16 @@ public struct DaemonConfig: Equatable, Sendable {
     public var metrics: MetricsAddress?
     /// The HTTP server that serves every stream as an Icecast-style mount, or nil for none.
     public var http: HTTPServerConfig?
+    /// The Icecast master whose mounts the daemon relays, beside `streams`, or nil for none.
+    public var relay: RelayConfig?
 
     public init(controlSocket: SocketConfig? = nil, streams: [StreamConfig], metrics: MetricsAddress? = nil,
-                http: HTTPServerConfig? = nil) {
+                http: HTTPServerConfig? = nil, relay: RelayConfig? = nil) {
         self.controlSocket = controlSocket
         self.streams = streams
         self.metrics = metrics
         self.http = http
+        self.relay = relay
     }
 }
 
