@@ -21,7 +21,7 @@ extension EventJSON {
         case .lost(let error), .stalled(let error): [("error", .string(error))]
         case .reconnecting(let attempt, let delay):
             [("attempt", .number(attempt)), ("delay", .double((delay * 1000).rounded() / 1000))]
-        case .fallback, .restored, .silent: []
+        case .fallback, .restored, .silent, .idle: []
         }
         return .object([("event", .string("source")), ("state", .string(state.name))] + details)
     }

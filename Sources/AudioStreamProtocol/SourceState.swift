@@ -16,6 +16,8 @@ public enum SourceState: Equatable, Sendable {
     /// The main source sends silence: quieter than the silence rule's level for its `after` seconds. It counts
     /// as lost, and the fallback, if there is one, takes the air.
     case silent
+    /// An on-demand source with no one to hear it: not connected until a subscriber or listener comes.
+    case idle
 
     /// The `state` of a `source` event.
     public var name: String {
@@ -27,6 +29,7 @@ public enum SourceState: Equatable, Sendable {
         case .fallback: "fallback"
         case .restored: "restored"
         case .silent: "silent"
+        case .idle: "idle"
         }
     }
 
@@ -34,7 +37,7 @@ public enum SourceState: Equatable, Sendable {
     public var error: String? {
         switch self {
         case .lost(let error), .stalled(let error): error
-        case .connected, .reconnecting, .fallback, .restored, .silent: nil
+        case .connected, .reconnecting, .fallback, .restored, .silent, .idle: nil
         }
     }
 }

@@ -18,6 +18,8 @@ final class StreamCore {
     let pipeline: StreamPipeline
     /// The source, and its fallback.
     private let sources: SourceSwitch
+    /// Connects the source while someone listens, for a stream on demand.
+    private let demandWatch: DemandWatch?
     /// The Icecast mounts the stream pushes itself to, on the stream's loop.
     private let outputs: [IcecastOutput]
     /// Writes the stream's pieces when it is recorded.
@@ -56,8 +58,12 @@ final class StreamCore {
         outputs = config.outputs.map {
             IcecastOutput(config: $0, hubs: hubs, eventLoop: eventLoop, logger: logger, stream: config.name)
         }
-        sources = SourceSwitch(main: config.source, fallback: config.fallback, pipeline: pipeline, deadAir: deadAir,
-                               eventLoop: eventLoop, logger: logger, reconnects: metrics.reconnects)
+        sources = SourceSwitch(main: config.source, fallback: config.fallback, onDemand: config.onDemand != nil,
+                               pipeline: pipeline, deadAir: deadAir, eventLoop: eventLoop, logger: logger,
+                               reconnects: metrics.reconnects)
+        demandWatch = config.onDemand.map { [sources] in
+            DemandWatch(idle: $0, attendance: hubs.attendance, sources: sources, eventLoop: eventLoop, logger: logger)
+        }
         sources.delegate = self
     }
 
@@ -82,6 +88,7 @@ final class StreamCore {
                 core.logger.info(
                     "listening on \(core.config.socket.path)\(listener.createdFile == nil ? " (from systemd)" : "")")
                 core.sources.start()
+                core.demandWatch?.start()
                 for output in core.outputs { output.start() }
             }
             .flatMapErrorThrowing { error in
@@ -94,6 +101,7 @@ final class StreamCore {
     /// to `grace` to take what is queued, then closes everything and removes the socket.
     func stop(grace: TimeAmount, reason: EndReason) -> EventLoopFuture<Void> {
         eventLoop.preconditionInEventLoop()
+        demandWatch?.stop()
         sources.stop()
         for output in outputs { output.stop() }
         // Stop listening before subscribers hear `end`: one that connects again at once (as after
@@ -183,6 +191,7 @@ final class StreamCore {
     /// The source ran out, or its bytes cannot be read: nothing will come, so the stream ends for good.
     private func end(_ reason: EndReason) {
         guard state == .running else { return }
+        demandWatch?.stop()
         sources.stop()
         for output in outputs { output.stop() }
         switch reason {

@@ -81,4 +81,54 @@ import Testing
         #expect(try HTTPListenerTests.mountStatus(relayPort, "radio.mp3") != nil)
         #expect(relay.log.contains("the master lists 1 mounts: /radio.mp3"))
     }
+
+    @Test func anOnDemandRelayConnectsOnlyWhileSomeoneListens() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let playlist = try IcecastRelayTests.playlist(in: folder)
+        let originPort = try FreePort.pick()
+        let origin = try DaemonHarness(config: Self.originConfig(port: originPort, playlist: playlist.file))
+        try origin.waitForMount(port: originPort, "radio")
+        let relayPort = try FreePort.pick()
+        let relay = try DaemonHarness(config: """
+            control: control.sock
+            http: {listen: "127.0.0.1:\(relayPort)"}
+            relay: {master: "http://127.0.0.1:\(originPort)", password: relay-secret, interval: 1, onDemand: true,
+                    idle: 1, sockets: relay}
+            """)
+        let originListeners = { try (origin.streamStatus("radio")?["listeners"] as? [Any])?.count ?? -1 }
+        // Listed, but not connected: the origin has no listener.
+        try relay.waitUntil("the relay to list the mount") { try relay.streamStatus("radio.mp3")?["asleep"] as? Bool == true }
+        #expect(try HTTPListenerTests.mountStatus(relayPort, "radio.mp3") != nil)
+        usleep(1_500_000)
+        #expect(try originListeners() == 0)
+        #expect(try relay.streamStatus("radio.mp3")?["connected"] as? Bool == false)
+
+        let looped = Array(repeating: playlist.packets.reduce(Data(), +), count: 3).reduce(Data(), +)
+        for visit in 1...2 {
+            let listener = try RawConnection(port: relayPort)
+            listener.send("GET /radio.mp3 HTTP/1.0\r\n\r\n")
+            let (answer, closed) = listener.readToEnd(timeout: 2)
+            #expect(!closed)
+            let head = try #require(answer.range(of: Data("\r\n\r\n".utf8)), "visit \(visit): no answer")
+            #expect(String(decoding: answer[..<head.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.0 200"))
+            let audio = answer[head.upperBound...]
+            // Two seconds at four times real time, less the connection's start.
+            #expect(audio.count > 20_000, "visit \(visit)")
+            #expect(looped.range(of: audio) != nil, "visit \(visit): the audio is not the origin's packets")
+            #expect(try originListeners() == 1)
+            #expect(try relay.streamStatus("radio.mp3")?["asleep"] as? Bool == false)
+            shutdown(listener.descriptor, Int32(SHUT_RDWR))
+            // Gone: the relay leaves the origin once no one has listened for `idle`.
+            try relay.waitUntil("the relay to leave the origin", timeout: 10) {
+                try originListeners() == 0 && relay.streamStatus("radio.mp3")?["asleep"] as? Bool == true
+            }
+        }
+
+        // A subscriber of the relayed stream's socket brings the relay too.
+        let subscriber = try SubscriberProcess(socket: relay.path("relay/radio.mp3.sock"), kinds: "packets",
+                                               folder: folder, name: "relayed")
+        try relay.waitUntil("a subscriber to bring the relay") { try originListeners() == 1 }
+        withExtendedLifetime(subscriber) {}
+        #expect(relay.log.contains("someone is listening: connecting"))
+    }
 }

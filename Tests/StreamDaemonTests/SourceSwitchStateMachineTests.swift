@@ -36,6 +36,32 @@ import Testing
         #expect(machine.start() == [])
     }
 
+    @Test func anOnDemandStationConnectsOnlyBetweenWakeAndSleepAndIsNeverOffTheAir() {
+        var machine = Machine(mainTakesClients: false, hasFallback: false, onDemand: true)
+        #expect(machine.start() == [.report(.idle)])
+        #expect(machine.state == .asleep)
+        #expect(machine.onAir == nil)
+        #expect(machine.destination(of: .main) == .nowhere)
+        #expect(machine.sleep() == [])
+        #expect(machine.wake() == [.startMain])
+        #expect(machine.state == .main)
+        #expect(machine.destination(of: .main) == .stream)
+        #expect(machine.wake() == [])
+        #expect(machine.connected(.main) == [.announceConnection(.main)])
+        #expect(machine.sleep() == [.stopMain, .report(.idle)])
+        #expect(machine.state == .asleep)
+        // Lost while someone listens: off the air, as any station; asleep, it is on again for the next to come.
+        _ = machine.wake()
+        #expect(machine.changed(.main, to: .lost(error: "reset")) == [.report(.lost(error: "reset")), .offAir])
+        #expect(machine.sleep() == [.stopMain, .backOnAir, .report(.idle)])
+        #expect(machine.stop() == [.stopMain, .backOnAir])
+        #expect(machine.wake() == [])
+        // Not on demand: no sleep.
+        var always = Machine(mainTakesClients: false, hasFallback: false)
+        _ = always.start()
+        #expect(always.sleep() == [])
+    }
+
     @Test func aPushMountWithAFallbackPlaysTheFallbackUntilTheFirstDJ() {
         var machine = Machine(mainTakesClients: true, hasFallback: true)
         #expect(machine.start() == [.startMain, .offAir, .startFallback])

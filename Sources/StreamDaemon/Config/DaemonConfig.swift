@@ -57,11 +57,14 @@ public struct StreamConfig: Equatable, Sendable {
     public var hls: HLSConfig?
     /// What is measured of the stream's sound: its loudness, its silence.
     public var monitor: MonitorConfig
+    /// For a station that is connected to only while someone is there to hear it (a relay's on-demand mount):
+    /// the seconds it stays connected once no one is; nil to stay connected all the while.
+    public var onDemand: Double?
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
                 mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
                 record: RecordConfig? = nil, fallback: SourceConfig? = nil, hls: HLSConfig? = nil,
-                monitor: MonitorConfig = MonitorConfig()) {
+                monitor: MonitorConfig = MonitorConfig(), onDemand: Double? = nil) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -73,6 +76,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.fallback = fallback
         self.hls = hls
         self.monitor = monitor
+        self.onDemand = onDemand
     }
 }
 

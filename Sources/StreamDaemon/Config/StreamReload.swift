@@ -5,7 +5,7 @@ enum StreamReload: Equatable {
     /// Only the subscriber limits, the HTTP mount, or the socket's mode, owner or group, changed: they are applied
     /// to the running stream, whose subscribers stay connected.
     case adjust(to: StreamConfig)
-    /// The source, its fallback, the outputs, its HLS, what is monitored or the socket's path changed, or a socket setting went back to its
+    /// The source, its fallback, the outputs, its HLS, what is monitored, whether it is on demand or the socket's path changed, or a socket setting went back to its
     /// default (which only a new socket file gets): the stream ends, its subscribers told `restartedByReload`, and
     /// starts again.
     case restart
@@ -20,7 +20,8 @@ enum StreamReload: Equatable {
         if new == old {
             self = .keep
         } else if new.source == old.source && new.fallback == old.fallback && new.outputs == old.outputs
-                    && new.hls == old.hls && new.monitor == old.monitor && old.socket.canBeAdjusted(to: new.socket) {
+                    && new.hls == old.hls && new.monitor == old.monitor && new.onDemand == old.onDemand
+                    && old.socket.canBeAdjusted(to: new.socket) {
             self = .adjust(to: new)
         } else {
             self = .restart

@@ -18,6 +18,8 @@ final class Hub {
     private let demand: PCMDemand
     /// The stream's HTTP listeners over all its hubs.
     private let listenerCount: ListenerCount
+    /// Everyone the stream has over all its hubs, waiting listeners included.
+    private let attendance: Attendance
     private let logger: Logger
     private(set) var subscribers: [Subscriber] = []
     private var nextSubscriberID: Int
@@ -51,7 +53,7 @@ final class Hub {
     private let dropped: Counter?
 
     init(limits: SubscriberLimits, eventLoop: EventLoop, demand: PCMDemand = PCMDemand(),
-         listenerCount: ListenerCount = ListenerCount(),
+         listenerCount: ListenerCount = ListenerCount(), attendance: Attendance = Attendance(),
          logger: Logger = Logger(label: "audiostreamd"), firstSubscriberID: Int = 1, subscriberIDStride: Int = 1,
          dropped: Counter? = nil, sendRings: SendRings? = nil) {
         self.limits = limits
@@ -59,6 +61,7 @@ final class Hub {
         self.dropped = dropped
         self.demand = demand
         self.listenerCount = listenerCount
+        self.attendance = attendance
         self.logger = logger
         self.sendRings = sendRings
         nextSubscriberID = firstSubscriberID
@@ -85,6 +88,7 @@ final class Hub {
         slots[subscriber.slot].subscribers.append(subscriber)
         if hello.kinds.contains(.pcm) { demand.add(hello.pcm) }
         if transport == .http { listenerCount.joined() }
+        attendance.joined()
         let opening = (welcome.map { [$0] } ?? []) + newcomers.opening(for: subscriber)
         for message in opening { _ = subscriber.enqueue(QueuedMessage(buffer: message, audio: nil), now: now) }
         if subscriber.wanted.contains(.listeners) {
@@ -116,6 +120,7 @@ final class Hub {
         departedSentBytes += subscriber.sentBytes
         if subscriber.hello.kinds.contains(.pcm) { demand.remove(subscriber.hello.pcm) }
         if subscriber.transport == .http { listenerCount.left() }
+        attendance.left()
     }
 
     /// Publishes a chunk's messages in order; they are written out within `writeInterval`.
@@ -139,6 +144,7 @@ final class Hub {
             case .mountTrailer(let trailer): publishMountTrailer(trailer)
             case .artwork(let buffer): publishArtwork(buffer)
             case .levels(let buffer): publish(QueuedMessage(buffer: buffer, audio: nil), to: .levels)
+            case .pastIsStale: history.removeAll()
             }
         }
         scheduleWriteOuts()
@@ -157,12 +163,13 @@ final class Hub {
     /// true once it can be served, or with false if it ends before; unless cancelled with the returned id first.
     func waitForMount(_ servable: @escaping (Bool) -> Void) -> Int {
         eventLoop.preconditionInEventLoop()
+        attendance.joined()
         return mount.addWaiter(servable)
     }
 
     func cancelMountWait(_ id: Int) {
         eventLoop.preconditionInEventLoop()
-        mount.removeWaiter(id)
+        if mount.removeWaiter(id) { attendance.left() }
     }
 
     private func noteMountInfo(_ info: MountInfo?) {
@@ -172,7 +179,10 @@ final class Hub {
 
     private func releaseMountWaiters() {
         // Taken first: a waiter that is served joins this hub.
-        for servable in mount.takeWaiters() { servable(mount.info != nil) }
+        for servable in mount.takeWaiters() {
+            servable(mount.info != nil)
+            attendance.left()
+        }
     }
 
     func publishProperty(_ id: AudioFileStreamPropertyID, _ message: ByteBuffer) {

@@ -12,6 +12,8 @@ final class HubGroup: Sendable {
     let demand = PCMDemand()
     /// The stream's HTTP listeners, counted by every hub's loop.
     let listenerCount = ListenerCount()
+    /// Everyone the stream has, counted by every hub's loop.
+    let attendance = Attendance()
     private let hubs: [NIOLoopBoundBox<Hub>]
     /// The stream's loop, where its pipeline publishes.
     private let home: EventLoop
@@ -19,10 +21,11 @@ final class HubGroup: Sendable {
     init(loops: [EventLoop], home: EventLoop, limits: SubscriberLimits, logger: Logger, metrics: StreamMetrics,
          sendRings: SendRings) {
         self.home = home
-        let (demand, listenerCount) = (self.demand, self.listenerCount)
+        let (demand, listenerCount, attendance) = (self.demand, self.listenerCount, self.attendance)
         hubs = loops.enumerated().map { index, loop in
             NIOLoopBoundBox.makeBoxSendingValue(
-                Hub(limits: limits, eventLoop: loop, demand: demand, listenerCount: listenerCount, logger: logger,
+                Hub(limits: limits, eventLoop: loop, demand: demand, listenerCount: listenerCount,
+                    attendance: attendance, logger: logger,
                     firstSubscriberID: index + 1, subscriberIDStride: loops.count, dropped: metrics.droppedPackets,
                     sendRings: sendRings),
                 eventLoop: loop)

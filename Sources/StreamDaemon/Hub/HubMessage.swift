@@ -34,4 +34,7 @@ enum HubMessage: Sendable {
     case artwork(ByteBuffer)
     /// A `levels` event: the loudness on the air, for the subscribers of levels.
     case levels(ByteBuffer)
+    /// The packets so far are not to be heard again: the source left, and what it sends when it is back will not
+    /// continue them, so newcomers get no burst of them.
+    case pastIsStale
 }

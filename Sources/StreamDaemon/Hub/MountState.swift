@@ -25,8 +25,9 @@ struct MountState {
         return lastWaiterID
     }
 
-    mutating func removeWaiter(_ id: Int) {
-        waiters[id] = nil
+    /// Forgets the waiter `id`; returns whether it was waiting.
+    mutating func removeWaiter(_ id: Int) -> Bool {
+        waiters.removeValue(forKey: id) != nil
     }
 
     /// Every waiting listener, for the hub to call once it is told whether the stream can be served.

@@ -26,6 +26,8 @@ final class StreamPipeline {
     private var station: HTTPStreamInfo?
     /// Why the next bytes will not follow the previous ones, when a network source connected again.
     private var pendingDiscontinuity: Discontinuity.Reason?
+    /// Whether the next connection's bytes begin a new file already marked (an on-demand source's, after it left).
+    private var followsNewFile = false
     /// Bytes the parser dropped as a resync while the pending discontinuity was being marked, if it is.
     private var droppedWhileMarking: Int64?
     /// Each property's value as last announced.
@@ -115,7 +117,8 @@ final class StreamPipeline {
     /// station is announced when it is new or changed, and its content type hints the parser.
     func connected(_ info: HTTPStreamInfo) {
         eventLoop.preconditionInEventLoop()
-        if audioBytes > 0 { pendingDiscontinuity = .reconnect }
+        if audioBytes > 0 && !followsNewFile { pendingDiscontinuity = .reconnect }
+        followsNewFile = false
         if parser == nil { typeHint = info.contentType.flatMap(AudioFileType.init(hint:)) }
         announce(info)
     }
@@ -140,15 +143,8 @@ final class StreamPipeline {
         eventLoop.preconditionInEventLoop()
         defer { flush() }
         let hint = announcements.station?.contentType.flatMap(AudioFileType.init(hint:))
-        if let parser {
-            // The new file's own discontinuity says that its bytes do not follow: no reconnect's besides.
-            pendingDiscontinuity = nil
-            do {
-                try parser.markNewFile(fileTypeHint: hint)
-            } catch AudioFileStreamError.unsupportedFileType where hint != nil {
-                // A content type of a kind the parser does not take leaves the type to the bytes.
-                try parser.markNewFile(fileTypeHint: nil)
-            }
+        if parser != nil {
+            try startNewFile(hint: hint)
         } else {
             typeHint = hint
         }
@@ -171,11 +167,38 @@ final class StreamPipeline {
         releaseSourceMetadata(upTo: .max)
     }
 
+    /// The next bytes are a new file, of the type `hint` names if the parser takes it, else of the type they show.
+    private func startNewFile(hint: AudioFileType?) throws {
+        guard let parser else { return }
+        // The new file's own discontinuity says that its bytes do not follow: no reconnect's besides.
+        pendingDiscontinuity = nil
+        do {
+            try parser.markNewFile(fileTypeHint: hint)
+        } catch AudioFileStreamError.unsupportedFileType where hint != nil {
+            // A content type of a kind the parser does not take leaves the type to the bytes.
+            try parser.markNewFile(fileTypeHint: nil)
+        }
+    }
+
     /// A network source connected, lost its connection or will try again: subscribers hear it at once.
     func sourceChanged(_ state: SourceState) {
         eventLoop.preconditionInEventLoop()
         send(.source(WireEncoding.message(.event, json: EventJSON.source(state), allocator: allocator)))
+        if state == .idle { wentIdle() }
         flush()
+    }
+
+    /// An on-demand source left: what it sent ends as a file, its last packet out now, and its next connection,
+    /// a response of the station's from its start (Ogg's headers and all), is read as a new file. Newcomers get
+    /// no burst of the past: the station's present follows it.
+    private func wentIdle() {
+        do {
+            try startNewFile(hint: station?.contentType.flatMap(AudioFileType.init(hint:)))
+            followsNewFile = true
+        } catch {
+            logger.error("cannot end the stream's file: \(error)")
+        }
+        send(.pastIsStale)
     }
 
     /// Metadata of a network source, found after the audio parsed so far.

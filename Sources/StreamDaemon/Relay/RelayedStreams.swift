@@ -40,7 +40,8 @@ struct RelayedStreams: Equatable {
             paths.insert(mount)
             sockets.insert(socket)
             streams.append(StreamConfig(name: name, source: .http(HTTPSourceConfig(url: relay.url(of: mount))),
-                                        socket: SocketConfig(path: socket), mount: mount))
+                                        socket: SocketConfig(path: socket), mount: mount,
+                                        onDemand: relay.onDemand ? relay.idle : nil))
         }
         self.streams = streams
         self.skipped = skipped

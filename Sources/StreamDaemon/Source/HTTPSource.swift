@@ -68,18 +68,23 @@ final class HTTPSource {
         backoff = config.reconnect.map(ReconnectBackoff.init(policy:))
     }
 
+    /// Connects; after `stop()`, connects again, as a first attempt.
     func start() {
         eventLoop.preconditionInEventLoop()
+        stopped = false
+        backoff?.reset()
+        redirectsLeft = Self.maximumRedirects
         connect(to: HTTPSourceTarget(url: config.url))
     }
 
-    /// Closes the connection and cancels any attempt to come; the delegate hears nothing more.
+    /// Closes the connection and cancels any attempt to come; the delegate hears nothing more until `start()`.
     func stop() {
         eventLoop.preconditionInEventLoop()
         stopped = true
         retry?.cancel()
         channel?.close(promise: nil)
         channel = nil
+        response = .none
     }
 
     /// Ends the response under way, if any, as a failure for `reason`: it is announced as `lost` and the source

@@ -45,8 +45,10 @@ final class SourceSwitch {
     /// When the source on the air took it, once its audio came: nil while nothing plays.
     private var airSince: Date?
 
-    init(main: SourceConfig, fallback: SourceConfig?, pipeline: StreamPipeline, deadAir: DeadAir,
-         eventLoop: EventLoop, logger: Logger, reconnects: Counter?) {
+    /// Sources of a stream whose main source is `main`; `onDemand`, it connects only between `wake()` and
+    /// `sleep()`.
+    init(main: SourceConfig, fallback: SourceConfig?, onDemand: Bool = false, pipeline: StreamPipeline,
+         deadAir: DeadAir, eventLoop: EventLoop, logger: Logger, reconnects: Counter?) {
         self.pipeline = pipeline
         self.eventLoop = eventLoop
         self.logger = logger
@@ -54,7 +56,7 @@ final class SourceSwitch {
         self.deadAir = deadAir
         self.main = SourceInput.make(main, role: .main, eventLoop: eventLoop, logger: logger, reconnects: reconnects)
         machine = SourceSwitchStateMachine(mainTakesClients: self.main.source.takesClients,
-                                           hasFallback: fallback != nil)
+                                           hasFallback: fallback != nil, onDemand: onDemand)
         self.main.input.owner = self
         if case .push(let push) = main { mountCodec = push.codec }
         // Judged after the chunk under way: the judgement comes from inside the pipeline's parsing, on the loop.
@@ -70,6 +72,21 @@ final class SourceSwitch {
         eventLoop.preconditionInEventLoop()
         run(machine.start())
     }
+
+    /// On demand, someone is there to hear the stream: the main source connects.
+    func wake() {
+        eventLoop.preconditionInEventLoop()
+        run(machine.wake())
+    }
+
+    /// On demand, no one has been there for a while: the main source disconnects until `wake()`.
+    func sleep() {
+        eventLoop.preconditionInEventLoop()
+        run(machine.sleep())
+    }
+
+    /// Whether the stream is on demand and no one is there: its main source is not connected.
+    var isAsleep: Bool { machine.state == .asleep }
 
     /// Stops every source: nothing more reaches the pipeline.
     func stop() {
@@ -130,6 +147,7 @@ final class SourceSwitch {
             status += [("fallback", .string(fallbackConfig.description)), ("onAir", .string(onAir))]
         }
         if let silent = isMainSilent { status.append(("silent", .bool(silent))) }
+        if machine.onDemand { status.append(("asleep", .bool(isAsleep))) }
         return status
     }
 
@@ -249,7 +267,7 @@ final class SourceSwitch {
             case .startMain:
                 main.source.start()
                 // A source that feeds the stream from the start has the air from its first byte.
-                if machine.onAir == .main { _ = main.input.takeAir(atAudioSeconds: 0) }
+                if machine.onAir == .main { _ = main.input.takeAir(atAudioSeconds: pipeline.audioSeconds) }
             case .stopMain:
                 main.source.stop()
             case .startFallback:

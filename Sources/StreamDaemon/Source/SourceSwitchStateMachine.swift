@@ -59,6 +59,9 @@ struct SourceSwitchStateMachine {
         case ended
         /// Stopped from outside (a reload, the daemon stopping).
         case stopped
+        /// On demand, with no one to hear it: the main source is stopped until someone comes. Nothing is off the
+        /// air: a listener that comes is taken, and hears the main source once it has connected.
+        case asleep
     }
 
     /// Where a source's bytes go now.
@@ -99,12 +102,17 @@ struct SourceSwitchStateMachine {
     /// Whether each client of the main source is an encoder of its own (a push source), probed before the air.
     let mainTakesClients: Bool
     let hasFallback: Bool
+    /// Whether the main source connects only while someone is there to hear it (`wake()`, `sleep()`): a station,
+    /// with no fallback.
+    let onDemand: Bool
     /// The source that fed the stream last: its bytes continue them.
     private var lastOnAir = Role.main
 
-    init(mainTakesClients: Bool, hasFallback: Bool) {
+    init(mainTakesClients: Bool, hasFallback: Bool, onDemand: Bool = false) {
+        precondition(!onDemand || !mainTakesClients && !hasFallback, "on demand is for a station without a fallback")
         self.mainTakesClients = mainTakesClients
         self.hasFallback = hasFallback
+        self.onDemand = onDemand
     }
 
     /// Which source has the air, if one does.
@@ -112,7 +120,7 @@ struct SourceSwitchStateMachine {
         switch state {
         case .main, .quiet: .main
         case .fallback: .fallback
-        case .idle, .away, .ended, .stopped: nil
+        case .idle, .away, .ended, .stopped, .asleep: nil
         }
     }
 
@@ -120,7 +128,7 @@ struct SourceSwitchStateMachine {
     var isFallbackRunning: Bool {
         switch state {
         case .away(_, .probing), .fallback, .quiet(.probing): true
-        case .idle, .main, .away, .quiet, .ended, .stopped: false
+        case .idle, .main, .away, .quiet, .ended, .stopped, .asleep: false
         }
     }
 
@@ -138,14 +146,42 @@ struct SourceSwitchStateMachine {
     // MARK: - Events
 
     /// The stream starts: a push source waits for its first client, the fallback playing meanwhile.
+    /// Starts the sources; on demand, none starts until `wake()`.
     mutating func start() -> [Action] {
         guard state == .idle else { return [] }
+        guard !onDemand else {
+            state = .asleep
+            return [.report(.idle)]
+        }
         guard mainTakesClients else {
             state = .main
             return [.startMain]
         }
         state = .away(main: .absent, fallback: hasFallback ? .probing : .idle)
         return hasFallback ? [.startMain, .offAir, .startFallback] : [.startMain]
+    }
+
+    /// On demand, someone came to hear the stream: the main source connects, and has the air from its first byte.
+    mutating func wake() -> [Action] {
+        guard state == .asleep else { return [] }
+        state = .main
+        return [.startMain]
+    }
+
+    /// On demand, no one has been there for a while: the main source is stopped, connected or not, and the
+    /// stream is not off the air meanwhile.
+    mutating func sleep() -> [Action] {
+        guard onDemand else { return [] }
+        switch state {
+        case .main:
+            state = .asleep
+            return [.stopMain, .report(.idle)]
+        case .away:
+            state = .asleep
+            return [.stopMain, .backOnAir, .report(.idle)]
+        default:
+            return []
+        }
     }
 
     /// The stream stops: nothing more reaches it.
