@@ -7,7 +7,7 @@ SWIFT ?= swift
 # mutagen (python3-mutagen) reads back the tags the writers write, flac tests the FLAC files they write and mpg123
 # decodes their MP3s beside ffmpeg; ices2, darkice and liquidsoap are real source clients pushing to the daemon.
 BUILD_PACKAGES := libmpg123-dev libebur128-dev libavcodec-dev libavutil-dev libswresample-dev liburing-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-libav nginx icecast2 ices2 darkice liquidsoap ffmpeg curl chromium systemd binutils openssl opus-tools vorbis-tools flac python3-mutagen mpg123
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 goaccess gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-libav nginx icecast2 ices2 darkice liquidsoap ffmpeg curl chromium systemd binutils openssl opus-tools vorbis-tools flac python3-mutagen mpg123
 # Debian packages that make and check fixtures, benchmarks and the soak (never needed by make test).
 TOOL_PACKAGES := sox lame twolame ffmpeg mpg123 flac vorbis-tools opus-tools gstreamer1.0-tools gstreamer1.0-plugins-good hyperfine icecast2 valgrind binutils liburing-dev
 

@@ -58,11 +58,13 @@ final class Supervisor: Sendable {
     /// Re-reads the configuration and applies it as `StreamReload` says: new streams start, removed ones stop,
     /// changed ones restart, and those whose limits or socket mode and owner alone changed get them while their
     /// subscribers stay; unchanged streams and their subscribers are left alone. A bad file changes nothing. A
-    /// reload asked for while one is under way runs once that one is done, with the file as it is then.
+    /// reload asked for while one is under way runs once that one is done, with the file as it is then. The access
+    /// log is reopened at once, as log rotation expects.
     func reload() {
         eventLoop.execute { [self] in
             let state = self.state.value
             guard !state.stopping else { return }
+            reopenAccessLog()
             if state.reloadPhase == .idle {
                 readForReload()
             } else {
@@ -165,6 +167,16 @@ final class Supervisor: Sendable {
         } else if state.relayChanged {
             state.reloadPhase = .applying
             apply(state.config)
+        }
+    }
+
+    /// Starts a new access log file at its path: the old one was moved away by log rotation.
+    private func reopenAccessLog() {
+        guard let log = httpServer?.accessLog else { return }
+        do {
+            try log.reopen()
+        } catch {
+            logger.error("\(error); logging to the file opened before")
         }
     }
 

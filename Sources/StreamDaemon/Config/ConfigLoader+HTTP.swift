@@ -4,11 +4,11 @@ import Yams
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
         "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
-        "deadAirTimeout", "name",
+        "deadAirTimeout", "name", "accessLog",
     ]
 
     /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
-    /// formatWait: …, maxListeners: …, deadAirTimeout: …, name: …}`.
+    /// formatWait: …, maxListeners: …, deadAirTimeout: …, name: …, accessLog: …}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -23,6 +23,11 @@ extension ConfigLoader {
         if let nameNode = fields["name"] {
             config.name = try string(nameNode, key: "http.name")
             guard !config.name.isEmpty else { throw error(nameNode, "http.name", "expected the station's name") }
+        }
+        if let logNode = fields["accessLog"] {
+            let text = try string(logNode, key: "http.accessLog")
+            guard !text.isEmpty else { throw error(logNode, "http.accessLog", "expected a file's path") }
+            config.accessLog = resolve(text)
         }
         config.headerTimeout = try seconds(fields["headerTimeout"], key: "http.headerTimeout") ?? config.headerTimeout
         config.formatWait = try seconds(fields["formatWait"], key: "http.formatWait") ?? config.formatWait

@@ -1,4 +1,5 @@
 import AudioStreamProtocol
+import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -35,6 +36,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     /// While waiting for the stream's format (`HTTPServer.formatWait`, so that a player tuning in as a station
     /// starts gets the audio, not an error): the hub's id of the wait, and its deadline.
     private var mountWait: (hub: Hub, id: Int, deadline: Scheduled<Void>)?
+    /// The request being answered, and when it came, for the access log.
+    private var current: (head: HTTPRequestHead, since: Date)?
 
     /// Adds what reads and answers a request to a new connection's pipeline, behind its `socket`: a gate at the end
     /// of the head, NIOHTTP1's decoder, its head bounded by `HTTPRequest.maximumHeadSize`, then a connection.
@@ -74,6 +77,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     private func take(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         answered = true
+        current = (head, Date())
         requestDeadline.met()
         do throws(HTTPRefusal) {
             let request = try HTTPRequest(head)
@@ -200,6 +204,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         server.count(\.listenerConnections)
+        logListener(request.head, on: socket, context: context)
         socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
                     transport: .http, client: ClientIdentity(context.channel, request),
                     sink: HTTPListenerSink(socket: socket, metaint: metaint))
@@ -230,6 +235,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Writes a whole answer, then closes.
     func finish(with answer: ByteBuffer, context: ChannelHandlerContext) {
+        if let current { logAccess(of: answer, to: current.head, since: current.since, context: context) }
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in channel.close(promise: nil) }
     }

@@ -35,6 +35,10 @@ final class HTTPServer: Sendable {
     }
     /// Failed authentications by address, which slow the requests that need a password.
     private let authBackoff = NIOLockedValueBox(AuthBackoff())
+    private let accessLogFile = NIOLockedValueBox<AccessLog?>(nil)
+
+    /// Where each request is logged as Icecast logs it, once the server has started, when configured.
+    var accessLog: AccessLog? { accessLogFile.withLockedValue { $0 } }
 
     init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
@@ -51,6 +55,10 @@ final class HTTPServer: Sendable {
     /// descriptors of sockets and subscribers are reserved, get a 503 at once.
     /// - Throws: `IOError` when the address cannot be resolved or bound.
     func start(group: EventLoopGroup, logger: Logger, descriptorLimit: Int) throws -> SubscriberSocket.Listener {
+        if let path = config.accessLog {
+            let log = try AccessLog(path: path)
+            accessLogFile.withLockedValue { $0 = log }
+        }
         let address = try SocketAddress.makeAddressResolvingHost(config.host, port: config.port)
         let descriptor = try ListeningDescriptor.open(address, reuseAddress: true)
         let refusal = HTTPResponse.refusal(.serviceUnavailable, http11: false, reason: "too many listeners; try again later")

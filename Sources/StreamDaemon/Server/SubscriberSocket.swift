@@ -38,6 +38,9 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
     /// Bytes queued in `ring` and not sent yet.
     private var queuedInRing: ByteBuffer?
 
+    /// Called when the subscriber leaves, with what it was sent: an HTTP listener's line in the access log.
+    var onLeave: ((Subscriber) -> Void)?
+
     init(descriptor: CInt?) {
         self.descriptor = descriptor
     }
@@ -77,6 +80,7 @@ final class SubscriberSocket: ChannelDuplexHandler, SubscriberSink {
         if let (stream, hub, subscriber) = subscription {
             hub.remove(subscriber)
             stream.logger.debug("\(subscriber.transport.role) \(subscriber.id) left")
+            onLeave?(subscriber)
         }
         subscription = nil
         self.context = nil
