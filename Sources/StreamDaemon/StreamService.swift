@@ -1,6 +1,7 @@
 import AudioStreamProtocol
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -23,6 +24,10 @@ final class StreamService: Sendable {
     /// Where connections get the stream's HLS, on their own loops.
     let hlsDesks: HLSDesks?
     private let core: NIOLoopBoundBox<StreamCore>
+    private let policy: NIOLockedValueBox<ListenerPolicy>
+
+    /// How many may listen over HTTP, for how long, and where others are sent, as the stream's configuration says.
+    var listenerPolicy: ListenerPolicy { policy.withLockedValue { $0 } }
 
     /// A stream of `config`, on the next loop of `group`, whose hubs send to HTTP listeners through `sendRings`;
     /// `onEnd` is called on that loop, with the failure if any, once the source has ended and the subscribers have
@@ -31,6 +36,7 @@ final class StreamService: Sendable {
          deadAirTimeout: Double? = nil, onEnd: @escaping @Sendable (StreamService, _ failure: String?) -> Void) {
         name = config.name
         sourcePassword = config.source.pushPassword
+        policy = NIOLockedValueBox(config.listeners)
         hls = config.hls
         eventLoop = group.next()
         hlsDesks = config.hls.map { [eventLoop] in HLSDesks(config: $0, loops: Array(group.makeIterator()), home: eventLoop) }
@@ -63,7 +69,8 @@ final class StreamService: Sendable {
     /// socket file the daemon made gets the new mode and owner, one systemd passed is left as its unit says.
     /// Succeeds once every hub has the new limits; a failed chmod or chown is logged and changes nothing else.
     func adjust(to newConfig: StreamConfig) -> EventLoopFuture<Void> {
-        eventLoop.flatSubmit { [core] in core.value.adjust(to: newConfig) }
+        policy.withLockedValue { $0 = newConfig.listeners }
+        return eventLoop.flatSubmit { [core] in core.value.adjust(to: newConfig) }
     }
 
     /// The first message of every subscriber.

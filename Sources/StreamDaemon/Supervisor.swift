@@ -25,8 +25,10 @@ final class Supervisor: Sendable {
     let state: NIOLoopBoundBox<State>
     /// Where the HTTP listeners of every stream on each loop are sent to.
     private let sendRings: SendRings
-    /// The daemon's own requests to other servers: a master's mount list.
+    /// The daemon's own requests to other servers: a master's mount list, overflow peers' statistics.
     let outbound: OutboundHTTP
+    /// The overflow peers of the HTTP server and of its mounts, polled while configured.
+    let peers: OverflowPeers
 
     /// How long subscribers get to take their queues on shutdown.
     static let shutdownGrace = TimeAmount.seconds(2)
@@ -42,7 +44,9 @@ final class Supervisor: Sendable {
         self.state = state
         sendRings = SendRings(loops: Array(group.makeIterator()), logger: logger)
         outbound = OutboundHTTP(group: group)
-        httpServer = config.http.map { HTTPServer(config: $0) { Self.mountStatus(of: state) } }
+        let peers = OverflowPeers(client: outbound, eventLoop: eventLoop, logger: logger)
+        self.peers = peers
+        httpServer = config.http.map { HTTPServer(config: $0, peers: peers) { Self.mountStatus(of: state) } }
     }
 
     /// Starts the control socket and every stream; fails if any of them cannot start.
@@ -199,6 +203,7 @@ final class Supervisor: Sendable {
             logger.info("stopping")
             state.relay?.stop()
             state.relay = nil
+            peers.stop()
             let stops = state.streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
             state.streams.removeAll()
             updateMounts()
@@ -220,6 +225,10 @@ final class Supervisor: Sendable {
         }
         let hls = served.map(\.service).filter { $0.hls != nil } + state.endedHLS.values
         httpServer?.mounts.replace(with: served, hls: hls)
+        guard let httpServer else { return }
+        let overflow = ([httpServer.config.listeners] + state.streamConfigs.filter(\.http).map(\.listeners))
+            .flatMap { $0.overflow ?? [] }
+        peers.watch(Set(overflow))
     }
 
     /// The HTTP server's `/status.json`: the served streams and their listeners.

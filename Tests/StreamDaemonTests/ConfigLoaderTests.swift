@@ -675,7 +675,8 @@ import Testing
     }
 
     @Test(arguments: refusals + recordRefusals + PushSourceConfigTests.refusals + PlaylistConfigTests.refusals
-                     + HLSConfigTests.refusals + MonitorConfigTests.refusals + RelayConfigTests.refusals)
+                     + HLSConfigTests.refusals + MonitorConfigTests.refusals + RelayConfigTests.refusals
+                     + ListenerPolicyConfigTests.refusals)
     func aRefusalNamesTheFileLineAndKey(_ refusal: Refusal) throws {
         let file = try ConfigFile(refusal.yaml)
         let error = try #require(throws: ConfigError.self) { try file.load() }

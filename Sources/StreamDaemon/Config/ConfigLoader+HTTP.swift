@@ -4,11 +4,12 @@ import Yams
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
         "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
-        "deadAirTimeout", "name", "accessLog",
+        "deadAirTimeout", "name", "accessLog", "maxListenerDuration", "overflow",
     ]
 
     /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
-    /// formatWait: …, maxListeners: …, deadAirTimeout: …, name: …, accessLog: …}`.
+    /// formatWait: …, maxListeners: …, deadAirTimeout: …, name: …, accessLog: …, maxListenerDuration: …,
+    /// overflow: […]}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -24,6 +25,7 @@ extension ConfigLoader {
             config.name = try string(nameNode, key: "http.name")
             guard !config.name.isEmpty else { throw error(nameNode, "http.name", "expected the station's name") }
         }
+        config.listeners = try listenerPolicy(fields, key: "http", ownMaximum: false)
         if let logNode = fields["accessLog"] {
             let text = try string(logNode, key: "http.accessLog")
             guard !text.isEmpty else { throw error(logNode, "http.accessLog", "expected a file's path") }

@@ -6,7 +6,8 @@ extension ConfigLoader {
     static let streamKeys: Set<String> = [
         "name", "source", "pace", "loop", "socket", "queueSeconds", "disconnectAfter", "historySeconds",
         "writeInterval", "connectTimeout", "stallTimeout", "reconnect", "mount", "http", "outputs", "record",
-        "sourcePassword", "codec", "fallback", "hls", "monitor", "silence",
+        "sourcePassword", "codec", "fallback", "hls", "monitor", "silence", "maxListeners", "maxListenerDuration",
+        "overflow",
     ]
     static let fileKeys = ["pace", "loop"]
     static let httpKeys = ["connectTimeout", "stallTimeout", "reconnect"]
@@ -45,9 +46,10 @@ extension ConfigLoader {
             try section("hls", of: fields, key: key, sources: sources, read: self.hls(_:key:), check: checkSegmentable)
         }
         let monitor = attempt { try self.monitor(fields, key: key, sources: sources) }
+        let listeners = attempt { try listenerPolicy(fields, key: key, ownMaximum: true) }
         guard let name, let source, let fallback, let socket, let queueSeconds, let disconnectAfter,
               let historySeconds, let writeInterval, let mount, let http, let outputs, let record, let hls,
-              let monitor
+              let monitor, let listeners
         else { return nil }
         let limits = SubscriberLimits(
             queueSeconds: queueSeconds ?? defaults.queueSeconds,
@@ -56,7 +58,7 @@ extension ConfigLoader {
             writeInterval: writeInterval ?? defaults.writeInterval)
         return StreamConfig(name: name, source: source, socket: socket, limits: limits, mount: mount, http: http ?? true,
                             outputs: outputs ?? [], record: record, fallback: fallback, hls: hls,
-                            monitor: monitor)
+                            monitor: monitor, listeners: listeners)
     }
 
     /// A stream's section `name` (`record:`, `hls:`, `silence:`) as `read` reads it, checked by `check` against each of the

@@ -60,11 +60,14 @@ public struct StreamConfig: Equatable, Sendable {
     /// For a station that is connected to only while someone is there to hear it (a relay's on-demand mount):
     /// the seconds it stays connected once no one is; nil to stay connected all the while.
     public var onDemand: Double?
+    /// How many may listen over HTTP, for how long, and where those the mount cannot take are sent.
+    public var listeners: ListenerPolicy
 
     public init(name: String, source: SourceConfig, socket: SocketConfig, limits: SubscriberLimits = .init(),
                 mount: String? = nil, http: Bool = true, outputs: [IcecastOutputConfig] = [],
                 record: RecordConfig? = nil, fallback: SourceConfig? = nil, hls: HLSConfig? = nil,
-                monitor: MonitorConfig = MonitorConfig(), onDemand: Double? = nil) {
+                monitor: MonitorConfig = MonitorConfig(), onDemand: Double? = nil,
+                listeners: ListenerPolicy = ListenerPolicy()) {
         self.name = name
         self.source = source
         self.socket = socket
@@ -77,6 +80,7 @@ public struct StreamConfig: Equatable, Sendable {
         self.hls = hls
         self.monitor = monitor
         self.onDemand = onDemand
+        self.listeners = listeners
     }
 }
 

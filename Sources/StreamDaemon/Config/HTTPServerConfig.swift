@@ -21,6 +21,8 @@ public struct HTTPServerConfig: Equatable, Sendable {
     public var maxListeners: Int
     /// The station's name, heading the status page at `/`.
     public var name = "audiostreamd"
+    /// Every mount's listener policy where its stream sets none: `maxListenerDuration` and `overflow`.
+    public var listeners = ListenerPolicy()
     /// The file each request is logged to, in Icecast's access log format, if any; reopened on SIGHUP.
     public var accessLog: String?
 

@@ -159,8 +159,10 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
             let refusal = HTTPRefusal(.serviceUnavailable, reason, http11: request.isHTTP11)
             return finish(with: refusal.answer, context: context)
         }
+        let policy = stream.listenerPolicy.over(server.config.listeners)
+        guard admits(request, to: stream, policy: policy, context: context) else { return }
         let hub = stream.hubs.hub(on: context.eventLoop)
-        guard hub.mountInfo == nil else { return serve(stream, request, context: context) }
+        guard hub.mountInfo == nil else { return serve(stream, request, policy: policy, context: context) }
         guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let deadline = context.eventLoop.scheduleTask(in: server.formatWait) {
@@ -171,7 +173,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         let id = hub.waitForMount { [self] servable in
             stopWaiting()
             if servable {
-                serve(stream, request, context: context)
+                serve(stream, request, policy: policy, context: context)
             } else {
                 refuseUnservable(request, ended: true, context: context)
             }
@@ -194,7 +196,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The listener's response head, then the stream from its socket: the hub's burst from a packet boundary and
     /// the live packets. The request is read, so its handlers leave the pipeline.
-    private func serve(_ stream: StreamService, _ request: HTTPRequest, context: ChannelHandlerContext) {
+    private func serve(_ stream: StreamService, _ request: HTTPRequest, policy: ListenerPolicy,
+                       context: ChannelHandlerContext) {
         guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else { return }
         let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
         let head = HTTPResponse.audioHead(info, http11: request.isHTTP11, metaint: metaint)
@@ -205,6 +208,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         server.count(\.listenerConnections)
         logListener(request.head, on: socket, context: context)
+        limitStay(to: policy.maxListenerDuration, context: context)
         socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
                     transport: .http, client: ClientIdentity(context.channel, request),
                     sink: HTTPListenerSink(socket: socket, metaint: metaint))

@@ -40,6 +40,12 @@ enum HTTPResponse {
     }
 
     /// A refusal: the status, and why as plain text.
+    /// A `302 Found` to `location`, for a client to ask there instead.
+    static func redirect(to location: String, http11: Bool) -> ByteBuffer {
+        complete(.found, http11: http11, contentType: "text/plain; charset=utf-8", body: "see \(location)\n",
+                 fields: [("Location", location)])
+    }
+
     static func refusal(_ status: HTTPResponseStatus, http11: Bool, reason: String,
                         fields: [(String, String)] = []) -> ByteBuffer {
         complete(status, http11: http11, contentType: "text/plain; charset=utf-8", body: reason + "\n", fields: fields)

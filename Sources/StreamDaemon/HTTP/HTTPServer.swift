@@ -40,9 +40,22 @@ final class HTTPServer: Sendable {
     /// Where each request is logged as Icecast logs it, once the server has started, when configured.
     var accessLog: AccessLog? { accessLogFile.withLockedValue { $0 } }
 
-    init(config: HTTPServerConfig, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
+    /// The servers listeners go to when a mount or the server is full, if the daemon polls any.
+    let peers: OverflowPeers?
+
+    init(config: HTTPServerConfig, peers: OverflowPeers? = nil, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
+        self.peers = peers
         self.status = status
+    }
+
+    /// The listeners of every mount now.
+    var listeners: Int { mounts.served.reduce(0) { $0 + $1.hubs.listenerCount.current } }
+
+    /// Connections beyond `maxListeners` the server still reads when it has overflow peers, so that listeners it
+    /// cannot take are sent there rather than refused before their request is read.
+    var overflowHeadroom: Int {
+        config.listeners.overflow?.isEmpty == false ? max(16, config.maxListeners / 10) : 0
     }
 
     /// How long a client may take to send its request head.
@@ -63,7 +76,7 @@ final class HTTPServer: Sendable {
         let descriptor = try ListeningDescriptor.open(address, reuseAddress: true)
         let refusal = HTTPResponse.refusal(.serviceUnavailable, http11: false, reason: "too many listeners; try again later")
         let limit = ConnectionLimit(
-            maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners),
+            maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners + overflowHeadroom),
             refusal: Array(refusal.readableBytesView))
         return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit) {
             [self] pipeline, socket in

@@ -7,6 +7,8 @@ final class ListenerCount: Sendable {
 
     /// The most listeners connected at once since the stream started.
     var peak: Int { counts.withLockedValue { $0.peak } }
+    /// The listeners connected now.
+    var current: Int { counts.withLockedValue { $0.current } }
 
     func joined() {
         counts.withLockedValue { counts in
