@@ -46,7 +46,10 @@ final class Supervisor: Sendable {
         outbound = OutboundHTTP(group: group)
         let peers = OverflowPeers(client: outbound, eventLoop: eventLoop, logger: logger)
         self.peers = peers
-        httpServer = config.http.map { HTTPServer(config: $0, peers: peers) { Self.mountStatus(of: state) } }
+        httpServer = config.http.map { [outbound, logger] http in
+            let auth = http.auth.map { ListenerAuth(config: $0, client: outbound, logger: logger) }
+            return HTTPServer(config: http, peers: peers, auth: auth) { Self.mountStatus(of: state) }
+        }
     }
 
     /// Starts the control socket and every stream; fails if any of them cannot start.

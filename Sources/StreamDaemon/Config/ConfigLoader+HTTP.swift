@@ -1,15 +1,17 @@
+import Foundation
 import Yams
 
 /// The `http:` section: the listener's address, limits and timeouts, and the mounts its streams take.
 extension ConfigLoader {
     static let httpServerKeys: Set<String> = [
         "listen", "relayPassword", "adminPassword", "sourcePassword", "headerTimeout", "formatWait", "maxListeners",
-        "deadAirTimeout", "name", "accessLog", "maxListenerDuration", "overflow",
+        "deadAirTimeout", "name", "accessLog", "maxListenerDuration", "overflow", "auth",
     ]
+    static let authKeys: Set<String> = ["listenerAdd", "listenerRemove", "timeout", "onFailure"]
 
     /// `http: {listen: "127.0.0.1:8000", relayPassword: …, adminPassword: …, sourcePassword: …, headerTimeout: …,
     /// formatWait: …, maxListeners: …, deadAirTimeout: …, name: …, accessLog: …, maxListenerDuration: …,
-    /// overflow: […]}`.
+    /// overflow: […], auth: {…}}`.
     func httpServer(_ node: Node) throws -> HTTPServerConfig {
         let fields = try mapping(node, key: "http", allowed: Self.httpServerKeys)
         let listenNode = try required(fields, "listen", in: node, key: "http")
@@ -26,6 +28,7 @@ extension ConfigLoader {
             guard !config.name.isEmpty else { throw error(nameNode, "http.name", "expected the station's name") }
         }
         config.listeners = try listenerPolicy(fields, key: "http", ownMaximum: false)
+        config.auth = try fields["auth"].map(listenerAuth)
         if let logNode = fields["accessLog"] {
             let text = try string(logNode, key: "http.accessLog")
             guard !text.isEmpty else { throw error(logNode, "http.accessLog", "expected a file's path") }
@@ -40,6 +43,30 @@ extension ConfigLoader {
                 throw error(maximumNode, "http.maxListeners", "expected a whole number of connections, 1 or more")
             }
             config.maxListeners = maximum
+        }
+        return config
+    }
+
+    /// `auth: {listenerAdd: URL, listenerRemove: URL, timeout: 5, onFailure: deny}`.
+    private func listenerAuth(_ node: Node) throws -> ListenerAuthConfig {
+        let fields = try mapping(node, key: "http.auth", allowed: Self.authKeys)
+        let address = { (node: Node, key: String) throws -> URL in
+            let text = try self.string(node, key: key)
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+                  url.host?.isEmpty == false
+            else { throw self.error(node, key, "expected the backend's http(s) URL (got '\(Self.hidingPassword(text))')") }
+            return url
+        }
+        var config = ListenerAuthConfig(
+            listenerAdd: try address(try required(fields, "listenerAdd", in: node, key: "http.auth"), "http.auth.listenerAdd"))
+        config.listenerRemove = try fields["listenerRemove"].map { try address($0, "http.auth.listenerRemove") }
+        config.timeout = try seconds(fields["timeout"], key: "http.auth.timeout", maximum: 60) ?? config.timeout
+        if let failureNode = fields["onFailure"] {
+            let text = try string(failureNode, key: "http.auth.onFailure")
+            guard let failure = ListenerAuthConfig.Failure(rawValue: text) else {
+                throw error(failureNode, "http.auth.onFailure", "expected deny or allow (got '\(text)')")
+            }
+            config.onFailure = failure
         }
         return config
     }

@@ -23,6 +23,8 @@ public struct HTTPServerConfig: Equatable, Sendable {
     public var name = "audiostreamd"
     /// Every mount's listener policy where its stream sets none: `maxListenerDuration` and `overflow`.
     public var listeners = ListenerPolicy()
+    /// Who may listen, as a station panel's backend says, if it is asked.
+    public var auth: ListenerAuthConfig?
     /// The file each request is logged to, in Icecast's access log format, if any; reopened on SIGHUP.
     public var accessLog: String?
 

@@ -14,11 +14,13 @@ extension HTTPConnection {
     }
 
     /// Has the listener `socket` serves logged when it leaves, when the server keeps an access log.
-    func logListener(_ head: HTTPRequestHead, on socket: SubscriberSocket, context: ChannelHandlerContext) {
+    func logListener(_ head: HTTPRequestHead, user: String?, on socket: SubscriberSocket, context: ChannelHandlerContext) {
         guard let log = server.accessLog else { return }
         let (address, start) = (Self.address(context), Date())
         socket.onLeave = { subscriber in
-            log.write(AccessLogEntry(head: head, address: address, status: 200, bytes: subscriber.sentBytes, since: start))
+            var entry = AccessLogEntry(head: head, address: address, status: 200, bytes: subscriber.sentBytes, since: start)
+            entry.user = user
+            log.write(entry)
         }
     }
 

@@ -161,8 +161,17 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         }
         let policy = stream.listenerPolicy.over(server.config.listeners)
         guard admits(request, to: stream, policy: policy, context: context) else { return }
+        guard let auth = server.auth else { return enter(stream, request, policy: policy, .open, context: context) }
+        authenticate(request, with: auth, context: context) { [self] admission in
+            enter(stream, request, policy: policy, admission, context: context)
+        }
+    }
+
+    /// Serves an admitted listener once the stream can be served, or refuses it as `listen(to:_:context:)` says.
+    private func enter(_ stream: StreamService, _ request: HTTPRequest, policy: ListenerPolicy, _ admission: Admission,
+                       context: ChannelHandlerContext) {
         let hub = stream.hubs.hub(on: context.eventLoop)
-        guard hub.mountInfo == nil else { return serve(stream, request, policy: policy, context: context) }
+        guard hub.mountInfo == nil else { return serve(stream, request, policy: policy, admission, context: context) }
         guard !hub.hasEnded else { return refuseUnservable(request, ended: true, context: context) }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let deadline = context.eventLoop.scheduleTask(in: server.formatWait) {
@@ -173,7 +182,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         let id = hub.waitForMount { [self] servable in
             stopWaiting()
             if servable {
-                serve(stream, request, policy: policy, context: context)
+                serve(stream, request, policy: policy, admission, context: context)
             } else {
                 refuseUnservable(request, ended: true, context: context)
             }
@@ -196,7 +205,7 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The listener's response head, then the stream from its socket: the hub's burst from a packet boundary and
     /// the live packets. The request is read, so its handlers leave the pipeline.
-    private func serve(_ stream: StreamService, _ request: HTTPRequest, policy: ListenerPolicy,
+    private func serve(_ stream: StreamService, _ request: HTTPRequest, policy: ListenerPolicy, _ admission: Admission,
                        context: ChannelHandlerContext) {
         guard let info = stream.hubs.hub(on: context.eventLoop).mountInfo else { return }
         let metaint = request.wantsICYMetadata && info.carriesICYMetadata ? server.metaint : nil
@@ -207,8 +216,9 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         server.count(\.listenerConnections)
-        logListener(request.head, on: socket, context: context)
-        limitStay(to: policy.maxListenerDuration, context: context)
+        logListener(request.head, user: admission.user, on: socket, context: context)
+        let limits = [policy.maxListenerDuration, admission.timeLimit].compactMap { $0 }
+        limitStay(to: limits.min(), context: context)
         socket.join(stream, hello: Hello(kinds: [.packets], burstSeconds: server.burstSeconds), welcome: nil,
                     transport: .http, client: ClientIdentity(context.channel, request),
                     sink: HTTPListenerSink(socket: socket, metaint: metaint))

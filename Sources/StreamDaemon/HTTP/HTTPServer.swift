@@ -42,11 +42,21 @@ final class HTTPServer: Sendable {
 
     /// The servers listeners go to when a mount or the server is full, if the daemon polls any.
     let peers: OverflowPeers?
+    /// The backend that says who may listen, if there is one.
+    let auth: ListenerAuth?
+    private let lastClientID = NIOLockedValueBox(0)
 
-    init(config: HTTPServerConfig, peers: OverflowPeers? = nil, status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
+    init(config: HTTPServerConfig, peers: OverflowPeers? = nil, auth: ListenerAuth? = nil,
+         status: @escaping @Sendable () -> EventLoopFuture<JSON>) {
         self.config = config
         self.peers = peers
+        self.auth = auth
         self.status = status
+    }
+
+    /// A number no other listener of the server was given, as Icecast numbers its clients for its backends.
+    func newClientID() -> Int {
+        lastClientID.withLockedValue { $0 += 1; return $0 }
     }
 
     /// The listeners of every mount now.
