@@ -26,13 +26,16 @@
 #   hls:    1 and 1,000 Low-Latency HLS players of audiostreamd (SubscriberLoad hls), against 1,000 ICY listeners
 #           of Icecast and of audiostreamd, in the same run ("## HLS: availability, listener latency and CPU
 #           (audiostreamd)")
+#   tree:   an origin audiostreamd and two audiostreamd relays of it (`relay:`), 10, 1,000 and 2,000 listeners at
+#           each relay (SubscriberLoad tree), against Icecast with 2,000 listeners in the same run ("## Relay tree
+#           (audiostreamd)")
 # The parse benchmarks also count the instructions `audiostream scan` executes (valgrind's callgrind, when
 # installed) on a smaller input of the same kind: a figure that, unlike wall time, a busy machine does not move.
 #
 # Environment (all optional):
 #   AUDIOSTREAM     binary to time                            (default .build/release/audiostream)
-#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale, hls
-#                   or loudness (default all thirteen)
+#   BENCH_ONLY      run one benchmark: parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale, hls,
+#                   loudness or tree (default all fourteen)
 #   BENCH_LOUDNESS_MIN  minutes of audio measured by `audiostream loudness` (default 60)
 #   BENCH_RECORD_MIN  minutes of audio recorded                (default 120)
 #   BENCH_MB        size of each parse input in MB            (default 500)
@@ -87,9 +90,9 @@ doc=${BENCH_DOC:-docs/benchmarks.md}
 build=$(dirname "$audiostream")
 
 case $only in
-    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale | hls | loudness) ;;
-    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale, hls" \
-            "or loudness," \
+    '' | parse | adts | flac | ogg | wave | m4a | decode | codecs | daemon | record | scale | hls | loudness | tree) ;;
+    *) echo "bench: BENCH_ONLY must be parse, adts, flac, ogg, wave, m4a, decode, codecs, daemon, record, scale, hls," \
+            "loudness or tree," \
             "not '$only'" >&2
        exit 1 ;;
 esac
@@ -115,9 +118,9 @@ if wants decode; then need mpg123; fi
 if wants codecs; then need ffmpeg; need opusenc; fi
 if wants daemon; then need icecast2; fi
 if wants record || wants hls || wants loudness; then need ffmpeg; fi
-if wants hls; then need icecast2; fi
+if wants hls || wants tree; then need icecast2; fi
 [[ -x $audiostream ]] || { echo "bench: $audiostream not built (swift build -c release)" >&2; exit 1; }
-if wants daemon || wants scale || wants hls || wants loudness; then
+if wants daemon || wants scale || wants hls || wants loudness || wants tree; then
     for product in audiostreamd SubscriberLoad; do
         [[ -x $build/$product ]] || { echo "bench: $build/$product not built (swift build -c release)" >&2; exit 1; }
     done
@@ -689,6 +692,40 @@ bench_hls() {
     echo "bench: wrote the HLS section of $doc"
 }
 
+# Relay tree: an origin audiostreamd fed the MP3 at real time and two audiostreamd relays of it, with 10, 1,000 and
+# 2,000 HTTP listeners at each relay and 20 at the origin (the hop's baseline); Icecast fanning the same MP3 out to
+# 2,000 listeners, as a relay node does, in the same run.
+bench_tree() {
+    local n per_relay window=20 reports=()
+    use_seed mpeg
+    ulimit -n "$(ulimit -Hn)"
+    (( $(ulimit -n) >= 2 * 2000 + 300 )) || { echo "bench: open-file limit $(ulimit -n) is too low" >&2; exit 1; }
+    work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
+    chmod 755 "$work"
+    trap 'stop_icecast; rm -rf "$work"' EXIT
+    password=bench-$RANDOM$RANDOM
+    commands=$data/tree-commands.txt
+    : >"$commands"
+    local common=(--input "$seed" --warmup 5 --seconds "$window" --tail 2)
+    for per_relay in 10 1000 2000; do
+        echo "bench: relay tree, $per_relay listeners at each relay"
+        mkdir "$work/tree-$per_relay"
+        run_logged "$build/SubscriberLoad" tree --daemon "$build/audiostreamd" --folder "$work/tree-$per_relay" \
+            --ports "$(free_port)" --ports "$(free_port)" --ports "$(free_port)" --subscribers "$per_relay" \
+            "${common[@]}" --report "$data/tree-$per_relay.json"
+        reports+=("$data/tree-$per_relay.json")
+    done
+    n=2000
+    echo "bench: Icecast, $n listeners"
+    start_icecast "$work/icecast" "$n"
+    run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
+        --icy-metadata --subscribers "$n" "${common[@]}" --report "$data/tree-icecast-$n.json"
+    stop_icecast
+    BENCH_TREE_REPORTS="${reports[*]}" BENCH_ICECAST_JSON=$data/tree-icecast-$n.json BENCH_COMMANDS=$commands \
+    BENCH_V_ICECAST=$(icecast2 -v) python3 "$here/tree_report.py"
+    echo "bench: wrote the relay tree section of $doc"
+}
+
 # Loudness: `audiostream loudness` (sample peaks, and true peaks) against `ffmpeg -af ebur128=peak=true` on
 # BENCH_LOUDNESS_MIN minutes of MP3; then the daemon's live meter (`monitor: {loudness: true}`) on 20 streams read
 # at real time, against 20 ffmpeg processes metering the same input.
@@ -741,4 +778,5 @@ if wants daemon; then bench_daemon; fi
 if wants record; then bench_record; fi
 if wants scale; then bench_scale; fi
 if wants hls; then bench_hls; fi
+if wants tree; then bench_tree; fi
 if wants loudness; then bench_loudness; fi

@@ -9,21 +9,23 @@ final class DaemonProcess {
     private let process = Process()
     private let input = Pipe()
 
+    /// - Parameters:
+    ///   - httpOptions: more keys of `http:`, such as `relayPassword: x`.
+    ///   - relay: a `relay:` section's mapping, for a relay of another daemon, whose mounts are its streams.
     init(executable: String, folder: String, streams: [BenchStream], httpPort: Int? = nil,
-         writeInterval: Double? = nil) throws {
+         writeInterval: Double? = nil, httpOptions: String = "", relay: String? = nil) throws {
         streamSockets = streams.map { $0.socket(in: folder) }
         controlSocket = folder + "/control.sock"
         let config = folder + "/config.yaml"
         let logPath = folder + "/audiostreamd.log"
         // Listeners connect before the first byte is fed: they wait for the stream's format as long as the
         // connecting takes.
-        let http = httpPort.map { "http: {listen: \"127.0.0.1:\($0)\", formatWait: 600}\n" } ?? ""
+        let http = httpPort.map { "http: {listen: \"127.0.0.1:\($0)\", formatWait: 600\(httpOptions)}\n" } ?? ""
         let entries = streams.map { $0.configEntry(folder: folder, writeInterval: writeInterval) }
         try """
         # Written by SubscriberLoad: the run's streams, default subscriber limits.
         control: \(controlSocket)
-        \(http)streams:
-        \(entries.joined())
+        \(relay.map { "relay: \($0)\n" } ?? "")\(http)\(entries.isEmpty ? "streams: []" : "streams:\n" + entries.joined())
         """.write(toFile: config, atomically: true, encoding: .utf8)
         guard FileManager.default.createFile(atPath: logPath, contents: nil),
               let log = FileHandle(forWritingAtPath: logPath)

@@ -15,8 +15,15 @@ final class DeliveryLog {
     private(set) var receivedInWindow: [Int]
     /// Frames received before the write that should have enabled them: the rule does not describe the relay.
     private(set) var earlyFrames = 0
+    /// Each subscriber's group (a hop of a relay tree, say), when the run has groups.
+    private let groups: [Int]?
+    /// The relay latencies of each group's subscribers.
+    private(set) var groupLatencies: [[Int64]]
 
-    init(feed: FeedFrames, window: Range<Int>, rule: EmitRule, subscribers: Int) {
+    /// - Parameter groups: each subscriber's group, numbered from 0, when their latencies are also kept apart.
+    init(feed: FeedFrames, window: Range<Int>, rule: EmitRule, subscribers: Int, groups: [Int]? = nil) {
+        self.groups = groups
+        groupLatencies = Array(repeating: [], count: (groups?.max() ?? -1) + 1)
         self.feed = feed
         self.window = window
         enablingWrites = (0..<feed.count).map { rule.enablingWrite(of: $0, in: feed) }
@@ -41,6 +48,7 @@ final class DeliveryLog {
         }
         receivedInWindow[subscriber] += 1
         relayLatencies.append(Int64(time) - Int64(writeTimes[enabling]))
+        if let groups { groupLatencies[groups[subscriber]].append(Int64(time) - Int64(writeTimes[enabling])) }
         ownBytesLatencies.append(Int64(time) - Int64(writeTimes[frame]))
     }
 }

@@ -38,10 +38,11 @@ struct LoadOptions: ParsableArguments {
         }
     }
 
-    /// Reads the input and sets up the log of a run whose relay sends frames by `rule` to `subscribers` in all.
+    /// Reads the input and sets up the log of a run whose relay sends frames by `rule` to `subscribers` in all,
+    /// each in its group of `groups` if given.
     /// - Returns: the log, and how many frames the run feeds.
     /// - Throws: `LoadError` when the input is too short for the run or descriptors would run out.
-    func prepare(rule: EmitRule, subscribers: Int) throws -> (log: DeliveryLog, frames: Int) {
+    func prepare(rule: EmitRule, subscribers: Int, groups: [Int]? = nil) throws -> (log: DeliveryLog, frames: Int) {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         guard limit.rlim_cur >= rlim_t(subscribers + 64) else {
@@ -54,6 +55,6 @@ struct LoadOptions: ParsableArguments {
             throw LoadError("\(input) holds \(feed.count) frames, fewer than the \(total) to feed")
         }
         let window = frames(warmup)..<frames(warmup + seconds)
-        return (DeliveryLog(feed: feed, window: window, rule: rule, subscribers: subscribers), total)
+        return (DeliveryLog(feed: feed, window: window, rule: rule, subscribers: subscribers, groups: groups), total)
     }
 }

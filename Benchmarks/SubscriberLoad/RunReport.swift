@@ -34,6 +34,8 @@ struct RunReport: Encodable {
     let generatorCPUPercent: Double
     let relayMemory: ProcessMemory
     let relayView: RelayView
+    /// A relay tree's figures hop by hop (`SubscriberLoad tree`).
+    var hops: TreeHops?
 
     init(relay: String, log: DeliveryLog, receivers: [Receiver], usage: LoadRun.Usage, relayView: RelayView,
          connectSeconds: Double) {

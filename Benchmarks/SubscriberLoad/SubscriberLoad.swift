@@ -10,6 +10,7 @@ struct SubscriberLoad: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "SubscriberLoad",
         abstract: "Measure a live audio relay's latency, drops, CPU and memory under N local subscribers.",
-        subcommands: [DaemonCommand.self, ScaleCommand.self, IcecastCommand.self, FloorCommand.self, HLSCommand.self]
+        subcommands: [DaemonCommand.self, ScaleCommand.self, IcecastCommand.self, FloorCommand.self, HLSCommand.self,
+                      TreeCommand.self]
     )
 }
