@@ -71,8 +71,8 @@ the window is the {most['windowSeconds']:.0f} s after a 5 s warm-up.
   edge here: a listener who joins later starts with its relay's burst (2 s of recent audio) and then hears it at
   this latency. Target: a hop adds at most {TARGET_HOP_MS / 1000:.0f} s.
 - **CPU:** the origin's user and system time over the window, as a share of one core; it must stay flat as the
-  relays' listeners grow (two listeners to it, whatever their audience). Each relay's over the whole run, beside
-  it. The peer, in the same run: {icecast_version} fanning the same MP3 out to {icecast['subscribers']:,}
+  relays' listeners grow (two listeners to it, whatever their audience). Each relay's over the same window,
+  beside it. The peer, in the same run: {icecast_version} fanning the same MP3 out to {icecast['subscribers']:,}
   listeners (asking for ICY metadata), the job of one relay node, fed by the same generator.
 
 {context(icecast_version, timer=None)}
@@ -81,7 +81,7 @@ the window is the {most['windowSeconds']:.0f} s after a 5 s warm-up.
 {commands}
 ```
 
-{table(["Listeners at each relay", "Origin CPU % of one core (system)", "Relays' CPU % (whole run)", "Frames received / expected (all listeners)", "Dropped packets / slow disconnects / closed early", "Origin's listeners ms p50 / p99", "Relays' listeners ms p50 / p99 / max", "Added by the hop ms p50 / p99 / max"], [row(run) for run in runs])}
+{table(["Listeners at each relay", "Origin CPU % of one core (system)", "Relays' CPU % of one core", "Frames received / expected (all listeners)", "Dropped packets / slow disconnects / closed early", "Origin's listeners ms p50 / p99", "Relays' listeners ms p50 / p99 / max", "Added by the hop ms p50 / p99 / max"], [row(run) for run in runs])}
 
 {table(["Relay node", "Listeners", "CPU % of one core (system)", "RSS MiB", "Frames received / expected"], [["audiostreamd relay (busiest of two)", f"{per_relay(most):,}", f"{most_relay_cpu:.1f}", "", ""], [icecast_version, f"{icecast['subscribers']:,}", f"{icecast['relayCPUPercent']:.1f} ({icecast['relaySystemCPUPercent']:.1f})", f"{icecast['relayMemory']['residentKiB'] / 1024:.1f}", f"{icecast['receivedFrames']:,} / {icecast['windowFrames'] * icecast['subscribers']:,}"]])}
 
@@ -89,8 +89,8 @@ the window is the {most['windowSeconds']:.0f} s after a 5 s warm-up.
 **The origin's CPU stays flat:** {least['relayCPUPercent']:.1f} % with {per_relay(least):,} listeners at each
 relay, {most['relayCPUPercent']:.1f} % with {per_relay(most):,} ({verdict(flat)}; at most {FLAT}× the first).
 **Per hop:** at most {worst_hop:.0f} ms added (target ≤ {TARGET_HOP_MS} ms: {verdict(worst_hop <= TARGET_HOP_MS)}).
-**A relay node against Icecast:** {most_relay_cpu:.1f} % of a core for {per_relay(most):,} listeners (over the
-whole run, its parse included), against {icecast['relayCPUPercent']:.1f} % for Icecast's {icecast['subscribers']:,}.
+**A relay node against Icecast:** {most_relay_cpu:.1f} % of a core for {per_relay(most):,} listeners (its parse
+included), against {icecast['relayCPUPercent']:.1f} % for Icecast's {icecast['subscribers']:,}, fed directly.
 """
 
 write_section(HEADER, section, after="## HLS: availability, listener latency and CPU (audiostreamd)")

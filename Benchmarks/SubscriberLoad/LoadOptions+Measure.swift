@@ -5,7 +5,8 @@ extension LoadOptions {
     /// - Returns: the report, the relay's memory through the run, and the subscribers for what only their relay's
     ///   command checks.
     func measure<Subscriber: Receiver>(
-        relay: String, log: DeliveryLog, frames: Int, feeds: [Int32], relayPID: Int32, drainSeconds: Double,
+        relay: String, log: DeliveryLog, frames: Int, feeds: [Int32], relayPID: Int32, otherPIDs: [Int32] = [],
+        drainSeconds: Double,
         view: () throws -> RelayView, closeFeed: () throws -> Void, connect: (Int) throws -> Subscriber
     ) throws -> (report: RunReport, memory: MemoryTimeline, subscribers: [Subscriber]) {
         let beforeSubscribers = try ProcessMemory(pid: relayPID)
@@ -19,7 +20,7 @@ extension LoadOptions {
 
         var finalView = RelayView(subscribers: 0)
         let run = LoadRun(log: log, feeds: feeds, frames: frames, receivers: connected, relayPID: relayPID,
-                          windowCommand: windowCommand)
+                          otherPIDs: otherPIDs, windowCommand: windowCommand)
         let usage = try run.run(drainSeconds: drainSeconds) {
             finalView = try view()
             try closeFeed()

@@ -19,12 +19,17 @@ final class LoadRun {
         let relayMemoryAtWindowStart: ProcessMemory
         /// The relay's memory each second from the first write to the last.
         var relayMemoryEverySecond: [ProcessMemory] = []
+        /// The CPU of each other process followed (a relay tree's relays), as the relay's.
+        var othersCPUPercent: [Double] = []
     }
 
     private let log: DeliveryLog
     private let pacer: Pacer
     private let receivers: [Receiver]
     private let relayPID: Int32
+    /// Other processes whose CPU is sampled over the window too.
+    private let otherPIDs: [Int32]
+    private var othersAtWindowStart: [ProcessSample] = []
     /// Run as the window starts and ends (`LoadOptions.windowCommand`).
     private let windowCommand: String?
     /// Called with each write's index once it is made.
@@ -43,7 +48,8 @@ final class LoadRun {
     ///   - frames: how many frames to write; the window and what lets its frames through must fit before the end.
     ///   - afterWrite: called with each write's index once it is made (players that join at a given moment).
     init(log: DeliveryLog, feeds: [Int32], frames: Int, receivers: [Receiver], relayPID: Int32,
-         windowCommand: String? = nil, afterWrite: @escaping (Int) -> Void = { _ in }) {
+         otherPIDs: [Int32] = [], windowCommand: String? = nil, afterWrite: @escaping (Int) -> Void = { _ in }) {
+        self.otherPIDs = otherPIDs
         self.log = log
         pacer = Pacer(log: log, outputs: feeds, total: frames)
         self.receivers = receivers
@@ -124,6 +130,7 @@ final class LoadRun {
             try runWindowCommand("start")
             windowStart = (try ProcessSample(pid: relayPID), try ProcessSample(pid: getpid()),
                            try ProcessMemory(pid: relayPID))
+            othersAtWindowStart = try otherPIDs.map { try ProcessSample(pid: $0) }
         } else if write == log.window.upperBound, let windowStart {
             try runWindowCommand("end")
             let relay = try ProcessSample(pid: relayPID)
@@ -134,7 +141,10 @@ final class LoadRun {
                 relaySystemCPUPercent: relay.systemPercent(since: windowStart.relay),
                 generatorCPUPercent: generator.cpuPercent(since: windowStart.generator),
                 relayMemory: try ProcessMemory(pid: relayPID),
-                relayMemoryAtWindowStart: windowStart.memory)
+                relayMemoryAtWindowStart: windowStart.memory,
+                othersCPUPercent: try zip(otherPIDs, othersAtWindowStart).map {
+                    try ProcessSample(pid: $0).cpuPercent(since: $1)
+                })
         }
     }
 

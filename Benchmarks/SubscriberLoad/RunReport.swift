@@ -36,6 +36,8 @@ struct RunReport: Encodable {
     let relayView: RelayView
     /// A relay tree's figures hop by hop (`SubscriberLoad tree`).
     var hops: TreeHops?
+    /// The CPU of the other processes followed over the window, if any (a relay tree's relays).
+    let othersCPUPercent: [Double]?
 
     init(relay: String, log: DeliveryLog, receivers: [Receiver], usage: LoadRun.Usage, relayView: RelayView,
          connectSeconds: Double) {
@@ -63,6 +65,7 @@ struct RunReport: Encodable {
         relaySystemCPUPercent = usage.relaySystemCPUPercent
         generatorCPUPercent = usage.generatorCPUPercent
         relayMemory = usage.relayMemory
+        othersCPUPercent = usage.othersCPUPercent.isEmpty ? nil : usage.othersCPUPercent
         self.relayView = relayView
     }
 

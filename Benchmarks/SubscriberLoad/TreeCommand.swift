@@ -4,7 +4,7 @@ import Glibc
 
 /// `SubscriberLoad tree`: a relay tree of audiostreamd on loopback. An origin fed on its standard input, and two
 /// relays of it (`relay:`), each read by N HTTP listeners; a few listeners of the origin itself are the baseline
-/// of the hop. The origin's CPU is the run's; each relay's is sampled over the whole run.
+/// of the hop. The origin's CPU is the run's; each relay's is sampled over the same window.
 struct TreeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tree",
@@ -62,15 +62,14 @@ struct TreeCommand: ParsableCommand {
             sum.maxLagSeconds = views.compactMap(\.maxLagSeconds).max()
             return sum
         }
-        let relayStart = try relayDaemons.map { try ProcessSample(pid: $0.pid) }
         var (report, _, _) = try load.measure(
             relay: "audiostreamd-tree", log: log, frames: frames, feeds: [origin.inputDescriptor],
-            relayPID: origin.pid, drainSeconds: 5, view: view, closeFeed: origin.closeInput
+            relayPID: origin.pid, otherPIDs: relayDaemons.map(\.pid), drainSeconds: 5, view: view,
+            closeFeed: origin.closeInput
         ) { index in
             try HTTPListener(port: ports[groups[index]], mount: "/bench", id: index, log: log)
         }
-        let relayCPU = try zip(relayDaemons, relayStart).map { try ProcessSample(pid: $0.pid).cpuPercent(since: $1) }
-        report.hops = TreeHops(latencies: log.groupLatencies, relayCPUPercent: relayCPU)
+        report.hops = TreeHops(latencies: log.groupLatencies, relayCPUPercent: report.othersCPUPercent ?? [])
         try report.write(to: load.report)
     }
 }

@@ -37,13 +37,7 @@ import Testing
     }
 
     @Test func listenersAndAnswersAreLoggedAndALogAnalyzerReadsThem() throws {
-        let (daemon, port) = try DaemonHarness.withHTTP("""
-            - name: radio
-              source: file:\(HTTPListenerTests.demo.path)
-              loop: true
-              socket: radio.sock
-              mount: /radio.mp3
-            """, http: "accessLog: access.log")
+        let (daemon, port) = try DaemonHarness.withHTTP(DaemonHarness.loopedRadio, http: "accessLog: access.log")
         try daemon.waitForMount(port: port, "radio")
         let listener = try IcecastServer.get(port: port, path: "/radio.mp3?session=1",
                                              headers: [("Referer", "http://example.com/player \"page\"")],

@@ -63,12 +63,8 @@ import Testing
     }
 
     @Test func icecastAsSlaveRelaysEveryMountOfTheStreamList() throws {
-        let (daemon, port) = try DaemonHarness.withHTTP("""
-            - name: radio
-              source: file:\(HTTPListenerTests.demo.path)
-              loop: true
-              socket: radio.sock
-              mount: /radio.mp3
+        let (daemon, port) = try DaemonHarness.withHTTP(DaemonHarness.loopedRadio + """
+
             - name: jazz
               source: file:\(HTTPListenerTests.demo.path)
               loop: true
@@ -86,13 +82,7 @@ import Testing
         ])
         #expect(refused.status == 401)
 
-        let icecast = try IcecastServer(relaying: """
-            <master-server>127.0.0.1</master-server>
-            <master-server-port>\(port)</master-server-port>
-            <master-update-interval>1</master-update-interval>
-            <master-password>relay-secret</master-password>
-            <relays-on-demand>0</relays-on-demand>
-            """)
+        let icecast = try IcecastServer(relaying: IcecastServer.slave(ofPort: port, password: "relay-secret"))
         try daemon.waitUntil("Icecast to relay every mount", timeout: 30) {
             try icecast.mountStatus("/radio.mp3") != nil && icecast.mountStatus("/jazz") != nil
         }

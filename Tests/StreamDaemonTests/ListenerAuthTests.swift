@@ -38,18 +38,14 @@ import Testing
     }
 
     /// A daemon with `http.auth` on the backend at `backendPort`, and the backend.
-    static func station(onFailure: String, folder: URL) throws -> (DaemonHarness, UInt16, ToolProcess, String) {
+    static func station(onFailure: String, folder: URL, hls: Bool = false) throws
+        -> (DaemonHarness, UInt16, ToolProcess, String) {
         let backendPort = try FreePort.pick()
         let posts = folder.appendingPathComponent("posts.jsonl").path
         let backend = try ToolProcess("python3", [Fixtures.directory.appendingPathComponent("icecast_auth_backend.py").path,
                                                   String(backendPort), posts], folder: folder, name: "backend")
-        let (daemon, port) = try DaemonHarness.withHTTP("""
-            - name: radio
-              source: file:\(HTTPListenerTests.demo.path)
-              loop: true
-              socket: radio.sock
-              mount: /radio.mp3
-            """, http: """
+        let stream = DaemonHarness.loopedRadio + (hls ? "\n  hls: {segment: 1, part: 0}" : "")
+        let (daemon, port) = try DaemonHarness.withHTTP(stream, http: """
             auth: {listenerAdd: "http://127.0.0.1:\(backendPort)/auth", listenerRemove: "http://127.0.0.1:\(backendPort)/auth", \
             timeout: 1, onFailure: \(onFailure)}
             """, folder: folder)
@@ -101,6 +97,35 @@ import Testing
         // A backend slower than the timeout: denied.
         let late = try IcecastServer.get(port: port, path: "/radio.mp3", headers: [Self.basic("slow", "x")], timeout: 10)
         #expect(late.status == 403)
+        withExtendedLifetime(backend) {}
+    }
+
+    /// An HLS session is asked about once, when it is first seen, and its leaving posted once it stops asking.
+    @Test func hlsSessionsGoThroughTheSameDoor() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let (daemon, port, backend, posts) = try Self.station(onFailure: "deny", folder: folder, hls: true)
+        let playlist = "/hls/radio/live.m3u8?session=car-7"
+        var first = try IcecastServer.get(port: port, path: playlist, headers: [Self.basic("alice", "secret")], timeout: 10)
+        // The playlist waits for its first three segments.
+        try daemon.waitUntil("the playlist") {
+            first = try IcecastServer.get(port: port, path: playlist, headers: [Self.basic("alice", "secret")])
+            return first.status == 200
+        }
+        #expect(String(decoding: first.body, as: UTF8.self).hasPrefix("#EXTM3U"))
+        for _ in 0..<3 {
+            #expect(try IcecastServer.get(port: port, path: playlist).status == 200)
+        }
+        let adds = Self.posted(posts).filter { $0["action"] == "listener_add" }
+        #expect(adds.count == 1)
+        #expect(adds.first?["mount"] == "/hls/radio" && adds.first?["user"] == "alice")
+        let refused = try IcecastServer.get(port: port, path: "/hls/radio/live.m3u8?session=other",
+                                            headers: [Self.basic("bob", "x")])
+        #expect(refused.status == 401)
+        #expect(String(decoding: refused.body, as: UTF8.self) == "not a subscriber\n")
+        // The session stops asking: after two target durations it is gone, and the backend hears it.
+        try daemon.waitUntil("listener_remove of the session", timeout: 10) {
+            Self.posted(posts).contains { $0["action"] == "listener_remove" && $0["client"] == adds.first?["client"] }
+        }
         withExtendedLifetime(backend) {}
     }
 

@@ -16,31 +16,42 @@ import Testing
         """
     }
 
-    @Test func aRelayAndIcecastCarryEveryMountOfTheOriginWithItsTitles() throws {
-        let folder = try DaemonHarness.makeFolder()
-        let playlist = try IcecastRelayTests.playlist(in: folder)
-        let originPort = try FreePort.pick()
-        let origin = try DaemonHarness(config: Self.originConfig(port: originPort, playlist: playlist.file))
-        try origin.waitForMount(port: originPort, "radio")
+    /// An origin playing the playlist, on the air, and an audiostreamd relay of it with `relayOptions` added to
+    /// its `relay:`.
+    struct Tree {
+        let playlist: (file: URL, packets: [Data], titles: Set<String>)
+        let origin: DaemonHarness
+        let originPort: UInt16
+        let relay: DaemonHarness
+        let relayPort: UInt16
 
-        let relayPort = try FreePort.pick()
-        let relay = try DaemonHarness(config: """
-            control: control.sock
-            http: {listen: "127.0.0.1:\(relayPort)"}
-            relay: {master: "http://127.0.0.1:\(originPort)", password: relay-secret, interval: 1, sockets: relay}
-            """)
-        let icecast = try IcecastServer(relaying: """
-            <master-server>127.0.0.1</master-server>
-            <master-server-port>\(originPort)</master-server-port>
-            <master-update-interval>1</master-update-interval>
-            <master-password>relay-secret</master-password>
-            <relays-on-demand>0</relays-on-demand>
-            """)
+        init(relayOptions: String = "") throws {
+            playlist = try IcecastRelayTests.playlist(in: try DaemonHarness.makeFolder())
+            originPort = try FreePort.pick()
+            origin = try DaemonHarness(config: RelayTreeTests.originConfig(port: originPort, playlist: playlist.file))
+            try origin.waitForMount(port: originPort, "radio")
+            relayPort = try FreePort.pick()
+            relay = try DaemonHarness(config: """
+                control: control.sock
+                http: {listen: "127.0.0.1:\(relayPort)"}
+                relay: {master: "http://127.0.0.1:\(originPort)", password: relay-secret, interval: 1, sockets: relay\(relayOptions)}
+                """)
+        }
+
+        /// The origin's packets, looped three times: what listeners may hear a part of.
+        var looped: Data { Array(repeating: playlist.packets.reduce(Data(), +), count: 3).reduce(Data(), +) }
+    }
+
+    @Test func aRelayAndIcecastCarryEveryMountOfTheOriginWithItsTitles() throws {
+        let tree = try Tree()
+        let (playlist, origin, originPort, relay, relayPort) =
+            (tree.playlist, tree.origin, tree.originPort, tree.relay, tree.relayPort)
+        let icecast = try IcecastServer(relaying: IcecastServer.slave(ofPort: originPort, password: "relay-secret"))
         try relay.waitForMount(port: relayPort, "radio.mp3")
         try relay.waitForSocket("relay/radio.mp3.sock")
 
         // A loop of the playlist at 4x is about 6 s: enough for both titles.
-        let looped = Array(repeating: playlist.packets.reduce(Data(), +), count: 3).reduce(Data(), +)
+        let looped = tree.looped
         let response = try IcecastServer.get(port: relayPort, path: "/radio.mp3", headers: [("Icy-MetaData", "1")],
                                              maxBodyBytes: 600_000, timeout: 30)
         #expect(response.status == 200, "\(response.statusLine)")
@@ -83,18 +94,8 @@ import Testing
     }
 
     @Test func anOnDemandRelayConnectsOnlyWhileSomeoneListens() throws {
-        let folder = try DaemonHarness.makeFolder()
-        let playlist = try IcecastRelayTests.playlist(in: folder)
-        let originPort = try FreePort.pick()
-        let origin = try DaemonHarness(config: Self.originConfig(port: originPort, playlist: playlist.file))
-        try origin.waitForMount(port: originPort, "radio")
-        let relayPort = try FreePort.pick()
-        let relay = try DaemonHarness(config: """
-            control: control.sock
-            http: {listen: "127.0.0.1:\(relayPort)"}
-            relay: {master: "http://127.0.0.1:\(originPort)", password: relay-secret, interval: 1, onDemand: true,
-                    idle: 1, sockets: relay}
-            """)
+        let tree = try Tree(relayOptions: ", onDemand: true, idle: 1")
+        let (origin, relay, relayPort) = (tree.origin, tree.relay, tree.relayPort)
         let originListeners = { try (origin.streamStatus("radio")?["listeners"] as? [Any])?.count ?? -1 }
         // Listed, but not connected: the origin has no listener.
         try relay.waitUntil("the relay to list the mount") { try relay.streamStatus("radio.mp3")?["asleep"] as? Bool == true }
@@ -103,7 +104,7 @@ import Testing
         #expect(try originListeners() == 0)
         #expect(try relay.streamStatus("radio.mp3")?["connected"] as? Bool == false)
 
-        let looped = Array(repeating: playlist.packets.reduce(Data(), +), count: 3).reduce(Data(), +)
+        let looped = tree.looped
         for visit in 1...2 {
             let listener = try RawConnection(port: relayPort)
             listener.send("GET /radio.mp3 HTTP/1.0\r\n\r\n")
@@ -126,7 +127,7 @@ import Testing
 
         // A subscriber of the relayed stream's socket brings the relay too.
         let subscriber = try SubscriberProcess(socket: relay.path("relay/radio.mp3.sock"), kinds: "packets",
-                                               folder: folder, name: "relayed")
+                                               folder: relay.folder, name: "relayed")
         try relay.waitUntil("a subscriber to bring the relay") { try originListeners() == 1 }
         withExtendedLifetime(subscriber) {}
         #expect(relay.log.contains("someone is listening: connecting"))

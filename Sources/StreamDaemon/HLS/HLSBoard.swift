@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// What every event loop reads of a stream's HLS: the files of the window, where the list stands (`HLSEdge`) and
 /// the sessions that asked. The stream's `HLSOrigin` writes it on the stream's loop; HTTP connections read it on
@@ -8,9 +9,13 @@ final class HLSBoard: Sendable {
     private let files = NIOLockedValueBox<[String: HLSAnswer]>([:])
     private let current = NIOLockedValueBox(HLSEdge())
     private let sessions: NIOLockedValueBox<HLSSessions>
+    /// How long a session counts as a listener after it last asked.
+    let sessionLifetime: TimeAmount
 
     init(targetDuration: Int) {
-        sessions = NIOLockedValueBox(HLSSessions(targetDuration: targetDuration))
+        let sessions = HLSSessions(targetDuration: targetDuration)
+        sessionLifetime = sessions.lifetime
+        self.sessions = NIOLockedValueBox(sessions)
     }
 
     /// The file called `name`, if it is in the window.

@@ -7,6 +7,8 @@ final class HLSDesks: Sendable {
     private let desks: [NIOLoopBoundBox<HLSDesk>]
     /// The stream's loop, where the origin changes the board.
     private let home: EventLoop
+    /// The longest a request is held before its 503.
+    let holdLimit: TimeAmount
 
     /// Desks on `loops` for a stream on `home`, holding requests at most three segments of `settings`.
     init(config: HLSConfig, loops: [EventLoop], home: EventLoop) {
@@ -15,6 +17,7 @@ final class HLSDesks: Sendable {
         let board = HLSBoard(targetDuration: targetDuration)
         self.board = board
         let holdLimit = TimeAmount.seconds(Int64(3 * targetDuration))
+        self.holdLimit = holdLimit
         desks = loops.map { loop in
             NIOLoopBoundBox.makeBoxSendingValue(HLSDesk(board: board, holdLimit: holdLimit, eventLoop: loop),
                                                 eventLoop: loop)

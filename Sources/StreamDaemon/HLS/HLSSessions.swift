@@ -6,7 +6,8 @@ import NIOCore
 struct HLSSessions {
     /// When each session last asked.
     private var lastSeen: [String: NIODeadline] = [:]
-    private let lifetime: TimeAmount
+    /// How long a session counts after it last asked.
+    let lifetime: TimeAmount
     /// Sessions kept at most: a client inventing one per request cannot grow the table past it.
     static let limit = 100_000
 

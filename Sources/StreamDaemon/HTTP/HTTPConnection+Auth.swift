@@ -11,15 +11,17 @@ extension HTTPConnection {
         static let open = Admission(user: nil, timeLimit: nil)
     }
 
-    /// Asks `auth`'s backend whether the listener of `request` may listen to `stream`, then calls `admitted`, or
+    /// Asks `auth`'s backend whether the listener of `request` may listen to `mount` (the request's path unless
+    /// given), then calls `admitted` with what the backend was told of it (nil when it could not be asked), or
     /// refuses it: 401 with the backend's message, as Icecast refuses; or, when the backend cannot answer, as
-    /// `onFailure` says (403, or admitted). An admitted listener's leaving is posted when its connection closes.
-    func authenticate(_ request: HTTPRequest, with auth: ListenerAuth, context: ChannelHandlerContext,
-                      then admitted: @escaping (Admission) -> Void) {
+    /// `onFailure` says (403, or admitted).
+    func authenticate(_ request: HTTPRequest, mount: String? = nil, with auth: ListenerAuth,
+                      context: ChannelHandlerContext,
+                      then admitted: @escaping (Admission, ListenerAuth.Listener?) -> Void) {
         let credentials = request.credentials
         let host = request.head.headers.first(name: "host").map { String($0.prefix { $0 != ":" }) }
         let listener = ListenerAuth.Listener(
-            client: server.newClientID(), mount: request.path, user: credentials?.user ?? "",
+            client: server.newClientID(), mount: mount ?? request.path, user: credentials?.user ?? "",
             password: credentials?.password ?? "", address: context.channel.remoteAddress?.ipAddress ?? "",
             userAgent: request.head.headers.first(name: "user-agent") ?? "",
             server: host.flatMap { $0.isEmpty ? nil : $0 } ?? server.config.host, port: server.config.port)
@@ -28,8 +30,7 @@ extension HTTPConnection {
             let (handler, context, admitted) = loopBound.value
             switch verdict {
             case .admitted(let timeLimit):
-                handler.postRemoval(of: listener, to: auth, context: context)
-                admitted(Admission(user: listener.user.isEmpty ? nil : listener.user, timeLimit: timeLimit))
+                admitted(Admission(user: listener.user.isEmpty ? nil : listener.user, timeLimit: timeLimit), listener)
             case .refused(let message):
                 handler.logger.info("listener of \(request.path) from \(listener.address) refused by the backend")
                 let reason = message ?? "You need to authenticate"
@@ -42,13 +43,13 @@ extension HTTPConnection {
                     let refusal = HTTPRefusal(.forbidden, "listener authentication is unavailable", http11: request.isHTTP11)
                     return handler.finish(with: refusal.answer, context: context)
                 }
-                admitted(.open)
+                admitted(.open, nil)
             }
         }
     }
 
     /// Posts `listener`'s leaving, with its seconds, once its connection closes.
-    private func postRemoval(of listener: ListenerAuth.Listener, to auth: ListenerAuth, context: ChannelHandlerContext) {
+    func postRemoval(of listener: ListenerAuth.Listener, to auth: ListenerAuth, context: ChannelHandlerContext) {
         let (since, eventLoop) = (Date(), context.eventLoop)
         context.channel.closeFuture.whenComplete { _ in
             auth.remove(listener, after: Int(Date().timeIntervalSince(since)), on: eventLoop)

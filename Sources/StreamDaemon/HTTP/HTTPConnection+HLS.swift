@@ -6,9 +6,28 @@ extension HTTPConnection {
     /// with its refusal: from the stream's desk on this connection's loop.
     func answer(_ hlsRequest: HLSRequest, of desks: HLSDesks, session: String?, _ request: HTTPRequest,
                 context: ChannelHandlerContext) {
-        let channel = context.channel
-        desks.desk(on: context.eventLoop).answer(hlsRequest, session: HLSSessions.key(
-            session: session, client: ClientIdentity(channel, request))) { result in
+        let key = HLSSessions.key(session: session, client: ClientIdentity(context.channel, request))
+        guard let auth = server.auth, let door = server.hlsDoor else {
+            return answerAdmitted(hlsRequest, of: desks, session: key, request, context: context)
+        }
+        // One door per server, each stream's sessions apart.
+        let doorKey = "\(ObjectIdentifier(desks).hashValue) \(key)"
+        guard !door.passes(doorKey) else {
+            return answerAdmitted(hlsRequest, of: desks, session: key, request, context: context)
+        }
+        let folder = String(request.path[..<(request.path.lastIndex(of: "/") ?? request.path.endIndex)])
+        authenticate(request, mount: folder, with: auth, context: context) { [self] _, listener in
+            // A session's request may be held: it counts as asking until the hold's end.
+            let lifetime = desks.board.sessionLifetime + desks.holdLimit
+            if let listener { door.admit(doorKey, listener, lifetime: lifetime) }
+            answerAdmitted(hlsRequest, of: desks, session: key, request, context: context)
+        }
+    }
+
+    /// Answers the request of an admitted session.
+    private func answerAdmitted(_ hlsRequest: HLSRequest, of desks: HLSDesks, session key: String,
+                                _ request: HTTPRequest, context: ChannelHandlerContext) {
+        desks.desk(on: context.eventLoop).answer(hlsRequest, session: key) { result in
             switch result {
             case .success(let answer):
                 let keepAlive = request.head.isKeepAlive

@@ -162,7 +162,8 @@ final class HTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
         let policy = stream.listenerPolicy.over(server.config.listeners)
         guard admits(request, to: stream, policy: policy, context: context) else { return }
         guard let auth = server.auth else { return enter(stream, request, policy: policy, .open, context: context) }
-        authenticate(request, with: auth, context: context) { [self] admission in
+        authenticate(request, with: auth, context: context) { [self] admission, listener in
+            if let listener { postRemoval(of: listener, to: auth, context: context) }
             enter(stream, request, policy: policy, admission, context: context)
         }
     }

@@ -44,6 +44,9 @@ final class HTTPServer: Sendable {
     let peers: OverflowPeers?
     /// The backend that says who may listen, if there is one.
     let auth: ListenerAuth?
+    /// The HLS sessions it admitted, once the server has started with a backend.
+    private let hlsDoorBox = NIOLockedValueBox<HLSDoor?>(nil)
+    var hlsDoor: HLSDoor? { hlsDoorBox.withLockedValue { $0 } }
     private let lastClientID = NIOLockedValueBox(0)
 
     init(config: HTTPServerConfig, peers: OverflowPeers? = nil, auth: ListenerAuth? = nil,
@@ -78,6 +81,10 @@ final class HTTPServer: Sendable {
     /// descriptors of sockets and subscribers are reserved, get a 503 at once.
     /// - Throws: `IOError` when the address cannot be resolved or bound.
     func start(group: EventLoopGroup, logger: Logger, descriptorLimit: Int) throws -> SubscriberSocket.Listener {
+        if let auth {
+            let door = HLSDoor(auth: auth, eventLoop: group.next())
+            hlsDoorBox.withLockedValue { $0 = door }
+        }
         if let path = config.accessLog {
             let log = try AccessLog(path: path)
             accessLogFile.withLockedValue { $0 = log }

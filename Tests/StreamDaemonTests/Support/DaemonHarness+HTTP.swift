@@ -13,6 +13,15 @@ extension DaemonHarness {
         return (try DaemonHarness(config: config, folder: folder), port)
     }
 
+    /// Stream `radio`, the demo MP3 looped at real time, at `/radio.mp3`: an item of `withHTTP`'s streams.
+    static let loopedRadio = """
+        - name: radio
+          source: file:\(HTTPListenerTests.demo.path)
+          loop: true
+          socket: radio.sock
+          mount: /radio.mp3
+        """
+
     /// Starts the daemon with one stream, `radio`, read from standard input and served over HTTP, and waits
     /// until its mount answers.
     static func stdinRadioWithHTTP() throws -> (DaemonHarness, UInt16) {

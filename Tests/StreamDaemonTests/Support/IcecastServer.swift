@@ -430,6 +430,18 @@ final class IcecastServer {
     }
 
     /// The first executable called one of `names` on the `PATH` (or in the usual folders).
+    /// What makes Icecast a slave of the master on loopback `port` (an audiostreamd with `relayPassword`): every
+    /// mount of its list relayed at once, the list read every second.
+    static func slave(ofPort port: UInt16, password: String) -> String {
+        """
+        <master-server>127.0.0.1</master-server>
+        <master-server-port>\(port)</master-server-port>
+        <master-update-interval>1</master-update-interval>
+        <master-password>\(password)</master-password>
+        <relays-on-demand>0</relays-on-demand>
+        """
+    }
+
     static func tool(_ names: [String]) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
