@@ -694,7 +694,8 @@ bench_hls() {
 
 # Relay tree: an origin audiostreamd fed the MP3 at real time and two audiostreamd relays of it, with 10, 1,000 and
 # 2,000 HTTP listeners at each relay and 20 at the origin (the hop's baseline); Icecast fanning the same MP3 out to
-# 2,000 listeners, as a relay node does, in the same run.
+# 2,000 listeners, as a relay node does, in the same run; and how soon a sleeping on-demand relay's listener hears
+# audio.
 bench_tree() {
     local n per_relay window=20 reports=()
     use_seed mpeg
@@ -721,8 +722,11 @@ bench_tree() {
     run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
         --icy-metadata --subscribers "$n" "${common[@]}" --report "$data/tree-icecast-$n.json"
     stop_icecast
+    echo "bench: an on-demand relay's first audio"
+    run_logged python3 "$here/ondemand_latency.py" --daemon "$build/audiostreamd" --input "$seed" --visits 20 \
+        --folder "$work/ondemand" --report "$data/tree-ondemand.json"
     BENCH_TREE_REPORTS="${reports[*]}" BENCH_ICECAST_JSON=$data/tree-icecast-$n.json BENCH_COMMANDS=$commands \
-    BENCH_V_ICECAST=$(icecast2 -v) python3 "$here/tree_report.py"
+    BENCH_ONDEMAND_JSON=$data/tree-ondemand.json BENCH_V_ICECAST=$(icecast2 -v) python3 "$here/tree_report.py"
     echo "bench: wrote the relay tree section of $doc"
 }
 

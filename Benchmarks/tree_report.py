@@ -1,7 +1,7 @@
 """Turns `SubscriberLoad tree`'s and its peer's JSON into the "Relay tree" section of docs/benchmarks.md.
 
 bench.sh sets BENCH_TREE_REPORTS (the tree runs, by listeners at each relay), BENCH_ICECAST_JSON (Icecast with
-2,000 listeners), BENCH_COMMANDS (the commands as they ran) and BENCH_V_ICECAST, besides the variables every
+2,000 listeners), BENCH_ONDEMAND_JSON (ondemand_latency.py's visits), BENCH_COMMANDS (the commands as they ran) and BENCH_V_ICECAST, besides the variables every
 section shares (see bench_report.py). Only this section is replaced.
 """
 import json
@@ -10,11 +10,14 @@ from bench_report import context, env, table, write_section
 
 HEADER = "## Relay tree (audiostreamd)"
 TARGET_HOP_MS = 1000      # added latency per hop, beyond the relay's own burst
+TARGET_ONDEMAND_MS = 1000  # from a listener's connect to a sleeping on-demand relay to its first audio
 FLAT = 1.5                # the origin's CPU with the most listeners at the relays, at most this times the least's
 
 runs = sorted((json.load(open(path)) for path in env["BENCH_TREE_REPORTS"].split()),
               key=lambda run: run["subscribers"])
 icecast = json.load(open(env["BENCH_ICECAST_JSON"]))
+ondemand = json.load(open(env["BENCH_ONDEMAND_JSON"]))
+ondemand_max = ondemand["max"] * 1000
 commands = open(env["BENCH_COMMANDS"]).read().strip()
 icecast_version = env["BENCH_V_ICECAST"]
 for run in runs:
@@ -74,6 +77,10 @@ the window is the {most['windowSeconds']:.0f} s after a 5 s warm-up.
   relays' listeners grow (two listeners to it, whatever their audience). Each relay's over the same window,
   beside it. The peer, in the same run: {icecast_version} fanning the same MP3 out to {icecast['subscribers']:,}
   listeners (asking for ICY metadata), the job of one relay node, fed by the same generator.
+- **On demand:** `ondemand_latency.py` runs an origin playing the MP3 and a relay of it with `onDemand: true,
+  idle: 1`; each of {ondemand['visits']} visits waits until the relay has left the origin (the origin counts no
+  listener), connects to the relay's mount and times its first audio byte from the connect, listens a second and
+  leaves. Target: within {TARGET_ONDEMAND_MS / 1000:.0f} s.
 
 {context(icecast_version, timer=None)}
 
@@ -88,6 +95,9 @@ the window is the {most['windowSeconds']:.0f} s after a 5 s warm-up.
 **No drops:** {verdict(complete)}: every listener got every frame of the window, none was dropped or closed.
 **The origin's CPU stays flat:** {least['relayCPUPercent']:.1f} % with {per_relay(least):,} listeners at each
 relay, {most['relayCPUPercent']:.1f} % with {per_relay(most):,} ({verdict(flat)}; at most {FLAT}× the first).
+**On demand:** a sleeping relay's listener hears audio {ondemand['p50'] * 1000:.0f} ms after connecting (p50 of
+{ondemand['visits']}), {ondemand_max:.0f} ms at most (target ≤ {TARGET_ONDEMAND_MS} ms:
+{verdict(ondemand_max <= TARGET_ONDEMAND_MS)}).
 **Per hop:** at most {worst_hop:.0f} ms added (target ≤ {TARGET_HOP_MS} ms: {verdict(worst_hop <= TARGET_HOP_MS)}).
 **A relay node against Icecast:** {most_relay_cpu:.1f} % of a core for {per_relay(most):,} listeners (its parse
 included), against {icecast['relayCPUPercent']:.1f} % for Icecast's {icecast['subscribers']:,}, fed directly.
