@@ -64,7 +64,7 @@ public enum Daemon {
         }
         defer { _ = metricsServer?.close() }
         logger.info("running \(config.streams.count) stream(s) from \(configFile)")
-        supervisor.announceReady()
+        supervisor.started()
         supervisor.startServiceTicks()
         let trimming = HeapTrimmer.start(on: group.next())
         defer { trimming.cancel() }

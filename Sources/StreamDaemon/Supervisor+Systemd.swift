@@ -6,6 +6,15 @@ extension Supervisor {
     /// How often the status line is refreshed when systemd asks for no watchdog.
     static let statusInterval = TimeAmount.seconds(10)
 
+    /// The daemon has started (its streams, HTTP server and metrics): systemd hears that it is ready, as it will
+    /// after each reload from now on.
+    func started() {
+        eventLoop.execute { [self] in
+            state.value.started = true
+            announceReady()
+        }
+    }
+
     /// `READY=1` with the current status: after the start, and after each reload.
     func announceReady() {
         guard let notifier = systemd.notifier else { return }

@@ -135,6 +135,8 @@ final class Supervisor: Sendable {
             }
         }
         state.config = newConfig
+        // A stream that left the configuration (or the master's list) starts afresh when it comes back.
+        state.endedStreams = state.endedStreams.filter { wanted[$0.key] != nil }
         // An ended stream's HLS stays served while the configuration that ended it does.
         state.endedHLS = state.endedHLS.filter { wanted[$0.key] != nil && wanted[$0.key] == state.endedStreams[$0.key] }
         EventLoopFuture.andAllComplete(changes, on: eventLoop).flatMap { [self] () -> EventLoopFuture<Void> in
@@ -167,7 +169,8 @@ final class Supervisor: Sendable {
         let state = self.state.value
         state.reloadPhase = .idle
         guard !state.stopping else { return }
-        announceReady()
+        // Before the daemon has started (a master's list came first), systemd hears it once it has.
+        if state.started { announceReady() }
         if state.reloadRequested {
             state.reloadRequested = false
             readForReload()
@@ -210,7 +213,9 @@ final class Supervisor: Sendable {
             let stops = state.streams.values.map { $0.stop(grace: Self.shutdownGrace, reason: .daemonStopping) }
             state.streams.removeAll()
             updateMounts()
-            EventLoopFuture.andAllComplete(stops, on: eventLoop).flatMap { [outbound] in
+            EventLoopFuture.andAllComplete(stops, on: eventLoop).flatMap { [self] in
+                httpServer?.sayGoodbye(on: eventLoop) ?? eventLoop.makeSucceededVoidFuture()
+            }.flatMap { [outbound] in
                 outbound.shutdown()
             }.whenComplete { [self] _ in
                 stopControl()
@@ -228,7 +233,7 @@ final class Supervisor: Sendable {
         }
         let hls = served.map(\.service).filter { $0.hls != nil } + state.endedHLS.values
         httpServer?.mounts.replace(with: served, hls: hls)
-        guard let httpServer else { return }
+        guard let httpServer, !state.stopping else { return }
         let overflow = ([httpServer.config.listeners] + state.streamConfigs.filter(\.http).map(\.listeners))
             .flatMap { $0.overflow ?? [] }
         peers.watch(Set(overflow))
@@ -335,6 +340,8 @@ extension Supervisor {
         var relayMounts: [String] = []
         /// Whether the master listed other mounts while a reload was under way: they are applied after it.
         var relayChanged = false
+        /// Whether the daemon has started: its streams, HTTP server and metrics (`started()`).
+        var started = false
         /// Streams whose source ended for good: a reload starts them again only if their configuration changed.
         var endedStreams: [String: StreamConfig] = [:]
         /// Those of them with HLS: their playlist, ended, and its files stay served until a reload starts or

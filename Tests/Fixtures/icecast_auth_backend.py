@@ -5,8 +5,8 @@ type="url">): it reads Icecast's form fields and answers with Icecast's headers.
 Usage: icecast_auth_backend.py PORT LOG
 
 Every POST is appended to LOG as one JSON object of its form fields. listener_add admits user `alice` (with
-`icecast-auth-timelimit: 2` when her password is `brief`), refuses any other user with a message, and for user
-`slow` answers only after 5 seconds.
+`icecast-auth-timelimit: 2` when her password is `brief`), refuses any other user with a message, for user
+`slow` answers only after 5 seconds, and for user `broken` answers 502 as a failing proxy would.
 """
 import json
 import sys
@@ -26,7 +26,7 @@ class Backend(BaseHTTPRequestHandler):
             log.write(json.dumps(fields) + "\n")
         if fields.get("action") == "listener_add" and fields.get("user") == "slow":
             time.sleep(5)
-        self.send_response(200)
+        self.send_response(502 if fields.get("user") == "broken" else 200)
         if fields.get("action") == "listener_add":
             if fields.get("user") == "alice":
                 self.send_header("icecast-auth-user", "1")

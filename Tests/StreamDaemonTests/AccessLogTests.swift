@@ -36,6 +36,16 @@ import Testing
         #expect(Self.fields(named.line)?[9] == "-")
     }
 
+    /// A FIFO with no reader would block the start, a full one every loop: only a regular file is taken.
+    @Test func onlyARegularFileIsALog() throws {
+        let folder = try DaemonHarness.makeFolder()
+        let fifo = folder.appendingPathComponent("access.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let error = try #require(throws: AccessLogError.self) { try AccessLog(path: fifo) }
+        #expect(error.description.contains("not a regular file"))
+        #expect(throws: Never.self) { try AccessLog(path: folder.appendingPathComponent("access.log").path) }
+    }
+
     @Test func listenersAndAnswersAreLoggedAndALogAnalyzerReadsThem() throws {
         let (daemon, port) = try DaemonHarness.withHTTP(DaemonHarness.loopedRadio, http: "accessLog: access.log")
         try daemon.waitForMount(port: port, "radio")

@@ -37,6 +37,16 @@ import Testing
         #expect(error.problem.contains("deny or allow"))
     }
 
+    /// `icecast-auth-timelimit` as a number of seconds, a year at most, so that no number overflows a timer.
+    @Test func aTimeLimitIsSecondsAYearAtMost() {
+        #expect(ListenerAuth.timeLimit("30") == 30)
+        #expect(ListenerAuth.timeLimit("99999999999") == 31_536_000.0)
+        #expect(ListenerAuth.timeLimit("inf") == nil)
+        #expect(ListenerAuth.timeLimit("0") == nil)
+        #expect(ListenerAuth.timeLimit("-5") == nil)
+        #expect(ListenerAuth.timeLimit("soon") == nil)
+    }
+
     /// A daemon with `http.auth` on the backend at `backendPort`, and the backend.
     static func station(onFailure: String, folder: URL, hls: Bool = false) throws
         -> (DaemonHarness, UInt16, ToolProcess, String) {
@@ -68,18 +78,19 @@ import Testing
         let folder = try DaemonHarness.makeFolder()
         let (daemon, port, backend, posts) = try Self.station(onFailure: "deny", folder: folder)
 
-        let admitted = try IcecastServer.get(port: port, path: "/radio.mp3", headers: [Self.basic("alice", "secret")],
+        let admitted = try IcecastServer.get(port: port, path: "/radio.mp3?token=t1", headers: [Self.basic("alice", "secret")],
                                              maxBodyBytes: 20_000, timeout: 10)
         #expect(admitted.status == 200)
         #expect(admitted.body.count == 20_000)
         try daemon.waitUntil("listener_remove") { Self.posted(posts).contains { $0["action"] == "listener_remove" } }
         let add = try #require(Self.posted(posts).first { $0["action"] == "listener_add" })
-        #expect(add["mount"] == "/radio.mp3" && add["user"] == "alice" && add["pass"] == "secret")
+        // The mount as Icecast sends it: the request's target, query and all.
+        #expect(add["mount"] == "/radio.mp3?token=t1" && add["user"] == "alice" && add["pass"] == "secret")
         #expect(add["ip"] == "127.0.0.1" && add["agent"] == "audiostream-tests" && add["server"] == "127.0.0.1")
         #expect(add["port"] == String(port))
         #expect(add["_content_type"] == "application/x-www-form-urlencoded")
         let remove = try #require(Self.posted(posts).first { $0["action"] == "listener_remove" })
-        #expect(remove["client"] == add["client"] && remove["mount"] == "/radio.mp3" && remove["user"] == "alice")
+        #expect(remove["client"] == add["client"] && remove["mount"] == add["mount"] && remove["user"] == "alice")
         #expect(Int(remove["duration"] ?? "") != nil)
 
         let refused = try IcecastServer.get(port: port, path: "/radio.mp3", headers: [Self.basic("bob", "x")])
@@ -94,9 +105,10 @@ import Testing
         #expect(closed, "the time limit did not end the listener's stay")
         #expect(String(decoding: heard.prefix(12), as: UTF8.self) == "HTTP/1.0 200")
 
-        // A backend slower than the timeout: denied.
+        // A backend slower than the timeout, or answering a server error: denied.
         let late = try IcecastServer.get(port: port, path: "/radio.mp3", headers: [Self.basic("slow", "x")], timeout: 10)
         #expect(late.status == 403)
+        #expect(try IcecastServer.get(port: port, path: "/radio.mp3", headers: [Self.basic("broken", "x")]).status == 403)
         withExtendedLifetime(backend) {}
     }
 
@@ -137,6 +149,10 @@ import Testing
         #expect(late.status == 200)
         #expect(late.body.count == 10_000)
         #expect(daemon.log.contains("admitting the listener"))
+        let broken = try IcecastServer.get(port: port, path: "/radio.mp3", headers: [Self.basic("broken", "x")],
+                                           maxBodyBytes: 10_000, timeout: 10)
+        #expect(broken.status == 200)
+        #expect(daemon.log.contains("the backend answered 502"))
         withExtendedLifetime(backend) {}
     }
 }

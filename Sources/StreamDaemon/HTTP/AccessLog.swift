@@ -40,9 +40,17 @@ final class AccessLog: Sendable {
         }
     }
 
+    /// Opens a regular file: a FIFO or a device could block the loop that writes a line (and opening a FIFO with no
+    /// reader would block the start), so they are refused.
     private static func open(_ path: String) throws -> CInt {
-        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o640)
-        guard descriptor >= 0 else { throw AccessLogError(path: path, errno: errno) }
+        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o640)
+        // ENXIO: a FIFO nobody reads.
+        guard descriptor >= 0 else { throw AccessLogError(path: path, errno: errno == ENXIO ? EINVAL : errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw AccessLogError(path: path, errno: EINVAL)
+        }
         return descriptor
     }
 }
@@ -52,7 +60,10 @@ struct AccessLogError: Error, CustomStringConvertible {
     let path: String
     let errno: CInt
 
-    var description: String { "cannot open the access log \(path): \(String(cString: strerror(errno)))" }
+    var description: String {
+        errno == EINVAL ? "the access log \(path) is not a regular file"
+            : "cannot open the access log \(path): \(String(cString: strerror(errno)))"
+    }
 }
 
 /// One request as the access log tells it.

@@ -7,7 +7,8 @@ import NIOCore
 /// counted as a listener) its leaving is posted, with its seconds. Read on any loop; swept on one.
 final class HLSDoor: Sendable {
     private struct Session {
-        let listener: ListenerAuth.Listener
+        /// What the backend was told, or nil for a session let in while the backend could not answer.
+        let listener: ListenerAuth.Listener?
         let admitted: NIODeadline
         var lastSeen: NIODeadline
         let lifetime: TimeAmount
@@ -32,9 +33,10 @@ final class HLSDoor: Sendable {
         sweeping.withLockedValue { $0 = task }
     }
 
-    /// Stops sweeping.
-    func stop() {
+    /// Stops sweeping, and posts the leaving of every session: the server is stopping.
+    func stop(on eventLoop: EventLoop) {
         sweeping.withLockedValue { $0?.cancel() }
+        sweep(now: .now() + .hours(24 * 365), on: eventLoop)
     }
 
     /// Whether session `key` was admitted and still counts; notes that it asked now.
@@ -47,9 +49,9 @@ final class HLSDoor: Sendable {
         }
     }
 
-    /// Lets session `key`, whose player is `listener`, in; it counts while it asks within `lifetime`. A session of
-    /// that key that had stopped asking left before it.
-    func admit(_ key: String, _ listener: ListenerAuth.Listener, lifetime: TimeAmount, now: NIODeadline = .now()) {
+    /// Lets session `key`, whose player is `listener` (nil when the backend could not be asked), in; it counts
+    /// while it asks within `lifetime`. A session of that key that had stopped asking left before it.
+    func admit(_ key: String, _ listener: ListenerAuth.Listener?, lifetime: TimeAmount, now: NIODeadline = .now()) {
         sessions.withLockedValue { sessions in
             guard sessions.current.count < Self.limit || sessions.current[key] != nil else { return }
             if let earlier = sessions.current[key] { sessions.left.append(earlier) }
@@ -66,8 +68,9 @@ final class HLSDoor: Sendable {
             return sessions.left + stale.values
         }
         for session in gone {
+            guard let listener = session.listener else { continue }
             let seconds = Int((session.lastSeen - session.admitted).nanoseconds / 1_000_000_000)
-            auth.remove(session.listener, after: seconds, on: eventLoop)
+            auth.remove(listener, after: seconds, on: eventLoop)
         }
     }
 }

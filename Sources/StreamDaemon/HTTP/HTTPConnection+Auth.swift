@@ -11,8 +11,8 @@ extension HTTPConnection {
         static let open = Admission(user: nil, timeLimit: nil)
     }
 
-    /// Asks `auth`'s backend whether the listener of `request` may listen to `mount` (the request's path unless
-    /// given), then calls `admitted` with what the backend was told of it (nil when it could not be asked), or
+    /// Asks `auth`'s backend whether the listener of `request` may listen to `mount` (the request's target, query
+    /// and all, as Icecast sends it, unless given), then calls `admitted` with what the backend was told of it (nil when it could not be asked), or
     /// refuses it: 401 with the backend's message, as Icecast refuses; or, when the backend cannot answer, as
     /// `onFailure` says (403, or admitted).
     func authenticate(_ request: HTTPRequest, mount: String? = nil, with auth: ListenerAuth,
@@ -21,7 +21,7 @@ extension HTTPConnection {
         let credentials = request.credentials
         let host = request.head.headers.first(name: "host").map { String($0.prefix { $0 != ":" }) }
         let listener = ListenerAuth.Listener(
-            client: server.newClientID(), mount: mount ?? request.path, user: credentials?.user ?? "",
+            client: server.newClientID(), mount: mount ?? request.head.uri, user: credentials?.user ?? "",
             password: credentials?.password ?? "", address: context.channel.remoteAddress?.ipAddress ?? "",
             userAgent: request.head.headers.first(name: "user-agent") ?? "",
             server: host.flatMap { $0.isEmpty ? nil : $0 } ?? server.config.host, port: server.config.port)

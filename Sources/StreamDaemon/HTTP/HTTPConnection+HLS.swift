@@ -17,9 +17,9 @@ extension HTTPConnection {
         }
         let folder = String(request.path[..<(request.path.lastIndex(of: "/") ?? request.path.endIndex)])
         authenticate(request, mount: folder, with: auth, context: context) { [self] _, listener in
-            // A session's request may be held: it counts as asking until the hold's end.
-            let lifetime = desks.board.sessionLifetime + desks.holdLimit
-            if let listener { door.admit(doorKey, listener, lifetime: lifetime) }
+            // A session's request may be held: it counts as asking until the hold's end. One let in while the
+            // backend could not answer passes too, so that its next requests do not wait for the backend again.
+            door.admit(doorKey, listener, lifetime: desks.board.sessionLifetime + desks.holdLimit)
             answerAdmitted(hlsRequest, of: desks, session: key, request, context: context)
         }
     }

@@ -47,6 +47,14 @@ final class HTTPServer: Sendable {
     /// The HLS sessions it admitted, once the server has started with a backend.
     private let hlsDoorBox = NIOLockedValueBox<HLSDoor?>(nil)
     var hlsDoor: HLSDoor? { hlsDoorBox.withLockedValue { $0 } }
+
+    /// Lets the backend hear every listener leave: the HLS sessions, and the removals under way, waited for up
+    /// to a second. Called as the daemon stops, before its HTTP client shuts down.
+    func sayGoodbye(on eventLoop: EventLoop) -> EventLoopFuture<Void> {
+        guard let auth else { return eventLoop.makeSucceededVoidFuture() }
+        hlsDoor?.stop(on: eventLoop)
+        return auth.drain(within: .seconds(1), on: eventLoop)
+    }
     private let lastClientID = NIOLockedValueBox(0)
 
     init(config: HTTPServerConfig, peers: OverflowPeers? = nil, auth: ListenerAuth? = nil,

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -37,6 +38,8 @@ final class ListenerAuth: Sendable {
     let config: ListenerAuthConfig
     private let client: OutboundHTTP
     private let logger: Logger
+    /// The `listener_remove` posts under way, by number.
+    private let removals = NIOLockedValueBox<(last: Int, pending: [Int: EventLoopFuture<Void>])>((0, [:]))
 
     init(config: ListenerAuthConfig, client: OutboundHTTP, logger: Logger) {
         self.config = config
@@ -50,20 +53,53 @@ final class ListenerAuth: Sendable {
         return post(body, to: config.listenerAdd, on: eventLoop).map { response in
             let headers = response.headers
             guard headers.first(name: "icecast-auth-user") == "1" else {
+                // A server error (a proxy's 502) is the backend's failure, not its word on the listener.
+                guard response.status.code < 500 else {
+                    return .failed(reason: "the backend answered \(response.status.code) \(response.status.reasonPhrase)")
+                }
                 return .refused(message: headers.first(name: "icecast-auth-message"))
             }
-            return .admitted(timeLimit: headers.first(name: "icecast-auth-timelimit").flatMap(Double.init)
-                .flatMap { $0 > 0 ? $0 : nil })
+            return .admitted(timeLimit: headers.first(name: "icecast-auth-timelimit").flatMap(Self.timeLimit))
         }.recover { .failed(reason: NetworkErrorText.describe($0)) }
     }
 
-    /// Tells the backend that `listener`, admitted, left after `seconds`; its answer is not waited for.
+    /// The seconds of `icecast-auth-timelimit`, when it names some: a value beyond a year is a year, so that no
+    /// number a backend sends overflows a timer.
+    static func timeLimit(_ text: String) -> Double? {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else { return nil }
+        return min(seconds, 365 * 86400)
+    }
+
+    /// Tells the backend that `listener`, admitted, left after `seconds`; its answer is not waited for, but
+    /// `drain(within:on:)` waits for the posts under way.
     func remove(_ listener: Listener, after seconds: Int, on eventLoop: EventLoop) {
         guard let url = config.listenerRemove else { return }
         let body = Self.form([("action", "listener_remove")] + fields(of: listener, duration: seconds))
-        post(body, to: url, on: eventLoop).whenFailure { [logger] error in
-            logger.warning("listener_remove of client \(listener.client) not posted: \(NetworkErrorText.describe(error))")
+        let posted = post(body, to: url, on: eventLoop)
+        let id = removals.withLockedValue { removals in
+            removals.last += 1
+            removals.pending[removals.last] = posted.map { _ in }
+            return removals.last
         }
+        posted.whenComplete { [logger, removals] result in
+            removals.withLockedValue { _ = $0.pending.removeValue(forKey: id) }
+            if case .failure(let error) = result {
+                logger.warning("listener_remove of client \(listener.client) not posted: \(NetworkErrorText.describe(error))")
+            }
+        }
+    }
+
+    /// Succeeds once every `listener_remove` under way has been answered, or `timeout` has passed: the daemon
+    /// stopping lets the backend hear its listeners leave.
+    func drain(within timeout: TimeAmount, on eventLoop: EventLoop) -> EventLoopFuture<Void> {
+        let pending = removals.withLockedValue { Array($0.pending.values) }
+        let promise = eventLoop.makePromise(of: Void.self)
+        let deadline = eventLoop.scheduleTask(in: timeout) { promise.succeed() }
+        EventLoopFuture.andAllComplete(pending, on: eventLoop).whenComplete { _ in
+            deadline.cancel()
+            promise.succeed()
+        }
+        return promise.futureResult
     }
 
     /// Icecast's fields, in its order: `duration` before the address on a removal.

@@ -12,6 +12,8 @@ final class DemandWatch {
     private let eventLoop: EventLoop
     private let logger: Logger
     private var leaving: Scheduled<Void>?
+    /// Set by `stop()`: a look queued before it, or a timer already firing, does nothing.
+    private var stopped = false
 
     init(idle: Double, attendance: Attendance, sources: SourceSwitch, eventLoop: EventLoop, logger: Logger) {
         self.idle = .nanoseconds(Int64(idle * 1e9))
@@ -32,12 +34,14 @@ final class DemandWatch {
     /// Stops watching: the sources are stopped.
     func stop() {
         eventLoop.preconditionInEventLoop()
+        stopped = true
         attendance.watch {}
         leaving?.cancel()
         leaving = nil
     }
 
     private func look() {
+        guard !stopped else { return }
         if !attendance.isEmpty {
             leaving?.cancel()
             leaving = nil
@@ -49,7 +53,7 @@ final class DemandWatch {
             leaving = eventLoop.scheduleTask(in: idle) {
                 let watch = loopBound.value
                 watch.leaving = nil
-                guard watch.attendance.isEmpty else { return }
+                guard !watch.stopped, watch.attendance.isEmpty else { return }
                 watch.logger.info("no one has listened for \((Double(watch.idle.nanoseconds) / 1e9).secondsText) s: disconnecting")
                 watch.sources.sleep()
             }
