@@ -657,19 +657,37 @@ bench_record() {
     echo "bench: wrote the recording section of $doc"
 }
 
+# begin_peer_bench NAME FILES: the HLS and tree benchmarks' common start: the open-file limit raised (FILES needed), a
+# short work folder (socket paths must fit in 108 bytes) open to the icecast2 user and removed at the end with
+# Icecast stopped, an Icecast password, and data/NAME-commands.txt, emptied, for the commands run.
+begin_peer_bench() {
+    use_seed mpeg
+    ulimit -n "$(ulimit -Hn)"
+    (( $(ulimit -n) >= $2 )) || { echo "bench: open-file limit $(ulimit -n) is too low ($2 needed)" >&2; exit 1; }
+    work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)
+    chmod 755 "$work"
+    trap 'stop_icecast; rm -rf "$work"' EXIT
+    password=bench-$RANDOM$RANDOM
+    commands=$data/$1-commands.txt
+    : >"$commands"
+}
+
+# icecast_peer N REPORT ARGS…: Icecast with N listeners asking for ICY metadata, fed by SubscriberLoad with ARGS.
+icecast_peer() {
+    local n=$1 report=$2
+    shift 2
+    echo "bench: Icecast, $n ICY listeners"
+    start_icecast "$work/icecast" "$n"
+    run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
+        --icy-metadata --subscribers "$n" "$@" --report "$report"
+    stop_icecast
+}
+
 # HLS: 1 and 1,000 Low-Latency HLS players of audiostreamd (how soon parts reach them, how late they play, what
 # they cost), and 1,000 ICY listeners of Icecast and of audiostreamd, fed the same MP3 in the same run.
 bench_hls() {
     local n=1000 window=20 players
-    use_seed mpeg
-    ulimit -n "$(ulimit -Hn)"
-    (( $(ulimit -n) >= n + 200 )) || { echo "bench: open-file limit $(ulimit -n) is too low for $n players" >&2; exit 1; }
-    work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
-    chmod 755 "$work"
-    trap 'stop_icecast; rm -rf "$work"' EXIT
-    password=bench-$RANDOM$RANDOM
-    commands=$data/hls-commands.txt
-    : >"$commands"
+    begin_peer_bench hls $(( n + 200 ))
     local common=(--input "$seed" --warmup 10 --seconds "$window" --tail 2) reports=()
     for players in 1 "$n"; do
         echo "bench: audiostreamd, $players LL-HLS players"
@@ -678,11 +696,7 @@ bench_hls() {
             --http-port "$(free_port)" --subscribers "$players" "${common[@]}" --report "$data/hls-$players.json"
         reports+=("$data/hls-$players.json")
     done
-    echo "bench: Icecast, $n ICY listeners"
-    start_icecast "$work/icecast" "$n"
-    run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
-        --icy-metadata --subscribers "$n" "${common[@]}" --report "$data/hls-icecast-$n.json"
-    stop_icecast
+    icecast_peer "$n" "$data/hls-icecast-$n.json" "${common[@]}"
     echo "bench: audiostreamd, $n ICY listeners"
     mkdir "$work/icy"
     run_logged "$build/SubscriberLoad" daemon --daemon "$build/audiostreamd" --folder "$work/icy" --icy-metadata \
@@ -697,18 +711,10 @@ bench_hls() {
 # 2,000 listeners, as a relay node does, in the same run; and how soon a sleeping on-demand relay's listener hears
 # audio.
 bench_tree() {
-    local n per_relay window=20 reports=()
-    use_seed mpeg
-    ulimit -n "$(ulimit -Hn)"
-    (( $(ulimit -n) >= 2 * 2000 + 300 )) || { echo "bench: open-file limit $(ulimit -n) is too low" >&2; exit 1; }
-    work=$(mktemp -d /tmp/audiostream-bench.XXXXXX)   # short: socket paths must fit in 108 bytes
-    chmod 755 "$work"
-    trap 'stop_icecast; rm -rf "$work"' EXIT
-    password=bench-$RANDOM$RANDOM
-    commands=$data/tree-commands.txt
-    : >"$commands"
+    local n=2000 per_relay window=20 reports=()
+    begin_peer_bench tree $(( 2 * n + 300 ))
     local common=(--input "$seed" --warmup 5 --seconds "$window" --tail 2)
-    for per_relay in 10 1000 2000; do
+    for per_relay in 10 1000 "$n"; do
         echo "bench: relay tree, $per_relay listeners at each relay"
         mkdir "$work/tree-$per_relay"
         run_logged "$build/SubscriberLoad" tree --daemon "$build/audiostreamd" --folder "$work/tree-$per_relay" \
@@ -716,12 +722,7 @@ bench_tree() {
             "${common[@]}" --report "$data/tree-$per_relay.json"
         reports+=("$data/tree-$per_relay.json")
     done
-    n=2000
-    echo "bench: Icecast, $n listeners"
-    start_icecast "$work/icecast" "$n"
-    run_logged "$build/SubscriberLoad" icecast --port "$port" --pid "$icecast_pid" --password "$password" \
-        --icy-metadata --subscribers "$n" "${common[@]}" --report "$data/tree-icecast-$n.json"
-    stop_icecast
+    icecast_peer "$n" "$data/tree-icecast-$n.json" "${common[@]}"
     echo "bench: an on-demand relay's first audio"
     run_logged python3 "$here/ondemand_latency.py" --daemon "$build/audiostreamd" --input "$seed" --visits 20 \
         --folder "$work/ondemand" --report "$data/tree-ondemand.json"

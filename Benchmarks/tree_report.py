@@ -90,7 +90,7 @@ the window is the {most['windowSeconds']:.0f} s after a 5 s warm-up.
 
 {table(["Listeners at each relay", "Origin CPU % of one core (system)", "Relays' CPU % of one core", "Frames received / expected (all listeners)", "Dropped packets / slow disconnects / closed early", "Origin's listeners ms p50 / p99", "Relays' listeners ms p50 / p99 / max", "Added by the hop ms p50 / p99 / max"], [row(run) for run in runs])}
 
-{table(["Relay node", "Listeners", "CPU % of one core (system)", "RSS MiB", "Frames received / expected"], [["audiostreamd relay (busiest of two)", f"{per_relay(most):,}", f"{most_relay_cpu:.1f}", "", ""], [icecast_version, f"{icecast['subscribers']:,}", f"{icecast['relayCPUPercent']:.1f} ({icecast['relaySystemCPUPercent']:.1f})", f"{icecast['relayMemory']['residentKiB'] / 1024:.1f}", f"{icecast['receivedFrames']:,} / {icecast['windowFrames'] * icecast['subscribers']:,}"]])}
+{table(["Relay node", "Listeners", "CPU % of one core", "Fed by"], [["audiostreamd relay (busiest of two)", f"{per_relay(most):,}", f"{most_relay_cpu:.1f}", "the origin, over HTTP with ICY (parsed again)"], [icecast_version, f"{icecast['subscribers']:,}", f"{icecast['relayCPUPercent']:.1f}", f"the generator, as its source ({icecast['receivedFrames']:,} / {icecast['windowFrames'] * icecast['subscribers']:,} frames received)"]])}
 
 **No drops:** {verdict(complete)}: every listener got every frame of the window, none was dropped or closed.
 **The origin's CPU stays flat:** {least['relayCPUPercent']:.1f} % with {per_relay(least):,} listeners at each
