@@ -7,7 +7,14 @@ struct ClientIdentity: Equatable, Sendable {
 
     /// The client of `channel`, which sent `request`.
     init(_ channel: Channel, _ request: HTTPRequest) {
-        address = channel.remoteAddress?.ipAddress ?? ""
+        self.init(address: channel.remoteAddress?.ipAddress ?? "", request)
+    }
+}
+
+extension ClientIdentity {
+    /// The client at `address`, which sent `request`.
+    init(address: String, _ request: HTTPRequest) {
+        self.address = address
         userAgent = request.head.headers.first(name: "user-agent") ?? ""
     }
 }

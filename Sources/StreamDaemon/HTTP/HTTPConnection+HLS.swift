@@ -28,17 +28,11 @@ extension HTTPConnection {
     private func answerAdmitted(_ hlsRequest: HLSRequest, of desks: HLSDesks, session key: String,
                                 _ request: HTTPRequest, context: ChannelHandlerContext) {
         desks.desk(on: context.eventLoop).answer(hlsRequest, session: key) { result in
-            switch result {
-            case .success(let answer):
-                let keepAlive = request.head.isKeepAlive
-                let bytes = answer.response(http11: request.isHTTP11, headOnly: request.isHead, keepAlive: keepAlive)
-                if keepAlive {
-                    self.answerKeepingAlive(bytes, context: context)
-                } else {
-                    self.finish(with: bytes, context: context)
-                }
-            case .failure(let refusal):
-                self.finish(with: refusal.refusal(http11: request.isHTTP11).answer, context: context)
+            let (bytes, keepAlive) = result.reply(to: request)
+            if keepAlive {
+                self.answerKeepingAlive(bytes, context: context)
+            } else {
+                self.finish(with: bytes, context: context)
             }
         }
     }
@@ -49,5 +43,19 @@ extension HTTPConnection {
         finish(request, after: EventLoopFuture.whenAllSucceed(variants, on: context.eventLoop).map {
             HLSGroupPlaylist.text(variants: $0.compactMap { $0 })
         }, contentType: HLSAnswer.contentType(of: HTTPRoute.hlsGroupPlaylist), context: context)
+    }
+}
+
+extension Result<HLSAnswer, HLSRefusal> {
+    /// The bytes that answer `request`, and whether the connection stays open after them: as the client asks for
+    /// a file or playlist, closed after a refusal.
+    func reply(to request: HTTPRequest) -> (bytes: ByteBuffer, keepAlive: Bool) {
+        switch self {
+        case .success(let answer):
+            let keepAlive = request.head.isKeepAlive
+            return (answer.response(http11: request.isHTTP11, headOnly: request.isHead, keepAlive: keepAlive), keepAlive)
+        case .failure(let refusal):
+            return (refusal.refusal(http11: request.isHTTP11).answer, false)
+        }
     }
 }

@@ -103,8 +103,12 @@ final class HTTPServer: Sendable {
         let limit = ConnectionLimit(
             maximum: DescriptorLimit.httpConnections(under: descriptorLimit, maximum: config.maxListeners + overflowHeadroom),
             refusal: Array(refusal.readableBytesView))
-        return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit) {
-            [self] pipeline, socket in
+        // A backend asked about each session answers through NIO's path (`HTTPConnection+Auth`).
+        let lanes = auth == nil && IOUring.isAllowed
+            ? try HLSLanes.open(loops: Array(group.makeIterator()), server: self, limit: limit, logger: logger).wait()
+            : nil
+        return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit,
+                                         diverter: lanes) { [self] pipeline, socket in
             try HTTPConnection.configure(pipeline, server: self, socket: socket, logger: logger)
         }
     }

@@ -77,6 +77,7 @@ final class SendRing {
     }
 
     private func open() {
+        guard IOUring.isAllowed else { return state = .refused }
         guard let ring = send_ring_create(entries) else { return refuse(errno: errno, after: "opening it") }
         state = .open(ring)
     }

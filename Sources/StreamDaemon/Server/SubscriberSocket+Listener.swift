@@ -23,6 +23,8 @@ extension SubscriberSocket {
         private let initializer: Initializer
         /// How many connections may be open at once, if bounded.
         private let limit: ConnectionLimit?
+        /// What may take a connection before NIO does, if anything.
+        private let diverter: ConnectionDiverter?
         private let closed: EventLoopPromise<Void>
 
         private struct State {
@@ -44,12 +46,14 @@ extension SubscriberSocket {
         /// Starts accepting on `descriptor`, a listening socket it now owns: each connection becomes a channel whose
         /// pipeline is its `SubscriberSocket`, then what `initializer` adds, made on the channel's loop. Beyond
         /// `limit`, a connection is sent the limit's refusal and closed at once.
+        /// A `diverter` is offered each admitted connection first, and hands back those it does not serve.
         init(descriptor: CInt, group: EventLoopGroup, logger: Logger, limit: ConnectionLimit? = nil,
-             initializer: @escaping Initializer) {
+             diverter: ConnectionDiverter? = nil, initializer: @escaping Initializer) {
             self.descriptor = descriptor
             self.group = group
             self.logger = logger
             self.limit = limit
+            self.diverter = diverter
             self.initializer = initializer
             closed = group.next().makePromise()
             // accept must say when the backlog is empty, not wait for the next connection.
@@ -69,6 +73,7 @@ extension SubscriberSocket {
         /// Stops accepting and closes the socket; connections already accepted stay. The future completes once the
         /// socket is closed.
         func close() -> EventLoopFuture<Void> {
+            diverter?.close()
             queue.async { [self] in
                 state.withLock { state in
                     state.source.cancel()
@@ -91,7 +96,12 @@ extension SubscriberSocket {
                         refuse(connection, limit: limit)
                     } else {
                         state.withLock { $0.refusing = false }
-                        serve(connection)
+                        let loop = group.next()
+                        if let diverter {
+                            diverter.offer(connection, on: loop) { [self] read in serve(connection, on: loop, read: read) }
+                        } else {
+                            serve(connection, on: loop, read: nil)
+                        }
                     }
                     continue
                 }
@@ -139,10 +149,12 @@ extension SubscriberSocket {
             Glibc.close(connection)
         }
 
-        private func serve(_ connection: CInt) {
+        /// Serves `connection` as a channel of `loop`, whose handlers get `read` first: what was read from the
+        /// connection before, if anything.
+        private func serve(_ connection: CInt, on loop: EventLoop, read: ByteBuffer?) {
             var sendBuffer: CInt = 64 * 1024
             _ = setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<CInt>.size))
-            let (initializer, logger, limit, loop) = (initializer, logger, limit, group.next())
+            let (initializer, logger, limit) = (initializer, logger, limit)
             // Made on the loop that serves it, so that the channel's memory is that thread's, not the accepting one's.
             loop.execute {
                 ClientBootstrap(group: loop)
@@ -155,6 +167,7 @@ extension SubscriberSocket {
                         channel.eventLoop.makeCompletedFuture {
                             let socket = SubscriberSocket(descriptor: connection)
                             try channel.pipeline.syncOperations.addHandler(socket)
+                            if let read { try channel.pipeline.syncOperations.addHandler(ReadReplay(read)) }
                             try initializer(channel.pipeline.syncOperations, socket)
                         }
                     }

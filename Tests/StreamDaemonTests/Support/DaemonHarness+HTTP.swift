@@ -4,13 +4,15 @@ extension DaemonHarness {
     /// Starts the daemon with a control socket (`control.sock`), an HTTP server on a free port of 127.0.0.1 and
     /// `streams`, the YAML of the items of its streams list.
     /// - Parameter http: more keys of `http:`, such as `relayPassword: x`.
+    /// - Parameter environment: variables added to the daemon's environment.
     /// - Returns: the daemon and its HTTP port.
-    static func withHTTP(_ streams: String, http: String = "", folder: URL? = nil) throws -> (DaemonHarness, UInt16) {
+    static func withHTTP(_ streams: String, http: String = "", folder: URL? = nil,
+                         environment: [String: String] = [:]) throws -> (DaemonHarness, UInt16) {
         let port = try FreePort.pick()
         let options = http.isEmpty ? "" : ", " + http
         let config = "control: control.sock\nhttp: {listen: \"127.0.0.1:\(port)\"\(options)}\nstreams:\n"
             + streams.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
-        return (try DaemonHarness(config: config, folder: folder), port)
+        return (try DaemonHarness(config: config, folder: folder, environment: environment), port)
     }
 
     /// Stream `radio`, the demo MP3 looped at real time, at `/radio.mp3`: an item of `withHTTP`'s streams.

@@ -1,0 +1,35 @@
+#ifndef CONNECTION_RING_H
+#define CONNECTION_RING_H
+
+#include <stdint.h>
+
+/// An io_uring that receives from and sends to many connections, its completions announced on an eventfd that an
+/// event loop watches. Confined to the thread that made it.
+typedef struct connection_ring connection_ring;
+
+/// A ring with room for `entries` operations per submission and sixteen times as many completions, and a
+/// non-blocking eventfd, set in `eventfd`, that it signals whenever a completion is posted; NULL with errno set
+/// where io_uring is refused. The caller owns the eventfd.
+connection_ring *connection_ring_create(unsigned entries, int *eventfd);
+
+/// Closes the ring; operations in flight are cancelled by the kernel.
+void connection_ring_destroy(connection_ring *ring);
+
+/// Queues a receive of up to `length` bytes from `socket` into `buffer` (with `MSG_PEEK` when `peek`), tagged
+/// `tag`; the buffer must stay valid until its completion. Returns 0, or a negative errno when the ring failed.
+int connection_ring_receive(connection_ring *ring, int socket, void *buffer, uint32_t length, int peek,
+                            uint64_t tag);
+
+/// Queues a send of `length` bytes at `buffer` to `socket` (`MSG_NOSIGNAL`), tagged `tag`: it completes once the
+/// socket took some of them, or failed. The buffer must stay valid until its completion. Returns as
+/// `connection_ring_receive` does.
+int connection_ring_send(connection_ring *ring, int socket, const void *buffer, uint32_t length, uint64_t tag);
+
+/// Hands every queued operation to the kernel in one system call. Returns 0, or a negative errno.
+int connection_ring_submit(connection_ring *ring);
+
+/// Takes up to `capacity` completions: each one's tag and result (bytes, or a negative errno, as `recv(2)` and
+/// `send(2)` return). Returns how many it took.
+unsigned connection_ring_reap(connection_ring *ring, uint64_t *tags, int32_t *results, unsigned capacity);
+
+#endif
