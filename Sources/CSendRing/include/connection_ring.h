@@ -25,6 +25,16 @@ int connection_ring_receive(connection_ring *ring, int socket, void *buffer, uin
 /// `connection_ring_receive` does.
 int connection_ring_send(connection_ring *ring, int socket, const void *buffer, uint32_t length, uint64_t tag);
 
+/// Whether the ring takes `connection_ring_send_then_receive` (Linux 6.0 or later).
+int connection_ring_links(connection_ring *ring);
+
+/// Queues a send of all `length` bytes at `bytes` to `socket`, tagged `send_tag`, then, once it has sent them, a
+/// receive into `buffer` tagged `receive_tag`. The send completes only if it fails (a negative errno, or fewer bytes
+/// than asked), and the receive then completes with `-ECANCELED`; else the receive's completion says the send is
+/// done. Both buffers must stay valid until the receive's completion. Returns as `connection_ring_receive` does.
+int connection_ring_send_then_receive(connection_ring *ring, int socket, const void *bytes, uint32_t length,
+                                      uint64_t send_tag, void *buffer, uint32_t capacity, uint64_t receive_tag);
+
 /// Hands every queued operation to the kernel in one system call. Returns 0, or a negative errno.
 int connection_ring_submit(connection_ring *ring);
 

@@ -19,6 +19,8 @@ final class HLSLane {
     let limit: ConnectionLimit?
     private let logger: Logger
     private var ring: OpaquePointer?
+    /// Whether a send may be linked to the receive of the next request (`sendThenReceive`).
+    private(set) var linksSends = false
     private var connections: [UInt64: HLSLaneConnection] = [:]
     private var lastID: UInt64 = 0
     /// Whether a submission is due at the end of this turn, or of the completions being taken.
@@ -49,6 +51,7 @@ final class HLSLane {
             return refuse(errno: errno, after: "opening it")
         }
         self.ring = ring
+        linksSends = connection_ring_links(ring) != 0
         let signal = descriptor
         let lane = NIOLoopBound(self, eventLoop: eventLoop)
         return NIOPipeBootstrap(group: eventLoop)
@@ -94,7 +97,7 @@ final class HLSLane {
     func receive(_ connection: HLSLaneConnection, into buffer: UnsafeMutableRawBufferPointer, peek: Bool) -> Bool {
         guard let ring else { return false }
         let queued = connection_ring_receive(ring, connection.descriptor, buffer.baseAddress, UInt32(buffer.count),
-                                             peek ? 1 : 0, connection.id)
+                                             peek ? 1 : 0, Self.tag(connection, send: false))
         scheduleSubmit()
         return queued == 0
     }
@@ -103,9 +106,27 @@ final class HLSLane {
     func send(_ connection: HLSLaneConnection, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let ring else { return false }
         let queued = connection_ring_send(ring, connection.descriptor, bytes.baseAddress, UInt32(bytes.count),
-                                          connection.id)
+                                          Self.tag(connection, send: true))
         scheduleSubmit()
         return queued == 0
+    }
+
+    /// Queues a send of all of `bytes` for `connection`, and once it is made a receive into `buffer`: one
+    /// completion for both when the send succeeds, the receive's (`linksSends` must be true). False when the ring
+    /// failed.
+    func sendThenReceive(_ connection: HLSLaneConnection, _ bytes: UnsafeRawBufferPointer,
+                         into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let ring else { return false }
+        let queued = connection_ring_send_then_receive(
+            ring, connection.descriptor, bytes.baseAddress, UInt32(bytes.count), Self.tag(connection, send: true),
+            buffer.baseAddress, UInt32(buffer.count), Self.tag(connection, send: false))
+        scheduleSubmit()
+        return queued == 0
+    }
+
+    /// An operation's tag: its connection, and whether it is a send.
+    private static func tag(_ connection: HLSLaneConnection, send: Bool) -> UInt64 {
+        connection.id << 1 | (send ? 1 : 0)
     }
 
     /// Forgets a connection that closed, or went back to NIO.
@@ -146,7 +167,9 @@ final class HLSLane {
         while true {
             let count = Int(connection_ring_reap(ring, &tags, &results, UInt32(tags.count)))
             guard count > 0 else { break }
-            for index in 0..<count { connections[tags[index]]?.completed(results[index]) }
+            for index in 0..<count {
+                connections[tags[index] >> 1]?.completed(results[index], bySend: tags[index] & 1 == 1)
+            }
         }
         reaping = false
         submit()

@@ -19,8 +19,10 @@ final class HLSLaneConnection {
     private var buffer: UnsafeMutableRawBufferPointer
     private var filled = 0
     private var state = State.peeking
-    /// Whether an operation is in the ring.
+    /// Whether an operation, or a linked send and receive, is in the ring.
     private var inRing = false
+    /// Whether what is in the ring is a linked send and receive.
+    private var linked = false
     /// The client's address, for its session key.
     private var address = ""
     /// The session key of the last request without a session parameter, and its user agent: a player's requests
@@ -38,6 +40,8 @@ final class HLSLaneConnection {
         case answering(HTTPRequest)
         /// Sending an answer: its bytes, what of them is sent, whether the connection closes after them.
         case sending(ByteBuffer, sent: Int, closes: Bool)
+        /// Sending an answer whole, then receiving the next request, as one linked pair in the ring.
+        case sendingThenReading(ByteBuffer)
         /// Shut down: closed once the operation in the ring completes, the bytes it sends kept until then.
         case closing(keeping: ByteBuffer?)
         case closed
@@ -69,9 +73,15 @@ final class HLSLaneConnection {
         receive(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<longest]), peek: true)
     }
 
-    /// What the operation in the ring returned: bytes received or sent, or a negative errno.
-    func completed(_ result: Int32) {
-        inRing = false
+    /// What an operation in the ring returned (`bySend`: a send's): bytes received or sent, or a negative errno.
+    func completed(_ result: Int32, bySend: Bool) {
+        switch state {
+        // A linked send completes only when it failed, and its receive is cancelled, which completes last.
+        case .sendingThenReading where bySend, .closing(keeping: _) where bySend && linked:
+            return close()
+        default:
+            inRing = false
+        }
         switch state {
         case .peeking:
             peeked(Int(result))
@@ -89,6 +99,13 @@ final class HLSLaneConnection {
             if closes { return close() }
             state = .reading
             deadline = .now() + lane.server.headerTimeout
+            readHead()
+        case .sendingThenReading:
+            // The send took every byte: this is the next request's receive.
+            state = .reading
+            linked = false
+            guard result > 0 else { return close() }
+            filled += Int(result)
             readHead()
         case .closing:
             finish()
@@ -143,6 +160,14 @@ final class HLSLaneConnection {
     private func answer(_ result: Result<HLSAnswer, HLSRefusal>) {
         guard case .answering(let request) = state else { return }
         let (bytes, keepAlive) = result.reply(to: request)
+        if keepAlive, filled == 0, lane.linksSends {
+            state = .sendingThenReading(bytes)
+            deadline = .now() + lane.server.headerTimeout
+            bytes.withUnsafeReadableBytes { inRing = lane.sendThenReceive(self, $0, into: buffer) }
+            linked = inRing
+            if !inRing { close() }
+            return
+        }
         state = .sending(bytes, sent: 0, closes: !keepAlive)
         deadline = .now() + Self.sendTimeout
         sendRest()
@@ -189,7 +214,7 @@ final class HLSLaneConnection {
     func close() {
         switch state {
         case .closing, .closed: return
-        case .sending(let bytes, _, _): state = .closing(keeping: bytes)
+        case .sending(let bytes, _, _), .sendingThenReading(let bytes): state = .closing(keeping: bytes)
         default: state = .closing(keeping: nil)
         }
         deadline = nil
