@@ -4,8 +4,9 @@ import NIOCore
 /// One connection of an `HLSLane`: a player's requests read, answered from its stream's desk and sent, one at a
 /// time and in order, through the lane's ring.
 ///
-/// At most one operation of the connection is in the ring at once, and its buffer stays alive and unmoved until
-/// it completes; the descriptor is closed only when none is, so the kernel never meets a descriptor reused.
+/// At most one operation of the connection is in the ring at once, or one send linked to the next receive, and
+/// their buffers stay alive and unmoved until they complete; the descriptor is closed only when nothing is in the
+/// ring, so the kernel never meets a descriptor reused.
 /// Reading pauses while a request is answered: a pipelined request waits in the socket. Confined to the lane's
 /// loop.
 final class HLSLaneConnection {
@@ -75,13 +76,9 @@ final class HLSLaneConnection {
 
     /// What an operation in the ring returned (`bySend`: a send's): bytes received or sent, or a negative errno.
     func completed(_ result: Int32, bySend: Bool) {
-        switch state {
-        // A linked send completes only when it failed, and its receive is cancelled, which completes last.
-        case .sendingThenReading where bySend, .closing(keeping: _) where bySend && linked:
-            return close()
-        default:
-            inRing = false
-        }
+        // A linked send completes only when it failed; its receive, cancelled then, completes after it, last.
+        if bySend && linked { return close() }
+        inRing = false
         switch state {
         case .peeking:
             peeked(Int(result))
