@@ -54,6 +54,27 @@ import Testing
         withExtendedLifetime(daemon) {}
     }
 
+    /// Connections accepted on every event loop, each with two requests in one write: a player's connection moves
+    /// to its stream's loop with what was read there, so both requests of each are answered, in order.
+    @Test(arguments: ways)
+    func pipelinedRequestsFollowAConnectionToItsStreamsLoop(_ environment: [String: String]) throws {
+        let (daemon, port) = try Self.daemon(environment)
+        // Connections go to the loops in turn: four reach at least two loops wherever there are two.
+        let connections = try (0..<4).map { _ in try RawConnection(port: port) }
+        for connection in connections {
+            connection.send("GET /hls/live/live.m3u8 HTTP/1.1\r\nHost: a\r\n\r\n"
+                            + "HEAD /hls/live/live.m3u8 HTTP/1.1\r\nHost: a\r\n\r\n")
+        }
+        for connection in connections {
+            let (bytes, closed) = connection.readToEnd(timeout: 2)
+            let answers = String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 200 OK\r\n")
+            #expect(answers.count == 3 && answers[1].contains("#EXTM3U"), "\(answers)")
+            #expect(answers.last.map { $0.hasSuffix("\r\n\r\n") } == true, "a HEAD answer has no body")
+            #expect(!closed)
+        }
+        withExtendedLifetime(daemon) {}
+    }
+
     /// A request head without a Host is refused as RFC 9112 §3.2 says, with 400, however it came.
     @Test(arguments: ways)
     func anHTTP11RequestWithoutHostIs400(_ environment: [String: String]) throws {

@@ -6,7 +6,7 @@ final class HLSDesks: Sendable {
     let board: HLSBoard
     private let desks: [NIOLoopBoundBox<HLSDesk>]
     /// The stream's loop, where the origin changes the board.
-    private let home: EventLoop
+    let home: EventLoop
     /// The longest a request is held before its 503.
     let holdLimit: TimeAmount
 

@@ -18,6 +18,8 @@ final class HLSLane {
     /// The listening socket's count of open connections, which a connection closed here leaves.
     let limit: ConnectionLimit?
     private let logger: Logger
+    /// Every loop's lane, where a player's connection moves to its stream's loop.
+    weak var directory: HLSLanes?
     private var ring: OpaquePointer?
     /// Whether a send may be linked to the receive of the next request (`sendThenReceive`).
     private(set) var linksSends = false
@@ -82,13 +84,32 @@ final class HLSLane {
     }
 
     /// Serves `connection` if its first bytes are an HLS request's, else hands it back to NIO.
-    func offer(_ connection: CInt, handBack: @escaping (ByteBuffer?) -> Void) {
+    func offer(_ connection: CInt, handBack: @escaping @Sendable (ByteBuffer?) -> Void) {
         eventLoop.preconditionInEventLoop()
         guard ring != nil, !closed else { return handBack(nil) }
+        add(connection, handBack: handBack).start()
+    }
+
+    /// Serves a player's connection that another lane took, with what it read there and did not answer.
+    func adopt(_ connection: CInt, read: ByteBuffer, address: String,
+               handBack: @escaping @Sendable (ByteBuffer?) -> Void) {
+        eventLoop.preconditionInEventLoop()
+        guard ring != nil, !closed else { return handBack(read) }
+        add(connection, handBack: handBack).resume(read: read, address: address)
+    }
+
+    private func add(_ connection: CInt, handBack: @escaping @Sendable (ByteBuffer?) -> Void) -> HLSLaneConnection {
         lastID += 1
         let served = HLSLaneConnection(id: lastID, descriptor: connection, lane: self, handBack: handBack)
         connections[lastID] = served
-        served.start()
+        return served
+    }
+
+    /// Has the lane of `loop` serve `connection` from now on, with `read`, the bytes read and not answered;
+    /// false when it cannot.
+    func move(_ connection: CInt, read: ByteBuffer, address: String, to loop: EventLoop,
+              handBack: @escaping @Sendable (ByteBuffer?) -> Void) -> Bool {
+        directory?.move(connection, read: read, address: address, to: loop, handBack: handBack) ?? false
     }
 
     // MARK: - For the connections

@@ -15,7 +15,7 @@ final class HLSLaneConnection {
     /// Its lane, which keeps the connection until it closes.
     private let lane: HLSLane
     /// Gives the connection to NIO with what was read of the request being read.
-    private let handBack: (ByteBuffer?) -> Void
+    private let handBack: @Sendable (ByteBuffer?) -> Void
     /// The received bytes not taken yet, from the start of the next request head.
     private var buffer: UnsafeMutableRawBufferPointer
     private var filled = 0
@@ -55,7 +55,7 @@ final class HLSLaneConnection {
     /// Room for a player's request head; grown up to `HTTPRequest.maximumHeadSize` and a little more.
     private static let initialCapacity = 1024
 
-    init(id: UInt64, descriptor: CInt, lane: HLSLane, handBack: @escaping (ByteBuffer?) -> Void) {
+    init(id: UInt64, descriptor: CInt, lane: HLSLane, handBack: @escaping @Sendable (ByteBuffer?) -> Void) {
         self.id = id
         self.descriptor = descriptor
         self.lane = lane
@@ -72,6 +72,17 @@ final class HLSLaneConnection {
         deadline = .now() + lane.server.headerTimeout
         let longest = Self.prefixes.map(\.count).max()!
         receive(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<longest]), peek: true)
+    }
+
+    /// Reads on from `read`, what another lane received of the connection, from `address`.
+    func resume(read: ByteBuffer, address: String) {
+        while buffer.count < read.readableBytes { grow() }
+        read.withUnsafeReadableBytes { buffer.copyMemory(from: $0) }
+        filled = read.readableBytes
+        self.address = address
+        state = .reading
+        deadline = .now() + lane.server.headerTimeout
+        readHead()
     }
 
     /// What an operation in the ring returned (`bySend`: a send's): bytes received or sent, or a negative errno.
@@ -136,6 +147,9 @@ final class HLSLaneConnection {
                     try? HTTPRoute(request, mounts: lane.server.mounts) else {
                 return giveToNIO(read: filled)
             }
+            // A stream's players are served on its loop, where its parts are made: their answers go out in the
+            // turn that made the part, and the answers' bytes stay with one thread.
+            if desks.home !== lane.eventLoop, moveHome(desks.home) { return }
             take(length)
             deadline = nil
             state = .answering(request)
@@ -200,10 +214,23 @@ final class HLSLaneConnection {
     /// Leaves the connection to NIO, with the first `read` bytes of the buffer (none for nil), the request NIO
     /// reads next.
     private func giveToNIO(read: Int?) {
+        leave()
+        handBack(read.map { ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<$0])) })
+    }
+
+    /// Leaves the connection, with what was read, to the lane on `loop`; false when there is none.
+    private func moveHome(_ loop: EventLoop) -> Bool {
+        let read = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+        guard lane.move(descriptor, read: read, address: address, to: loop, handBack: handBack) else { return false }
+        leave()
+        return true
+    }
+
+    /// Forgets the connection, which another serves from now on.
+    private func leave() {
         state = .closed
         deadline = nil
         lane.remove(self)
-        handBack(read.map { ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<$0])) })
     }
 
     /// Closes the connection: at once when nothing of it is in the ring, else once that completes, which the
