@@ -13,20 +13,32 @@ struct FormQuery {
 
     /// The bytes of field `name`, if the query has it.
     subscript(name: String) -> [UInt8]? {
-        guard var query else { return nil }
-        var name = name
-        return query.withUTF8 { bytes in name.withUTF8 { Self.value(of: $0, in: bytes) } }
+        withField(name) { $0.map(Self.decoded) }
     }
 
     /// Field `name` as UTF-8 text; nil without the field or when it is not UTF-8.
     func text(_ name: String) -> String? {
-        self[name].flatMap { String(validating: $0, as: UTF8.self) }
+        withField(name) { value in
+            // A value without escapes is its own text, no array made on the way: a reload's numbers are.
+            value.flatMap { value in
+                value.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+                    ? String(validating: Self.decoded(value), as: UTF8.self)
+                    : String(validating: value, as: UTF8.self)
+            }
+        }
+    }
+
+    /// `body` of the encoded value of field `name`, or of nil.
+    private func withField<T>(_ name: String, _ body: (Bytes?) -> T) -> T {
+        guard var query else { return body(nil) }
+        var name = name
+        return query.withUTF8 { bytes in name.withUTF8 { body(Self.field($0, in: bytes)) } }
     }
 
     private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
-    /// The decoded value of the first field whose decoded name is `wanted`.
-    private static func value(of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// The encoded value of the first field whose decoded name is `wanted`.
+    private static func field(_ wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bytes? {
         var start = bytes.startIndex
         while start < bytes.endIndex {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
@@ -35,7 +47,7 @@ struct FormQuery {
             guard !pair.isEmpty else { continue }
             let nameEnd = pair.firstIndex(of: UInt8(ascii: "=")) ?? end
             guard isName(pair[..<nameEnd], wanted) else { continue }
-            return decoded(pair[min(nameEnd + 1, end)...])
+            return pair[min(nameEnd + 1, end)...]
         }
         return nil
     }

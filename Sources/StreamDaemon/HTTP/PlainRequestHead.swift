@@ -1,3 +1,4 @@
+import Glibc
 import NIOHTTP1
 
 /// The request heads a kept-alive HLS player sends, read without NIOHTTP1's pipeline: a `GET` or `HEAD` of
@@ -78,8 +79,10 @@ enum PlainRequestHead {
         var start = 0
 
         mutating func next() -> Slice<UnsafeRawBufferPointer>? {
-            guard start < bytes.count, let feed = bytes[start...].firstIndex(of: UInt8(ascii: "\n")), feed > start,
-                  bytes[feed - 1] == UInt8(ascii: "\r") else { return nil }
+            guard start < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + start, CInt(UInt8(ascii: "\n")), bytes.count - start) else { return nil }
+            let feed = base.distance(to: UnsafeRawPointer(found))
+            guard feed > start, bytes[feed - 1] == UInt8(ascii: "\r") else { return nil }
             defer { start = feed + 1 }
             return bytes[start..<(feed - 1)]
         }
@@ -94,14 +97,14 @@ enum PlainRequestHead {
     }
 
     private static func method(_ bytes: Slice<UnsafeRawBufferPointer>) -> HTTPMethod? {
-        if bytes.elementsEqual("GET".utf8) { return .GET }
-        if bytes.elementsEqual("HEAD".utf8) { return .HEAD }
+        if bytes.equals("GET") { return .GET }
+        if bytes.equals("HEAD") { return .HEAD }
         return nil
     }
 
     private static func version(_ bytes: Slice<UnsafeRawBufferPointer>) -> HTTPVersion? {
-        if bytes.elementsEqual("HTTP/1.1".utf8) { return .http1_1 }
-        if bytes.elementsEqual("HTTP/1.0".utf8) { return .http1_0 }
+        if bytes.equals("HTTP/1.1") { return .http1_1 }
+        if bytes.equals("HTTP/1.0") { return .http1_0 }
         return nil
     }
 
@@ -129,10 +132,18 @@ enum PlainRequestHead {
     }
 }
 
+// Compared with static strings' bytes, the length first: every request's every field is compared with six names.
 private extension Slice where Base == UnsafeRawBufferPointer {
     /// Whether these token bytes are `lowercased`, a name of letters and hyphens, in any case: OR 0x20 turns an
     /// upper-case letter into its lower case, and no other token byte into a letter or a hyphen.
-    func matches(_ lowercased: String) -> Bool {
-        elementsEqual(lowercased.utf8) { $0 | 0x20 == $1 }
+    func matches(_ lowercased: StaticString) -> Bool {
+        guard count == lowercased.utf8CodeUnitCount else { return false }
+        for (offset, byte) in enumerated() where byte | 0x20 != lowercased.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// Whether these are the bytes of `text`, which is not empty.
+    func equals(_ text: StaticString) -> Bool {
+        count == text.utf8CodeUnitCount && memcmp(base.baseAddress! + startIndex, text.utf8Start, count) == 0
     }
 }
