@@ -1,8 +1,9 @@
 import NIOCore
 
 /// A file or playlist of a stream's HLS, with what its response says of it, and the response players ask for
-/// most (HTTP/1.1, kept alive, GET) made once: a thousand players ask for the same bytes at the same moment.
-struct HLSAnswer {
+/// most (HTTP/1.1, kept alive, GET) made once: a thousand players ask for the same bytes at the same moment. A
+/// class, so that handing it to each of them counts one reference, not one per field.
+final class HLSAnswer: Sendable {
     let body: ByteBuffer
     let contentType: String
     let cacheControl: String

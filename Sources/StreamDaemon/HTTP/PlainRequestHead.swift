@@ -55,6 +55,8 @@ enum PlainRequestHead {
         let target = requestLine[(firstSpace + 1)..<lastSpace]
         guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         var headers = HTTPHeaders()
+        // Room for the three kept at once: grown a field at a time, it would allocate at each.
+        headers.reserveCapacity(3)
         while let line = lines.next() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
             let name = line[..<colon]
