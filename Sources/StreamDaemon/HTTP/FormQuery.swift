@@ -21,7 +21,7 @@ struct FormQuery {
         withField(name) { value in
             // A value without escapes is its own text, no array made on the way: a reload's numbers are.
             value.flatMap { value in
-                value.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+                Self.hasEscapes(value)
                     ? String(validating: Self.decoded(value), as: UTF8.self)
                     : String(validating: value, as: UTF8.self)
             }
@@ -54,8 +54,12 @@ struct FormQuery {
 
     /// Whether the encoded `name` decodes to `wanted`: compared as it is unless it has escapes.
     private static func isName(_ name: Bytes, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        let isPlain = !name.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-        return isPlain ? name.elementsEqual(wanted) : decoded(name).elementsEqual(wanted)
+        hasEscapes(name) ? decoded(name).elementsEqual(wanted) : name.elementsEqual(wanted)
+    }
+
+    /// Whether `text` has a `%XX` or a `+`, which decoding changes.
+    private static func hasEscapes(_ text: Bytes) -> Bool {
+        text.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
     }
 
     /// `+` as a space and `%XX` as its byte; a `%` without two hex digits stays as it is.
