@@ -2,29 +2,29 @@
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "connection_ring.h"
 
+#ifndef IORING_FEAT_MIN_TIMEOUT
+#define IORING_FEAT_MIN_TIMEOUT (1U << 15)
+#endif
+
 struct connection_ring {
     struct io_uring ring;
     int links;
+    int batches;
 };
 
-connection_ring *connection_ring_create(unsigned entries, int *signalled) {
+connection_ring *connection_ring_create(unsigned entries) {
     connection_ring *made = calloc(1, sizeof *made);
     if (made == NULL) return NULL;
-    int signal = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (signal < 0) {
-        free(made);
-        return NULL;
-    }
-    // SUBMIT_ALL: an operation that fails at once must not leave those after it unsubmitted. COOP_TASKRUN: a
-    // completion's work waits for the thread's next system call instead of interrupting it, and wakes it from
-    // epoll. Not DEFER_TASKRUN, which would spare more: its eventfd signal came about 14 ms late on an idle loop.
+    // SUBMIT_ALL: an operation that fails at once must not leave those after it unsubmitted. DEFER_TASKRUN: a
+    // completion's work waits until the thread asks for completions, and wakes it only once a batch is there.
     const unsigned flags[] = {
-        IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+        IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
         IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN,
         IORING_SETUP_SUBMIT_ALL,
     };
@@ -33,10 +33,12 @@ connection_ring *connection_ring_create(unsigned entries, int *signalled) {
         struct io_uring_params params = {.flags = flags[i] | IORING_SETUP_CQSIZE, .cq_entries = 16 * entries};
         failed = io_uring_queue_init_params(entries, &made->ring, &params);
     }
-    if (failed == 0) failed = io_uring_register_eventfd(&made->ring, signal);
+    // Waiting with a timeout takes EXT_ARG (Linux 5.11).
+    if (failed == 0 && !(made->ring.features & IORING_FEAT_EXT_ARG)) {
+        io_uring_queue_exit(&made->ring);
+        failed = -EOPNOTSUPP;
+    }
     if (failed < 0) {
-        if (made->ring.ring_fd > 0) io_uring_queue_exit(&made->ring);
-        close(signal);
         free(made);
         errno = -failed;
         return NULL;
@@ -47,7 +49,7 @@ connection_ring *connection_ring_create(unsigned entries, int *signalled) {
     made->links = probe != NULL && io_uring_opcode_supported(probe, IORING_OP_SEND_ZC)
         && (made->ring.features & IORING_FEAT_CQE_SKIP);
     if (probe != NULL) io_uring_free_probe(probe);
-    *signalled = signal;
+    made->batches = (made->ring.features & IORING_FEAT_MIN_TIMEOUT) != 0;
     return made;
 }
 
@@ -77,6 +79,23 @@ int connection_ring_receive(connection_ring *ring, int socket, void *buffer, uin
     struct io_uring_sqe *sqe = entry(ring, &failed);
     if (sqe == NULL) return failed;
     io_uring_prep_recv(sqe, socket, buffer, length, peek ? MSG_PEEK : 0);
+    io_uring_sqe_set_data64(sqe, tag);
+    return 0;
+}
+
+int connection_ring_wake_create(void) {
+    return eventfd(0, EFD_CLOEXEC);
+}
+
+void connection_ring_wake(int wake) {
+    eventfd_write(wake, 1);
+}
+
+int connection_ring_read(connection_ring *ring, int descriptor, void *buffer, uint32_t length, uint64_t tag) {
+    int failed = 0;
+    struct io_uring_sqe *sqe = entry(ring, &failed);
+    if (sqe == NULL) return failed;
+    io_uring_prep_read(sqe, descriptor, buffer, length, 0);
     io_uring_sqe_set_data64(sqe, tag);
     return 0;
 }
@@ -112,10 +131,30 @@ int connection_ring_send_then_receive(connection_ring *ring, int socket, const v
     return 0;
 }
 
-int connection_ring_submit(connection_ring *ring) {
+int connection_ring_wait(connection_ring *ring, unsigned batch, unsigned batch_wait_us, int64_t timeout_ns) {
     int submitted = io_uring_submit(&ring->ring);
     while (submitted == -EINTR) submitted = io_uring_submit(&ring->ring);
-    return submitted < 0 ? submitted : 0;
+    if (submitted == -EBUSY || submitted == -EAGAIN) {
+        batch = 1;
+        if (timeout_ns < 0 || timeout_ns > 1000000) timeout_ns = 1000000;
+    } else if (submitted < 0) {
+        return submitted;
+    }
+    // Without waiting, the completions that came are still posted: deferred work runs only when asked for.
+    if (timeout_ns == 0) {
+        int got = io_uring_get_events(&ring->ring);
+        return got < 0 && got != -EINTR ? got : 0;
+    }
+    struct __kernel_timespec limit = {.tv_sec = timeout_ns / 1000000000, .tv_nsec = timeout_ns % 1000000000};
+    // The field after sigmask_sz, padding before Linux 6.13, is then the batch's wait in microseconds.
+    struct io_uring_getevents_arg arg = {
+        .sigmask_sz = _NSIG / 8,
+        .pad = ring->batches ? batch_wait_us : 0,
+        .ts = timeout_ns > 0 ? (uint64_t)(uintptr_t)&limit : 0,
+    };
+    int waited = io_uring_enter2(ring->ring.ring_fd, 0, ring->batches ? batch : 1,
+                                 IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, (sigset_t *)&arg, sizeof arg);
+    return waited < 0 && waited != -ETIME && waited != -EINTR ? waited : 0;
 }
 
 unsigned connection_ring_reap(connection_ring *ring, uint64_t *tags, int32_t *results, unsigned capacity) {

@@ -39,7 +39,7 @@ final class StreamService: Sendable {
         policy = NIOLockedValueBox(config.listeners)
         hls = config.hls
         eventLoop = group.next()
-        hlsDesks = config.hls.map { [eventLoop] in HLSDesks(config: $0, loops: Array(group.makeIterator()), home: eventLoop) }
+        hlsDesks = config.hls.map { [eventLoop] in HLSDesks(config: $0, home: eventLoop) }
         var logger = Logger(label: "audiostreamd")
         logger[metadataKey: "stream"] = "\(config.name)"
         self.logger = logger

@@ -54,10 +54,10 @@ import Testing
         withExtendedLifetime(daemon) {}
     }
 
-    /// Connections accepted on every event loop, each with two requests in one write: a player's connection moves
-    /// to its stream's loop with what was read there, so both requests of each are answered, in order.
+    /// Connections accepted on every event loop, each with two requests in one write: both requests of each are
+    /// answered, in order, whichever loop accepted it and wherever it is served.
     @Test(arguments: ways)
-    func pipelinedRequestsFollowAConnectionToItsStreamsLoop(_ environment: [String: String]) throws {
+    func pipelinedRequestsOfManyConnectionsAreAnsweredInOrder(_ environment: [String: String]) throws {
         let (daemon, port) = try Self.daemon(environment)
         // Connections go to the loops in turn: four reach at least two loops wherever there are two.
         let connections = try (0..<4).map { _ in try RawConnection(port: port) }

@@ -74,17 +74,6 @@ final class HLSLaneConnection {
         receive(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<longest]), peek: true)
     }
 
-    /// Reads on from `read`, what another lane received of the connection, from `address`.
-    func resume(read: ByteBuffer, address: String) {
-        while buffer.count < read.readableBytes { grow() }
-        read.withUnsafeReadableBytes { buffer.copyMemory(from: $0) }
-        filled = read.readableBytes
-        self.address = address
-        state = .reading
-        deadline = .now() + lane.server.headerTimeout
-        readHead()
-    }
-
     /// What an operation in the ring returned (`bySend`: a send's): bytes received or sent, or a negative errno.
     func completed(_ result: Int32, bySend: Bool) {
         // A linked send completes only when it failed; its receive, cancelled then, completes after it, last.
@@ -147,9 +136,6 @@ final class HLSLaneConnection {
                     try? HTTPRoute(request, mounts: lane.server.mounts) else {
                 return giveToNIO(read: filled)
             }
-            // A stream's players are served on its loop, where its parts are made: their answers go out in the
-            // turn that made the part, and the answers' bytes stay with one thread.
-            if desks.home !== lane.eventLoop, moveHome(desks.home) { return }
             take(length)
             deadline = nil
             state = .answering(request)
@@ -214,23 +200,10 @@ final class HLSLaneConnection {
     /// Leaves the connection to NIO, with the first `read` bytes of the buffer (none for nil), the request NIO
     /// reads next.
     private func giveToNIO(read: Int?) {
-        leave()
-        handBack(read.map { ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<$0])) })
-    }
-
-    /// Leaves the connection, with what was read, to the lane on `loop`; false when there is none.
-    private func moveHome(_ loop: EventLoop) -> Bool {
-        let read = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
-        guard lane.move(descriptor, read: read, address: address, to: loop, handBack: handBack) else { return false }
-        leave()
-        return true
-    }
-
-    /// Forgets the connection, which another serves from now on.
-    private func leave() {
         state = .closed
         deadline = nil
         lane.remove(self)
+        handBack(read.map { ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<$0])) })
     }
 
     /// Closes the connection: at once when nothing of it is in the ring, else once that completes, which the

@@ -105,7 +105,7 @@ final class HTTPServer: Sendable {
             refusal: Array(refusal.readableBytesView))
         // A backend asked about each session answers through NIO's path (`HTTPConnection+Auth`).
         let lanes = auth == nil && IOUring.isAllowed
-            ? try HLSLanes.open(loops: Array(group.makeIterator()), server: self, limit: limit, logger: logger).wait()
+            ? HLSLaneDiverter.open(server: self, limit: limit, logger: logger)
             : nil
         return SubscriberSocket.Listener(descriptor: descriptor, group: group, logger: logger, limit: limit,
                                          diverter: lanes) { [self] pipeline, socket in
