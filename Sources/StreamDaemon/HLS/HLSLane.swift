@@ -2,7 +2,6 @@ import CSendRing
 import Glibc
 import Logging
 import NIOCore
-import NIOPosix
 
 /// The HLS players' connections, served through the io_uring of a `RingEventLoop` instead of NIO channels: a
 /// player asks twice a part (a blocking reload and the part), and NIO's read, decode and write path per request, and
@@ -22,9 +21,10 @@ final class HLSLane {
     let linksSends: Bool
     private var connections: [UInt64: HLSLaneConnection] = [:]
     private var lastID: UInt64 = 0
-    /// Set once the daemon stops, or the ring failed: new connections go to NIO, and the loop stops once the last
-    /// one here has closed.
+    /// Set once the ring failed, or the daemon stops: new connections go to NIO.
     private var closed = false
+    /// Set once the daemon stops: the loop stops once the last connection here has closed.
+    private var stopping = false
 
     /// A lane on `eventLoop`, which hands it the completions of its ring; call on the loop.
     init(eventLoop: RingEventLoop, server: HTTPServer, limit: ConnectionLimit?, logger: Logger) {
@@ -96,13 +96,13 @@ final class HLSLane {
     private func failed(_ error: CInt) {
         guard !closed else { return }
         logger.error("io_uring failed (\(String(cString: strerror(-error)))): HLS players are served by NIO from now on")
-        close()
+        closeAll()
     }
 
     /// Forgets a connection that closed, or went back to NIO.
     func remove(_ connection: HLSLaneConnection) {
         connections[connection.id] = nil
-        if closed, connections.isEmpty { eventLoop.shutdownGracefully { _ in } }
+        if stopping, connections.isEmpty { eventLoop.shutdownGracefully { _ in } }
     }
 
     /// Closes the connections that waited too long for a request or for a send: their deadline passed.
@@ -116,9 +116,14 @@ final class HLSLane {
     /// Closes every connection, then stops the loop; those that come later go to NIO.
     func close() {
         eventLoop.preconditionInEventLoop()
-        guard !closed else { return }
+        guard !stopping else { return }
+        stopping = true
+        closeAll()
+        if connections.isEmpty { eventLoop.shutdownGracefully { _ in } }
+    }
+
+    private func closeAll() {
         closed = true
         for connection in connections.values { connection.close() }
-        if connections.isEmpty { eventLoop.shutdownGracefully { _ in } }
     }
 }

@@ -1,10 +1,14 @@
 import Logging
 import NIOCore
+import Synchronization
 
 /// Diverts the HTTP server's connections whose first request is an HLS player's to an `HLSLane` on a
 /// `RingEventLoop` of its own; every other one goes to NIO.
 final class HLSLaneDiverter: ConnectionDiverter {
     private let lane: NIOLoopBoundBox<HLSLane>
+    /// Whether `close()` was called; under this lock a connection's offer and the close reach the lane in the
+    /// order they came, so that none is offered to a loop that has stopped.
+    private let closed = Mutex(false)
 
     /// Starts the lane's loop; nil, logged, where io_uring is refused.
     static func open(server: HTTPServer, limit: ConnectionLimit?, logger: Logger) -> HLSLaneDiverter? {
@@ -30,13 +34,22 @@ final class HLSLaneDiverter: ConnectionDiverter {
 
     func offer(_ connection: CInt, on loop: EventLoop, handBack: @escaping @Sendable (ByteBuffer?) -> Void) {
         let lane = lane
-        lane.eventLoop.execute {
-            lane.value.offer(connection) { read in loop.execute { handBack(read) } }
+        let offered = closed.withLock { closed in
+            if !closed {
+                lane.eventLoop.execute {
+                    lane.value.offer(connection) { read in loop.execute { handBack(read) } }
+                }
+            }
+            return !closed
         }
+        if !offered { loop.execute { handBack(nil) } }
     }
 
     func close() {
         let lane = lane
-        lane.eventLoop.execute { lane.value.close() }
+        closed.withLock { closed in
+            closed = true
+            lane.eventLoop.execute { lane.value.close() }
+        }
     }
 }

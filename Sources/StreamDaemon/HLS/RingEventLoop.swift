@@ -179,8 +179,8 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
     private func takeWork() -> ([@Sendable () -> Void], [Timer], Int64, Bool) {
         let now = NIODeadline.now()
         return shared.withLock { shared in
-            let tasks = shared.tasks
-            shared.tasks.removeAll(keepingCapacity: true)
+            var tasks: [@Sendable () -> Void] = []
+            swap(&tasks, &shared.tasks)
             shared.woken = false
             var due: [Timer] = []
             shared.timers.removeAll { timer in
@@ -189,7 +189,7 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
                 return true
             }
             due.sort { $0.deadline < $1.deadline }
-            let next = shared.timers.map(\.deadline).min().map { max(1, ($0 - now).nanoseconds) } ?? -1
+            let next = shared.timers.lazy.map(\.deadline).min().map { max(1, ($0 - now).nanoseconds) } ?? -1
             return (tasks, due, next, shared.stopping)
         }
     }
@@ -213,6 +213,9 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
     private func stop() {
         confined.ring.map(connection_ring_destroy)
         confined.ring = nil
+        // They hold what holds the loop.
+        confined.onCompletion = { _, _ in }
+        confined.onFailure = { _ in }
         confined.wakeBuffer.deallocate()
         confined.tags.deallocate()
         confined.results.deallocate()
