@@ -145,14 +145,18 @@ int connection_ring_wait(connection_ring *ring, unsigned batch, unsigned batch_w
         int got = io_uring_get_events(&ring->ring);
         return got < 0 && got != -EINTR ? got : 0;
     }
+    // Without a timeout of its own the kernel ends the wait when the batch's wait is over, events or not: a
+    // wait without limit is an hour's. A timeout shorter than the batch's wait is a plain one.
+    if (timeout_ns < 0) timeout_ns = 3600 * (int64_t)1000000000;
+    int batching = ring->batches && timeout_ns > (int64_t)batch_wait_us * 1000;
     struct __kernel_timespec limit = {.tv_sec = timeout_ns / 1000000000, .tv_nsec = timeout_ns % 1000000000};
     // The field after sigmask_sz, padding before Linux 6.13, is then the batch's wait in microseconds.
     struct io_uring_getevents_arg arg = {
         .sigmask_sz = _NSIG / 8,
-        .pad = ring->batches ? batch_wait_us : 0,
-        .ts = timeout_ns > 0 ? (uint64_t)(uintptr_t)&limit : 0,
+        .pad = batching ? batch_wait_us : 0,
+        .ts = (uint64_t)(uintptr_t)&limit,
     };
-    int waited = io_uring_enter2(ring->ring.ring_fd, 0, ring->batches ? batch : 1,
+    int waited = io_uring_enter2(ring->ring.ring_fd, 0, batching ? batch : 1,
                                  IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, (sigset_t *)&arg, sizeof arg);
     return waited < 0 && waited != -ETIME && waited != -EINTR ? waited : 0;
 }

@@ -46,8 +46,8 @@ int connection_ring_send_then_receive(connection_ring *ring, int socket, const v
                                       uint64_t send_tag, void *buffer, uint32_t capacity, uint64_t receive_tag);
 
 /// Hands every queued operation to the kernel, then sleeps until `batch` completions are posted, or, once
-/// `batch_wait_us` microseconds have passed, until one is (before Linux 6.13: until the first); at most
-/// `timeout_ns` (0: not at all, but those posted are taken in; negative: no limit).
+/// `batch_wait_us` microseconds of sleep have passed, until one is (before Linux 6.13, or with a shorter timeout:
+/// until the first); at most `timeout_ns` (0: not at all, but those posted are taken in; negative: no limit).
 /// Where the kernel holds completions not taken yet, or lacks memory, the operations stay queued and it waits at
 /// most a millisecond. Returns 0, or a negative errno.
 int connection_ring_wait(connection_ring *ring, unsigned batch, unsigned batch_wait_us, int64_t timeout_ns);

@@ -4,8 +4,8 @@ import NIOCore
 import Synchronization
 
 /// An event loop on a thread of its own that sleeps in io_uring instead of epoll, so that the completions of
-/// many connections wake it once a batch of them has come, or half a millisecond after the first (Linux 6.13;
-/// before that, at the first). A NIO loop wakes for every few requests of a thousand players and spends a good
+/// many connections wake it once a batch of them has come, or, half a millisecond into its sleep, as soon as one
+/// has (Linux 6.13; before that, at the first). A NIO loop wakes for every few requests of a thousand players and spends a good
 /// share of its time going to sleep and waking up; this one wakes far less often for the same work.
 ///
 /// Tasks and timers work as on any `EventLoop`; another thread's task wakes the loop through an eventfd the ring
@@ -66,6 +66,8 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
         let tags = UnsafeMutablePointer<UInt64>.allocate(capacity: RingEventLoop.reapCount)
         let results = UnsafeMutablePointer<Int32>.allocate(capacity: RingEventLoop.reapCount)
         let wakeBuffer = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        /// Whether the eventfd's read is in the ring.
+        var wakeQueued = false
     }
 
     private static let reapCount = 256
@@ -90,6 +92,8 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
             if confined.ring == nil { failure.withLock { $0 = errno } }
             started.signal()
             if confined.ring != nil { run() }
+            // The thread's id may be another's once it ends.
+            self.thread.store(0, ordering: .releasing)
         }
         thread.start()
         started.wait()
@@ -98,6 +102,12 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
             Glibc.close(wake)
             throw IOError(errnoCode: refused, reason: "io_uring_setup")
         }
+    }
+
+    deinit {
+        confined.wakeBuffer.deallocate()
+        confined.tags.deallocate()
+        confined.results.deallocate()
     }
 
     var inEventLoop: Bool {
@@ -157,15 +167,16 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
     // MARK: - The loop's thread
 
     private func run() {
-        queueWakeRead()
         while true {
-            let (tasks, due, sleep, stopping) = takeWork()
+            let (tasks, due, stopping) = takeWork()
             for timer in due { timer.run() }
             for task in tasks { task() }
             guard !stopping, let ring = confined.ring else { return stop() }
-            // Tasks queued meanwhile, here or by another thread that saw the loop awake, run first.
-            let queued = shared.withLock { !$0.tasks.isEmpty || $0.stopping }
-            let failed = connection_ring_wait(ring, Self.batch, Self.batchWaitMicroseconds, queued ? 0 : sleep)
+            if !confined.wakeQueued { queueWakeRead() }
+            // Tasks queued meanwhile, here or by another thread that saw the loop awake, run first; without the
+            // eventfd's read in the ring, another thread's task could not wake it.
+            let sleep = confined.wakeQueued ? nextSleep() : 0
+            let failed = connection_ring_wait(ring, Self.batch, Self.batchWaitMicroseconds, sleep)
             reap(ring)
             if failed < 0 {
                 confined.onFailure(failed)
@@ -174,9 +185,8 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
         }
     }
 
-    /// The tasks to run now, the timers due, how long the loop may sleep after them (nanoseconds, -1 without
-    /// limit), and whether it stops.
-    private func takeWork() -> ([@Sendable () -> Void], [Timer], Int64, Bool) {
+    /// The tasks to run now, the timers due (in deadline order), and whether the loop stops.
+    private func takeWork() -> ([@Sendable () -> Void], [Timer], Bool) {
         let now = NIODeadline.now()
         return shared.withLock { shared in
             var tasks: [@Sendable () -> Void] = []
@@ -188,9 +198,18 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
                 due.append(timer)
                 return true
             }
-            due.sort { $0.deadline < $1.deadline }
-            let next = shared.timers.lazy.map(\.deadline).min().map { max(1, ($0 - now).nanoseconds) } ?? -1
-            return (tasks, due, next, shared.stopping)
+            due.sort { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            return (tasks, due, shared.stopping)
+        }
+    }
+
+    /// How long the loop may sleep (nanoseconds, -1 without limit): not at all with tasks queued, else until the
+    /// next timer.
+    private func nextSleep() -> Int64 {
+        let now = NIODeadline.now()
+        return shared.withLock { shared in
+            guard shared.tasks.isEmpty, !shared.stopping else { return 0 }
+            return shared.timers.lazy.map(\.deadline).min().map { max(1, ($0 - now).nanoseconds) } ?? -1
         }
     }
 
@@ -200,14 +219,14 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
             guard count > 0 else { return }
             for index in 0..<count {
                 let tag = confined.tags[index]
-                if tag == 0 { queueWakeRead() } else { confined.onCompletion(tag, confined.results[index]) }
+                if tag == 0 { confined.wakeQueued = false } else { confined.onCompletion(tag, confined.results[index]) }
             }
         }
     }
 
     private func queueWakeRead() {
         guard let ring = confined.ring else { return }
-        _ = connection_ring_read(ring, wake, confined.wakeBuffer, 8, 0)
+        confined.wakeQueued = connection_ring_read(ring, wake, confined.wakeBuffer, 8, 0) == 0
     }
 
     private func stop() {
@@ -216,9 +235,6 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
         // They hold what holds the loop.
         confined.onCompletion = { _, _ in }
         confined.onFailure = { _ in }
-        confined.wakeBuffer.deallocate()
-        confined.tags.deallocate()
-        confined.results.deallocate()
         let (timers, stopped) = shared.withLock { shared in
             Glibc.close(wake)
             defer { shared.timers = []; shared.stopped = []; shared.finished = true }
