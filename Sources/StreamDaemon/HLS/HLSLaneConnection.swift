@@ -38,7 +38,7 @@ final class HLSLaneConnection {
         /// Receiving a request head.
         case reading
         /// A request is answered by its desk, maybe once its part exists.
-        case answering(HTTPRequest)
+        case answering(HLSReplyForm)
         /// Sending an answer: its bytes, what of them is sent, whether the connection closes after them.
         case sending(ByteBuffer, sent: Int, closes: Bool)
         /// Sending an answer whole, then receiving the next request, as one linked pair in the ring.
@@ -138,7 +138,7 @@ final class HLSLaneConnection {
             }
             take(length)
             deadline = nil
-            state = .answering(request)
+            state = .answering(HLSReplyForm(request))
             desks.desk(on: lane.eventLoop).answer(hlsRequest, session: sessionKey(session, request)) { [self] result in
                 answer(result)
             }
@@ -155,8 +155,8 @@ final class HLSLaneConnection {
     }
 
     private func answer(_ result: Result<HLSAnswer, HLSRefusal>) {
-        guard case .answering(let request) = state else { return }
-        let (bytes, keepAlive) = result.reply(to: request)
+        guard case .answering(let form) = state else { return }
+        let (bytes, keepAlive) = result.reply(as: form)
         if keepAlive, filled == 0, lane.linksSends {
             state = .sendingThenReading(bytes)
             deadline = .now() + lane.server.headerTimeout

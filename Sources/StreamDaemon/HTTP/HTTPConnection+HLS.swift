@@ -27,8 +27,9 @@ extension HTTPConnection {
     /// Answers the request of an admitted session.
     private func answerAdmitted(_ hlsRequest: HLSRequest, of desks: HLSDesks, session key: String,
                                 _ request: HTTPRequest, context: ChannelHandlerContext) {
+        let form = HLSReplyForm(request)
         desks.desk(on: context.eventLoop).answer(hlsRequest, session: key) { result in
-            let (bytes, keepAlive) = result.reply(to: request)
+            let (bytes, keepAlive) = result.reply(as: form)
             if keepAlive {
                 self.answerKeepingAlive(bytes, context: context)
             } else {
@@ -46,16 +47,29 @@ extension HTTPConnection {
     }
 }
 
+/// What of a request shapes its HLS answer: its version, whether it is a HEAD, whether the client keeps the
+/// connection open; read once, when the request comes, and kept while it is held.
+struct HLSReplyForm {
+    let http11: Bool
+    let headOnly: Bool
+    let keepAlive: Bool
+
+    init(_ request: HTTPRequest) {
+        http11 = request.isHTTP11
+        headOnly = request.isHead
+        keepAlive = request.head.isKeepAlive
+    }
+}
+
 extension Result<HLSAnswer, HLSRefusal> {
-    /// The bytes that answer `request`, and whether the connection stays open after them: as the client asks for
-    /// a file or playlist, closed after a refusal.
-    func reply(to request: HTTPRequest) -> (bytes: ByteBuffer, keepAlive: Bool) {
+    /// The bytes that answer a request of `form`, and whether the connection stays open after them: as the client
+    /// asks for a file or playlist, closed after a refusal.
+    func reply(as form: HLSReplyForm) -> (bytes: ByteBuffer, keepAlive: Bool) {
         switch self {
         case .success(let answer):
-            let keepAlive = request.head.isKeepAlive
-            return (answer.response(http11: request.isHTTP11, headOnly: request.isHead, keepAlive: keepAlive), keepAlive)
+            (answer.response(http11: form.http11, headOnly: form.headOnly, keepAlive: form.keepAlive), form.keepAlive)
         case .failure(let refusal):
-            return (refusal.refusal(http11: request.isHTTP11).answer, false)
+            (refusal.refusal(http11: form.http11).answer, false)
         }
     }
 }
