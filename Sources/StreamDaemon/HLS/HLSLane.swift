@@ -95,7 +95,8 @@ final class HLSLane {
 
     private func failed(_ error: CInt) {
         guard !closed else { return }
-        logger.error("io_uring failed (\(String(cString: strerror(-error)))): HLS players are served by NIO from now on")
+        let reason = String(cString: strerror(-error))
+        logger.error("io_uring failed (\(reason)): HLS players are served by NIO from now on")
         closeAll()
     }
 

@@ -5,8 +5,8 @@ import Synchronization
 
 /// An event loop on a thread of its own that sleeps in io_uring instead of epoll, so that the completions of
 /// many connections wake it once a batch of them has come, or, half a millisecond into its sleep, as soon as one
-/// has (Linux 6.13; before that, at the first). A NIO loop wakes for every few requests of a thousand players and spends a good
-/// share of its time going to sleep and waking up; this one wakes far less often for the same work.
+/// has (Linux 6.13; before that, at the first). A NIO loop wakes for every few requests of a thousand players and
+/// spends a good share of its time going to sleep and waking up; this one wakes far less often for the same work.
 ///
 /// Tasks and timers work as on any `EventLoop`; another thread's task wakes the loop through an eventfd the ring
 /// reads. The ring itself, and the completions, belong to the loop's thread (`ring`, `onCompletion`), as does
@@ -35,7 +35,7 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
     private let shared = Mutex(Shared())
     /// The loop's thread, once it runs (`pthread_t`).
     private let thread = Atomic<UInt>(0)
-    /// Written to wake the loop; the ring always has a read of it queued.
+    /// Written to wake the loop; the ring has a read of it queued whenever the loop sleeps.
     private let wake: CInt
     /// What only the loop's thread touches; set up on it.
     private var confined = Confined()
@@ -73,7 +73,7 @@ final class RingEventLoop: EventLoop, @unchecked Sendable {
     private static let reapCount = 256
     /// Operations per submission; more wait for the next.
     private static let entries: UInt32 = 256
-    /// Completions that wake the loop at once, and how long it waits for them once one has come.
+    /// Completions that wake the loop at once, and how long into its sleep it waits for them before one is enough.
     private static let batch: UInt32 = 64
     private static let batchWaitMicroseconds: UInt32 = 500
 
