@@ -8,7 +8,7 @@ final class HLSDesks: Sendable {
     let board: HLSBoard
     private let desks: NIOLockedValueBox<[NIOLoopBoundBox<HLSDesk>]> = NIOLockedValueBox([])
     /// The stream's loop, where the origin changes the board.
-    let home: EventLoop
+    private let home: EventLoop
     /// The longest a request is held before its 503.
     let holdLimit: TimeAmount
 

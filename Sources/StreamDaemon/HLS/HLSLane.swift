@@ -45,7 +45,7 @@ final class HLSLane {
     }
 
     /// Serves `connection` if its first bytes are an HLS request's, else hands it back to NIO.
-    func offer(_ connection: CInt, handBack: @escaping @Sendable (ByteBuffer?) -> Void) {
+    func offer(_ connection: CInt, handBack: @escaping (ByteBuffer?) -> Void) {
         eventLoop.preconditionInEventLoop()
         guard eventLoop.ring != nil, !closed else { return handBack(nil) }
         lastID += 1

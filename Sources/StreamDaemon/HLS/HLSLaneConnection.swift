@@ -15,7 +15,7 @@ final class HLSLaneConnection {
     /// Its lane, which keeps the connection until it closes.
     private let lane: HLSLane
     /// Gives the connection to NIO with what was read of the request being read.
-    private let handBack: @Sendable (ByteBuffer?) -> Void
+    private let handBack: (ByteBuffer?) -> Void
     /// The received bytes not taken yet, from the start of the next request head.
     private var buffer: UnsafeMutableRawBufferPointer
     private var filled = 0
@@ -55,7 +55,7 @@ final class HLSLaneConnection {
     /// Room for a player's request head; grown up to `HTTPRequest.maximumHeadSize` and a little more.
     private static let initialCapacity = 1024
 
-    init(id: UInt64, descriptor: CInt, lane: HLSLane, handBack: @escaping @Sendable (ByteBuffer?) -> Void) {
+    init(id: UInt64, descriptor: CInt, lane: HLSLane, handBack: @escaping (ByteBuffer?) -> Void) {
         self.id = id
         self.descriptor = descriptor
         self.lane = lane
